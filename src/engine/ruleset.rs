@@ -1,0 +1,355 @@
+//! The compiled rule set: what the rules compiler hands to the engine.
+//!
+//! A [`Ruleset`] is plain data with precomputed tables and no spans. Every
+//! square number in it comes from a rule file; the engine attaches meaning to
+//! a square only through these tables. Each constraint carries the clause id
+//! (`K-9a`) that the rule file cited for it, so that the engine can say which
+//! rule forbids a move.
+
+use super::{Side, SquareSet};
+
+/// A clause id cited by a rule file (`K-9a`), or empty when none was given.
+pub type Clause = String;
+
+/// The compiled, checked rule set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ruleset {
+    /// Provenance: the rule file's header and the options selected.
+    pub meta: Meta,
+    /// Board geometry: track length and row width.
+    pub board: Board,
+    /// Named houses (squares with a name and glyph), for display and messages.
+    pub houses: Vec<House>,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// Starting squares per side, `[white, black]`, each ascending.
+    pub setup: [Vec<u8>; 2],
+    /// Who moves first.
+    pub starter: Starter,
+    /// Constraints on the first unit(s) of a game from the standard setup.
+    pub opening: Vec<OpeningRule>,
+    /// Throw values and extra throws.
+    pub throws: Throws,
+    /// Movement rules: direction, compulsion, passing, priority.
+    pub movement: Movement,
+    /// When an opposing piece cannot be hit.
+    pub protection: Protection,
+    /// Blockades: runs of pieces that no move may pass over.
+    pub blockades: Vec<Blockade>,
+    /// Per-square rules, indexed by square number (index 0 unused).
+    pub squares: Vec<SquareRule>,
+    /// Bearing off.
+    pub bear_off: BearOff,
+    /// Turn structure.
+    pub turn: TurnRules,
+    /// How a game ends and is scored.
+    pub end: EndRules,
+}
+
+/// The header of a rule file plus the options that were selected.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Meta {
+    /// Short name (`kendall`): the stem of the rule file.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Where the rules come from.
+    pub source: String,
+    /// `default readings`, `reconstruction`, `variant`, ...
+    pub status: String,
+    /// Options declared in the file: (name, description).
+    pub options: Vec<(String, String)>,
+    /// Options selected when this rule set was compiled.
+    pub selected: Vec<String>,
+    /// Every declaration in words with its clause, for `senet rules show`.
+    pub explained: Vec<(String, Clause)>,
+}
+
+/// Board geometry. Squares are numbered `1..=len` along the track; the track
+/// runs boustrophedon in rows of `row_len`. Off the board is `len + 1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Board {
+    pub len: u8,
+    pub row_len: u8,
+}
+
+impl Board {
+    /// The step just past the last square: where borne-off pieces go.
+    pub fn off(&self) -> u8 {
+        self.len + 1
+    }
+    /// Number of rows.
+    pub fn rows(&self) -> u8 {
+        self.len.div_ceil(self.row_len)
+    }
+    /// The row (0-based from the start of the track) of a square.
+    pub fn row_of(&self, square: u8) -> u8 {
+        (square - 1) / self.row_len
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct House {
+    pub square: u8,
+    pub name: String,
+    pub glyph: Option<String>,
+    pub clause: Clause,
+}
+
+/// Who moves first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Starter {
+    /// Always this side.
+    Fixed(Side, Clause),
+    /// Decided by lot: the record must name the first player.
+    ByLot(Clause),
+}
+
+/// A constraint on the opening of a game from the standard setup (K-5, K-7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpeningRule {
+    /// Whose first turn this binds.
+    pub side: Side,
+    /// The throw value the first unit must have (K-5: the roll-off's 1).
+    pub throw: Option<u8>,
+    /// The square the first unit must move from.
+    pub from: Option<u8>,
+    /// What happens when the constrained move is impossible.
+    pub lapse: Lapse,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lapse {
+    /// The constraint lapses: any legal unit (A-10 default).
+    AnyMove,
+    /// The unit is a pass.
+    Pass,
+}
+
+/// Throw values. `values[k]` is the value when `k` sticks show the marked side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Throws {
+    pub sticks: u8,
+    pub values: Vec<u8>,
+    /// Bit `v` set: a throw of value `v` gives another throw.
+    pub extra: u32,
+    pub clause: Clause,
+    pub extra_clause: Clause,
+}
+
+impl Throws {
+    pub fn gives_extra(&self, value: u8) -> bool {
+        value < 32 && self.extra & (1 << value) != 0
+    }
+    /// The distinct throw values, ascending.
+    pub fn distinct_values(&self) -> Vec<u8> {
+        let mut v = self.values.clone();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    /// Number of stick faces (out of `2^sticks`) that give `value`.
+    pub fn weight(&self, value: u8) -> u32 {
+        let n = self.sticks as u32;
+        self.values
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v == value)
+            .map(|(k, _)| binomial(n, k as u32))
+            .sum()
+    }
+}
+
+fn binomial(n: u32, k: u32) -> u32 {
+    (0..k).fold(1u32, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Movement {
+    pub backward: Backward,
+    pub backward_clause: Clause,
+    /// A forward move is compulsory when one exists (B-8). Always true in
+    /// effect when backward moves are never allowed.
+    pub compulsory_clause: Clause,
+    /// A player may pass voluntarily at any unit (T-10).
+    pub voluntary_pass: bool,
+    pub voluntary_pass_clause: Clause,
+    /// Squares whose pieces must be moved first when any of them can.
+    pub priority: SquareSet,
+    pub priority_clause: Clause,
+    /// Squares that no move may pass over; a move must land on them exactly
+    /// (T-13, B-11). Indexed by the bit of the square.
+    pub gates: SquareSet,
+    pub gate_clause: Clause,
+    /// Squares at which a move that would pass them stops.
+    pub truncate_at: SquareSet,
+    pub truncate_clause: Clause,
+    /// Squares from which a piece never moves along the track, only off (T-15).
+    pub immobile: SquareSet,
+    pub immobile_clause: Clause,
+    /// Clause forbidding landing on one's own piece (T-7, K-8).
+    pub own_clause: Clause,
+    /// Clause for swapping with an opposing piece (T-6, K-9).
+    pub swap_clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backward {
+    /// Forward moves only.
+    Never,
+    /// A backward move by the throw when no forward move exists (T-9b, B-9).
+    WhenNoForward,
+}
+
+/// Protection: when an opposing piece on the target square cannot be hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Protection {
+    /// The predicate; `None` means nothing is protected.
+    pub rule: Option<Pred>,
+    /// Squares on which runs are counted; pieces elsewhere never form or
+    /// extend a run (T-11).
+    pub run_squares: SquareSet,
+}
+
+/// A protection predicate over the target piece, composed with and/or/not.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pred {
+    /// The length of the target's run (counted on `run_squares`) is in this set
+    /// (bit `n` = length `n`).
+    RunLength { lengths: u64, clause: Clause },
+    /// The target is the middle piece of its run (odd length).
+    Middle { clause: Clause },
+    /// The target stands on one of these squares.
+    OnSquare { squares: SquareSet, clause: Clause },
+    And(Vec<Pred>),
+    Or(Vec<Pred>),
+    Not(Box<Pred>),
+}
+
+/// A blockade: a run of `length` pieces that no move may pass over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blockade {
+    pub length: u8,
+    pub of: BlockadeKind,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockadeKind {
+    /// Pieces of the mover's opponent (K-10).
+    Opposing,
+    /// Pieces all of one colour, either colour.
+    OneColour,
+    /// Any pieces, mixed colours (R-5b).
+    Any,
+}
+
+/// What a square does.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SquareRule {
+    /// What happens to a piece that lands here.
+    pub on_land: Option<Landing>,
+    /// Bear off from this square only with these throws (bit `v`), whatever
+    /// the distance; `None`: the general bear-off rule.
+    pub exit_throws: Option<u32>,
+    pub exit_clause: Clause,
+    /// An opposing piece hit here is sent to this square (then that square's
+    /// landing rule applies) instead of swapping (T-18, B-15).
+    pub hit_sends_to: Option<u8>,
+    pub hit_clause: Clause,
+    /// When a move targets a protected opposing piece here and the mover has
+    /// no other forward move, the mover goes to this square instead (B-13).
+    pub divert_when_protected: Option<u8>,
+    pub divert_clause: Clause,
+    /// A piece that moves here gives its owner an extra throw that must be
+    /// used by this piece.
+    pub bound_extra: bool,
+    pub bound_clause: Clause,
+    /// A piece that moves here makes its owner miss the next turn.
+    pub miss_turn: bool,
+    pub miss_clause: Clause,
+    /// While its owner has a piece here, the owner's other pieces cannot move
+    /// and each unit deals with this piece (B-12).
+    pub lock: Option<Lock>,
+}
+
+/// What happens to a piece that lands on a square.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Landing {
+    pub effect: Relocation,
+    pub clause: Clause,
+}
+
+/// Where a relocated piece goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relocation {
+    /// To this square if empty; otherwise the first empty square counting
+    /// down from it (T-14).
+    CountDownFrom(u8),
+    /// To this square if it is empty, else the move is illegal (K-15b
+    /// without a fallback).
+    To(u8),
+    /// To the lowest-numbered empty square (K-11).
+    LowestEmpty,
+    /// Off the board into a shared first-in-first-out queue that enters this
+    /// square whenever it is empty.
+    Queue(u8),
+    /// The piece stays (B-12: the lock decides what happens next).
+    Stay,
+}
+
+/// A square that locks its owner (B-12).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lock {
+    /// A move without a throw to this square (if empty), which ends the turn.
+    pub release_to: Option<u8>,
+    /// Throws that bear the piece off.
+    pub exit_throws: u32,
+    /// What any other throw does to the piece.
+    pub otherwise: Relocation,
+    /// Whether a failed throw ends the turn.
+    pub fail_ends_turn: bool,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BearOff {
+    /// A piece may bear off only while all its side's pieces on the board are
+    /// on these squares (K-13); `None`: always.
+    pub all_in: Option<SquareSet>,
+    pub all_in_clause: Clause,
+    /// The step a bearing-off move must reach.
+    pub reach: Reach,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Exactly one step past the last square (A-2 default).
+    ExactPast,
+    /// Exactly the last square: reaching it removes the piece (A-2 alternative).
+    ExactLast,
+    /// Any move beyond the last square (JQ-9).
+    Beyond,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRules {
+    /// A forced pass keeps a pending extra throw (A-1 alternative).
+    pub forced_pass_keeps_extra: bool,
+    pub forced_pass_clause: Clause,
+    /// A voluntary pass keeps the extra throw (A-11 default).
+    pub voluntary_pass_keeps_extra: bool,
+    /// A throw bound to a piece that cannot be used ends the turn (A-13 alt.)
+    pub bound_pass_ends_turn: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndRules {
+    /// Points per opposing piece left, by row from the start of the track
+    /// (K-14: `[3, 2, 1]`); `None`: the rule set does not score.
+    pub score_by_row: Option<Vec<u8>>,
+    pub clause: Clause,
+    pub goal_clause: Clause,
+}

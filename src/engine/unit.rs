@@ -1,0 +1,82 @@
+//! `Unit`: one throw and what was done with it, as the engine generates and
+//! plays it. Compact and `Copy` so that move generation fills a caller's
+//! buffer without allocating.
+
+use std::fmt;
+
+/// What kind of unit this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnitKind {
+    /// A piece moved (forward or backward, possibly bearing off).
+    Move,
+    /// A move without a throw (B-12a: `0:27-15`).
+    NoThrow,
+    /// Threw and did not move.
+    Pass,
+    /// The rules took this turn away.
+    Skip,
+}
+
+/// A unit. Squares are track numbers; `to == len + 1` means borne off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unit {
+    pub kind: UnitKind,
+    /// Throw value (0 for `NoThrow` and `Skip`).
+    pub throw: u8,
+    pub from: u8,
+    /// Where the move ends as written: the real destination after truncation
+    /// or diversion, before relocation.
+    pub to: u8,
+    /// Where the rules moved the piece on to after landing (`=15`), if anywhere.
+    pub relocated: Option<Relocated>,
+    /// The target held an opposing piece (written `x`).
+    pub hit: bool,
+    /// The throw gives another throw (written `+`).
+    pub extra_mark: bool,
+    /// `to` is the last square plus one.
+    pub off: bool,
+}
+
+/// Where a relocated piece ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Relocated {
+    Square(u8),
+    /// Joined the dead-piece queue (`=Q`).
+    Queue,
+}
+
+impl Unit {
+    pub fn pass(throw: u8, extra_mark: bool) -> Unit {
+        Unit { kind: UnitKind::Pass, throw, from: 0, to: 0, relocated: None, hit: false, extra_mark, off: false }
+    }
+    pub fn skip() -> Unit {
+        Unit { kind: UnitKind::Skip, throw: 0, from: 0, to: 0, relocated: None, hit: false, extra_mark: false, off: false }
+    }
+}
+
+impl fmt::Display for Unit {
+    /// The canonical SGN form: `3:12-15`, `4+:9x12`, `2:29-off`, `2:25-27=15`,
+    /// `0:27-15`, `3:pass`, `skip`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            UnitKind::Skip => return f.write_str("skip"),
+            UnitKind::NoThrow => return write!(f, "0:{}-{}", self.from, self.to),
+            _ => {}
+        }
+        write!(f, "{}{}:", self.throw, if self.extra_mark { "+" } else { "" })?;
+        if self.kind == UnitKind::Pass {
+            return f.write_str("pass");
+        }
+        write!(f, "{}{}", self.from, if self.hit { 'x' } else { '-' })?;
+        if self.off {
+            f.write_str("off")?;
+        } else {
+            write!(f, "{}", self.to)?;
+        }
+        match self.relocated {
+            Some(Relocated::Square(s)) => write!(f, "={s}"),
+            Some(Relocated::Queue) => f.write_str("=Q"),
+            None => Ok(()),
+        }
+    }
+}

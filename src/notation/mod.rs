@@ -1,0 +1,1 @@
+//! SGN: reader, position strings, replay and writer.

@@ -1,0 +1,1 @@
+//! The rules language: `.senet` text → spanned AST → checks → `Ruleset`.
