@@ -1,1 +1,72 @@
-//! The command line: one file per subcommand.
+//! The command line: raw arguments become a validated config, then one
+//! library call per subcommand. Exit codes: 0 ok, 1 the input has problems,
+//! 2 usage, I/O or rule-file errors.
+
+pub mod check;
+pub mod fmt;
+pub mod moves;
+pub mod replay;
+pub mod rules;
+pub mod simulate;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit code: the input has problems.
+pub const EXIT_INPUT: u8 = 1;
+/// Exit code: usage, I/O or rule-file error.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Rule files, move generation and game-record checking for Senet.
+#[derive(Debug, Parser)]
+#[command(name = "senet", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List, explain and check rule files.
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
+    /// List the legal units of a position for a throw.
+    Moves(moves::MovesArgs),
+    /// Check game records (SGN) for legality.
+    Check(check::CheckArgs),
+    /// Rewrite game records in canonical SGN.
+    Fmt(fmt::FmtArgs),
+    /// Replay a game record unit by unit, drawing the board.
+    Replay(replay::ReplayArgs),
+    /// Simulate games between computer players.
+    Simulate(simulate::SimulateArgs),
+    /// Print shell completions.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Runs the command line; the binary's `main` is this call.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Rules(cmd) => rules::run(cmd),
+        Command::Moves(args) => moves::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "senet", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+    }
+}

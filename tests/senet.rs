@@ -1,0 +1,8 @@
+//! The one integration test binary: each module is a family of data-driven
+//! tests over files in `tests/`.
+
+mod check;
+mod invariants;
+mod rules_fixtures;
+mod scenarios;
+mod sgn_fixtures;
