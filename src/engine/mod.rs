@@ -9,7 +9,7 @@ mod position;
 mod ruleset;
 mod unit;
 
-// movegen exports added with the generator
+pub use movegen::{Effects, Forbid, Refusal};
 pub use position::{Position, Queue};
 pub use ruleset::*;
 pub use unit::{Relocated, Unit, UnitKind};

@@ -1,1 +1,887 @@
-//! Move generation.
+//! Move generation and play over a compiled [`Ruleset`].
+//!
+//! Every candidate move is tried by one function, [`Ruleset::attempt`], which
+//! either builds the unit or says which constraint refused it. The fast path
+//! (`legal_units`) and the explaining path (`refusals`) share it, so what the
+//! checker explains is exactly what the generator decided.
+
+use super::unit::Relocated;
+use super::{
+    Backward, BlockadeKind, Clause, Position, Pred, Reach, Relocation, Ruleset, Side, SquareSet,
+    Unit, UnitKind,
+};
+
+/// Why a move was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Forbid {
+    /// No piece of the side to move stands on the square.
+    NoPiece,
+    /// The target holds a piece of the mover's own colour.
+    OwnPiece,
+    /// The target holds a protected opposing piece.
+    Protected,
+    /// The move passes over a blockade (index into `Ruleset::blockades`).
+    Blockade(u8),
+    /// The move passes a square that must be landed on exactly.
+    Gate(u8),
+    /// The piece stands on a square from which it only bears off.
+    Immobile,
+    /// The move ends beyond the end of the track without bearing off.
+    BeyondEnd,
+    /// This square bears off only with other throws.
+    ExitThrow,
+    /// Bearing off needs all the side's pieces in a region.
+    NotAllIn,
+    /// A piece on a priority square can move and must.
+    Priority,
+    /// A forward move exists, so backward moves are not allowed; or backward
+    /// moves are never allowed.
+    Backward,
+    /// The opening binds this unit.
+    Opening,
+    /// The pending throw is bound to another piece.
+    Bound,
+    /// A piece of the mover's on a lock square holds its other pieces.
+    Locked,
+    /// The piece would be relocated to an occupied square.
+    RelocationBlocked,
+    /// The turn is missed: the only unit is `skip`.
+    MissedTurn,
+}
+
+/// A refused move: from, the intended target (`len + 1` for off), the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Refusal {
+    pub from: u8,
+    pub to: u8,
+    pub forbid: Forbid,
+}
+
+/// What a played unit did, for statistics and display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// An opposing piece was hit: where it went (`None` if it left the board).
+    pub hit_to: Option<u8>,
+    pub swap: bool,
+    /// A piece went into a relocation or lock square (the water).
+    pub water: bool,
+    pub bear_off: bool,
+    pub pass: bool,
+    pub skip: bool,
+    pub backward: bool,
+    pub truncation: bool,
+    pub queue_join: bool,
+    /// A queued piece entered the board.
+    pub queue_enter: bool,
+    /// The turn ended with this unit.
+    pub turn_ended: bool,
+    /// The mover won with this unit.
+    pub won: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    Forward,
+    Backward,
+}
+
+/// The outcome of trying one move: the unit, or the refusal together with,
+/// for a target refused only because it was protected on a square that
+/// diverts the mover (B-13), the diverted unit.
+type Tried = Result<Unit, (Refusal, Option<Unit>)>;
+
+impl Ruleset {
+    /// The units legal for `throw` in `pos`, into `out` (cleared first).
+    /// Empty when the throw itself is not allowed now (a missed turn, or an
+    /// opening that requires another throw).
+    pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
+        out.clear();
+        self.generate(pos, throw, out, &mut |_| {});
+    }
+
+    /// The units due without a throw: `skip` for a missed turn, or a lock's
+    /// release (`0:27-15`), into `out` (cleared first).
+    pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
+        out.clear();
+        let side = pos.to_move;
+        if self.skip_due(pos) {
+            out.push(Unit::skip());
+            return;
+        }
+        if pos.extra && pos.bound.is_some() {
+            return;
+        }
+        for from in pos.pieces[side.index()].iter() {
+            if let Some(lock) = &self.squares[from as usize].lock {
+                if let Some(to) = lock.release_to {
+                    if pos.at(to).is_none() {
+                        out.push(Unit {
+                            kind: UnitKind::NoThrow,
+                            throw: 0,
+                            from,
+                            to,
+                            relocated: None,
+                            hit: false,
+                            extra_mark: false,
+                            off: false,
+                            forced: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Why each move of the side to move with `throw` is not legal. Moves
+    /// that are legal do not appear.
+    pub fn refusals(&self, pos: &Position, throw: u8) -> Vec<Refusal> {
+        let mut out = Vec::new();
+        let mut refused = Vec::new();
+        self.generate(pos, throw, &mut out, &mut |r| refused.push(r));
+        refused.retain(|r| !out.iter().any(|u| u.kind == UnitKind::Move && u.from == r.from));
+        refused.sort_by_key(|r| (r.from, r.to));
+        refused.dedup();
+        refused
+    }
+
+    /// The clause a refusal cites, from the rule file's provenance.
+    pub fn clause_of(&self, refusal: &Refusal, pos: &Position) -> Clause {
+        let sq = |s: u8| self.squares.get(s as usize);
+        match refusal.forbid {
+            Forbid::NoPiece => String::new(),
+            Forbid::OwnPiece => self.movement.own_clause.clone(),
+            Forbid::Protected => self.protection_clause(pos, refusal.to),
+            Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
+            Forbid::Gate(_) => self.movement.gate_clause.clone(),
+            Forbid::Immobile => self.movement.immobile_clause.clone(),
+            Forbid::BeyondEnd => self.bear_off.clause.clone(),
+            Forbid::ExitThrow => {
+                sq(refusal.from).map(|s| s.exit_clause.clone()).unwrap_or_default()
+            }
+            Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
+            Forbid::Priority => self.movement.priority_clause.clone(),
+            Forbid::Backward => {
+                if self.movement.backward == Backward::Never {
+                    self.movement.compulsory_clause.clone()
+                } else {
+                    self.movement.backward_clause.clone()
+                }
+            }
+            Forbid::Opening => self
+                .opening
+                .iter()
+                .find(|o| o.side == pos.to_move)
+                .map(|o| o.clause.clone())
+                .unwrap_or_default(),
+            Forbid::Bound => sq(pos.bound.unwrap_or(0))
+                .map(|s| s.bound_clause.clone())
+                .unwrap_or_default(),
+            Forbid::Locked => self
+                .squares
+                .iter()
+                .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::RelocationBlocked => sq(refusal.to)
+                .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::MissedTurn => self
+                .squares
+                .iter()
+                .find(|s| s.miss_turn)
+                .map(|s| s.miss_clause.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The clause of the first protection predicate that holds for the piece
+    /// on `square` (the one that protects it).
+    fn protection_clause(&self, pos: &Position, square: u8) -> Clause {
+        fn find(rules: &Ruleset, pred: &Pred, pos: &Position, sq: u8) -> Option<Clause> {
+            match pred {
+                Pred::RunLength { clause, .. }
+                | Pred::Middle { clause }
+                | Pred::OnSquare { clause, .. } => {
+                    rules.eval(pred, pos, sq).then(|| clause.clone())
+                }
+                Pred::And(ps) => {
+                    if rules.eval(pred, pos, sq) {
+                        ps.iter().find_map(|p| find(rules, p, pos, sq))
+                    } else {
+                        None
+                    }
+                }
+                Pred::Or(ps) => ps.iter().find_map(|p| find(rules, p, pos, sq)),
+                Pred::Not(p) => {
+                    if rules.eval(pred, pos, sq) {
+                        // The negated predicate's own clause is the nearest citation.
+                        first_clause(p)
+                    } else {
+                        None
+                    }
+                }
+            }
+        }
+        fn first_clause(pred: &Pred) -> Option<Clause> {
+            match pred {
+                Pred::RunLength { clause, .. }
+                | Pred::Middle { clause }
+                | Pred::OnSquare { clause, .. } => Some(clause.clone()),
+                Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
+                Pred::Not(p) => first_clause(p),
+            }
+        }
+        self.protection
+            .rule
+            .as_ref()
+            .and_then(|p| find(self, p, pos, square))
+            .unwrap_or_default()
+    }
+
+    fn skip_due(&self, pos: &Position) -> bool {
+        pos.skip[pos.to_move.index()] && !pos.extra
+    }
+
+    /// The opening rule binding the next unit, if any.
+    fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
+        if pos.extra || self.opening.is_empty() {
+            return None;
+        }
+        let starter = match &self.starter {
+            super::Starter::Fixed(s, _) => *s,
+            super::Starter::ByLot(_) => return None,
+        };
+        let side = pos.to_move;
+        let first_turn = if side == starter || side == Side::Black { 1 } else { 2 };
+        if pos.turn != first_turn {
+            return None;
+        }
+        self.opening.iter().find(|o| o.side == side)
+    }
+
+    /// The one generator: legal units into `out`, refusals to `refuse`.
+    fn generate(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        refuse: &mut dyn FnMut(Refusal),
+    ) {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        if self.skip_due(pos) {
+            for from in me.iter() {
+                refuse(Refusal { from, to: from, forbid: Forbid::MissedTurn });
+            }
+            return;
+        }
+
+        // A piece on a lock square: it alone is dealt with (B-12).
+        for from in me.iter() {
+            if let Some(lock) = &self.squares[from as usize].lock {
+                for other in me.iter().filter(|&s| s != from) {
+                    refuse(Refusal { from: other, to: other, forbid: Forbid::Locked });
+                }
+                let off = self.board.off();
+                if lock.exit_throws & (1 << throw) != 0 {
+                    out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: off,
+                        relocated: None,
+                        hit: false,
+                        extra_mark,
+                        off: true,
+                        forced: false,
+                    });
+                    return;
+                }
+                match self.relocate(pos, lock.otherwise, from, SquareSet::single(from)) {
+                    Some(None) | None => {
+                        out.push(Unit::pass(throw, extra_mark, true));
+                    }
+                    Some(Some(dest)) => out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: match dest {
+                            Relocated::Square(s) => s,
+                            Relocated::Queue => from,
+                        },
+                        relocated: None,
+                        hit: false,
+                        extra_mark,
+                        off: false,
+                        forced: false,
+                    }),
+                }
+                return;
+            }
+        }
+
+        let opening = self.opening_rule(pos);
+        if let Some(rule) = opening {
+            if rule.throw.is_some_and(|t| t != throw) {
+                for from in me.iter() {
+                    refuse(Refusal { from, to: from, forbid: Forbid::Opening });
+                }
+                return;
+            }
+        }
+
+        let start = out.len();
+        let mut divert: Option<Unit> = None;
+        // Forward moves.
+        for from in me.iter() {
+            if let Some(b) = pos.bound {
+                if from != b {
+                    refuse(Refusal { from, to: from.saturating_add(throw), forbid: Forbid::Bound });
+                    continue;
+                }
+            }
+            match self.attempt(pos, from, throw, Dir::Forward) {
+                Ok(u) => out.push(u),
+                Err((r, d)) => {
+                    if d.is_some() && divert.is_none() {
+                        divert = d;
+                    }
+                    refuse(r);
+                }
+            }
+        }
+        // Opening constraint on the square moved from (K-5, K-7).
+        if let Some(rule) = opening {
+            if let Some(need) = rule.from {
+                let any = out[start..].iter().any(|u| u.from == need);
+                if any {
+                    let mut i = start;
+                    while i < out.len() {
+                        if out[i].from != need {
+                            let u = out.remove(i);
+                            refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Opening });
+                        } else {
+                            i += 1;
+                        }
+                    }
+                } else if rule.lapse == super::Lapse::Pass {
+                    for u in out.drain(start..) {
+                        refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Opening });
+                    }
+                    out.push(Unit::pass(throw, extra_mark, true));
+                    return;
+                }
+            }
+        }
+        // Priority squares.
+        let prio = self.movement.priority;
+        if !prio.is_empty() && out[start..].iter().any(|u| prio.contains(u.from)) {
+            let mut i = start;
+            while i < out.len() {
+                if !prio.contains(out[i].from) {
+                    let u = out.remove(i);
+                    refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Priority });
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        // B-13: a diverted move counts as a forward move when no other exists.
+        if out.len() == start {
+            if let Some(u) = divert {
+                out.push(u);
+            }
+        }
+        // Backward moves when no forward move exists (T-9b, B-9).
+        if out.len() == start && pos.bound.is_none() {
+            for from in me.iter() {
+                if self.movement.backward == Backward::Never {
+                    continue;
+                }
+                match self.attempt(pos, from, throw, Dir::Backward) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => refuse(r),
+                }
+            }
+        } else if pos.bound.is_none() && self.movement.backward != Backward::Never {
+            for from in me.iter() {
+                if throw < from && !self.movement.immobile.contains(from) {
+                    refuse(Refusal { from, to: from - throw, forbid: Forbid::Backward });
+                }
+            }
+        }
+        if out.len() == start {
+            out.push(Unit::pass(throw, extra_mark, true));
+        } else if self.movement.voluntary_pass && pos.bound.is_none() {
+            out.push(Unit::pass(throw, extra_mark, false));
+        }
+    }
+
+    /// Tries one move. `Err` carries the refusal and, for B-13, the diverted
+    /// unit that may replace it.
+    fn attempt(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        dir: Dir,
+    ) -> Tried {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let opp = pos.pieces[side.other().index()];
+        let len = self.board.len;
+        let off = self.board.off();
+        let square = &self.squares[from as usize];
+        let extra_mark = self.throws.gives_extra(throw);
+        let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
+
+        let mut to: u8;
+        let mut truncated = false;
+        if dir == Dir::Backward {
+            if self.movement.immobile.contains(from) {
+                return refuse(from, Forbid::Immobile);
+            }
+            if throw >= from {
+                return refuse(from, Forbid::BeyondEnd);
+            }
+            to = from - throw;
+        } else {
+            to = from + throw;
+            // Truncation: a move that would pass the square ends on it.
+            let passed = between(from, to.min(off));
+            let trunc = self.movement.truncate_at.0 & passed;
+            if trunc != 0 {
+                to = trunc.trailing_zeros() as u8;
+                truncated = true;
+            }
+            let gates = self.movement.gates.0 & between(from, to);
+            if gates != 0 {
+                return refuse(to.min(off), Forbid::Gate(gates.trailing_zeros() as u8));
+            }
+            let bears_off = match self.bear_off.reach {
+                Reach::ExactPast | Reach::Beyond => to >= off,
+                Reach::ExactLast => to >= len,
+            };
+            let immobile = self.movement.immobile.contains(from);
+            if let Some(exits) = square.exit_throws {
+                if bears_off || immobile {
+                    if exits & (1 << throw) == 0 {
+                        return refuse(off, Forbid::ExitThrow);
+                    }
+                    return self.bear_off_unit(pos, from, throw, extra_mark);
+                }
+            }
+            if immobile && !bears_off {
+                return refuse(to.min(off), Forbid::Immobile);
+            }
+            if bears_off {
+                let exact = match self.bear_off.reach {
+                    Reach::ExactPast => to == off,
+                    Reach::ExactLast => to == len,
+                    Reach::Beyond => true,
+                };
+                if !exact {
+                    return refuse(off, Forbid::BeyondEnd);
+                }
+                return self.bear_off_unit(pos, from, throw, extra_mark);
+            }
+        }
+
+        // Passage: blockades over the squares strictly between.
+        let path = between(from.min(to), from.max(to));
+        if let Some(i) = self.blocked(pos, path) {
+            return refuse(to, Forbid::Blockade(i));
+        }
+
+        let target = SquareSet::single(to);
+        if me.0 & target.0 != 0 {
+            return refuse(to, Forbid::OwnPiece);
+        }
+        let hit = opp.0 & target.0 != 0;
+        if hit && self.protected(pos, to) {
+            let tsq = &self.squares[to as usize];
+            let divert = match tsq.divert_when_protected {
+                Some(d) if dir == Dir::Forward && pos.at(d).is_none() => {
+                    self.landing_unit(pos, from, d, throw, extra_mark, false, false, dir).ok()
+                }
+                _ => None,
+            };
+            return Err((Refusal { from, to, forbid: Forbid::Protected }, divert));
+        }
+        self.landing_unit(pos, from, to, throw, extra_mark, hit, truncated, dir)
+    }
+
+    /// Builds the unit for a move landing on `to`, working out relocation.
+    #[allow(clippy::too_many_arguments)]
+    fn landing_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        to: u8,
+        throw: u8,
+        extra_mark: bool,
+        hit: bool,
+        _truncated: bool,
+        _dir: Dir,
+    ) -> Tried {
+        let mut relocated = None;
+        if let Some(landing) = &self.squares[to as usize].on_land {
+            // The board as it is once the mover has left and the hit piece
+            // has gone where the rules send it (P-2).
+            let mut occ = pos.occupied();
+            occ.remove(from);
+            if hit {
+                let dest = self.hit_destination(pos, from, to);
+                occ.remove(to);
+                if let Some(d) = dest {
+                    occ.insert(d);
+                }
+            }
+            match self.relocate_in(occ, landing.effect, to) {
+                Some(r) => relocated = r,
+                None => {
+                    return Err((Refusal { from, to, forbid: Forbid::RelocationBlocked }, None));
+                }
+            }
+        }
+        Ok(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from,
+                to,
+                relocated,
+                hit,
+                extra_mark,
+                off: false,
+                forced: false,
+        })
+    }
+
+    fn bear_off_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Tried {
+        let off = self.board.off();
+        if let Some(region) = self.bear_off.all_in {
+            let me = pos.pieces[pos.to_move.index()];
+            if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
+                return Err((Refusal { from, to: off, forbid: Forbid::NotAllIn }, None));
+            }
+        }
+        // P-1: the path of a bearing-off move runs to the last square.
+        let path = between(from, off);
+        if let Some(i) = self.blocked(pos, path) {
+            return Err((Refusal { from, to: off, forbid: Forbid::Blockade(i) }, None));
+        }
+        Ok(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from,
+                to: off,
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: true,
+                forced: false,
+        })
+    }
+
+    /// The first blockade found on `path`, as an index into `blockades`.
+    fn blocked(&self, pos: &Position, path: u64) -> Option<u8> {
+        let me = pos.pieces[pos.to_move.index()].0 & path;
+        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
+        for (i, b) in self.blockades.iter().enumerate() {
+            let hit = match b.of {
+                BlockadeKind::Opposing => has_run(opp, b.length),
+                BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
+                BlockadeKind::Any => has_run(opp | me, b.length),
+            };
+            if hit {
+                return Some(i as u8);
+            }
+        }
+        None
+    }
+
+    /// Whether the piece on `square` is protected.
+    pub fn protected(&self, pos: &Position, square: u8) -> bool {
+        match &self.protection.rule {
+            Some(p) => self.eval(p, pos, square),
+            None => false,
+        }
+    }
+
+    fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
+        match pred {
+            Pred::RunLength { lengths, .. } => {
+                let (len, _) = self.run_of(pos, square);
+                lengths & (1u64 << len) != 0
+            }
+            Pred::Middle { .. } => {
+                let (len, index) = self.run_of(pos, square);
+                len % 2 == 1 && index == len / 2
+            }
+            Pred::OnSquare { squares, .. } => squares.contains(square),
+            Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
+            Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
+            Pred::Not(p) => !self.eval(p, pos, square),
+        }
+    }
+
+    /// The length of the run containing `square` and the square's index in it
+    /// (0 = lowest square), counting only `protection.run_squares`. A piece
+    /// outside those squares is in no run (length 0).
+    fn run_of(&self, pos: &Position, square: u8) -> (u32, u32) {
+        let counted = self.protection.run_squares.0;
+        if counted & (1u64 << square) == 0 {
+            return (0, 0);
+        }
+        let side = match pos.at(square) {
+            Some(s) => s,
+            None => return (0, 0),
+        };
+        let bits = pos.pieces[side.index()].0 & counted;
+        let above = !(bits >> square);
+        let up = above.trailing_zeros();
+        let below = !(bits << (64 - square as u32));
+        let down = if square == 0 { 0 } else { below.leading_zeros() };
+        (up + down, down)
+    }
+
+    /// Where a hit piece on `to` goes when the mover came from `from`, or
+    /// `None` when it leaves the board (queue).
+    fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> Option<u8> {
+        match self.squares[to as usize].hit_sends_to {
+            Some(d) if pos.at(d).is_none() => {
+                // The hit piece lands on `d` and that square's rule applies.
+                let mut occ = pos.occupied();
+                occ.remove(to);
+                occ.remove(from);
+                occ.insert(to); // the mover now stands on `to`
+                match self.squares[d as usize].on_land.as_ref() {
+                    Some(l) => match self.relocate_in(occ, l.effect, d) {
+                        Some(Some(Relocated::Square(s))) => Some(s),
+                        Some(Some(Relocated::Queue)) => None,
+                        _ => Some(d),
+                    },
+                    None => Some(d),
+                }
+            }
+            _ => Some(from),
+        }
+    }
+
+    fn relocate(
+        &self,
+        pos: &Position,
+        effect: Relocation,
+        at: u8,
+        leaving: SquareSet,
+    ) -> Option<Option<Relocated>> {
+        let occ = SquareSet(pos.occupied().0 & !leaving.0);
+        self.relocate_in(occ, effect, at)
+    }
+
+    /// Where a piece that landed on `at` goes, given the occupied squares
+    /// (without the piece itself). `Some(None)`: it stays. `None`: nowhere
+    /// to go (the move is refused).
+    fn relocate_in(&self, occ: SquareSet, effect: Relocation, _at: u8) -> Option<Option<Relocated>> {
+        match effect {
+            Relocation::Stay => Some(None),
+            Relocation::To(s) => (!occ.contains(s)).then_some(Some(Relocated::Square(s))),
+            Relocation::CountDownFrom(s) => (1..=s)
+                .rev()
+                .find(|&q| !occ.contains(q))
+                .map(|q| Some(Relocated::Square(q))),
+            Relocation::LowestEmpty => (1..=self.board.len)
+                .find(|&q| !occ.contains(q))
+                .map(|q| Some(Relocated::Square(q))),
+            Relocation::Queue(s) => Some(Some(if occ.contains(s) {
+                Relocated::Queue
+            } else {
+                Relocated::Square(s)
+            })),
+        }
+    }
+
+    /// The square the dead-piece queue enters, if the rule set has one.
+    fn queue_square(&self) -> Option<u8> {
+        self.squares.iter().find_map(|s| match s.on_land.as_ref().map(|l| l.effect) {
+            Some(Relocation::Queue(q)) => Some(q),
+            _ => None,
+        })
+    }
+
+    /// Plays a unit produced by [`legal_units`](Self::legal_units) or
+    /// [`free_units`](Self::free_units) for this position. The unit is not
+    /// re-validated: look it up among the generated units first.
+    pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        let mut p = *pos;
+        let mut fx = Effects::default();
+        let side = pos.to_move;
+        let me = side.index();
+        let them = side.other().index();
+        let mut ends_turn;
+        match unit.kind {
+            UnitKind::Skip => {
+                if !self.skip_due(pos) {
+                    return Err(Refusal { from: 0, to: 0, forbid: Forbid::MissedTurn });
+                }
+                p.skip[me] = false;
+                fx.skip = true;
+                ends_turn = true;
+            }
+            UnitKind::NoThrow => {
+                if !p.pieces[me].contains(unit.from) || p.at(unit.to).is_some() {
+                    return Err(Refusal { from: unit.from, to: unit.to, forbid: Forbid::NoPiece });
+                }
+                p.pieces[me].remove(unit.from);
+                p.pieces[me].insert(unit.to);
+                ends_turn = true;
+            }
+            UnitKind::Pass => {
+                fx.pass = true;
+                let forced = unit.forced;
+                let locked = pos.pieces[me].iter().find_map(|s| self.squares[s as usize].lock.as_ref());
+                ends_turn = if let Some(lock) = locked {
+                    lock.fail_ends_turn || !unit.extra_mark
+                } else if pos.bound.is_some() {
+                    self.turn.bound_pass_ends_turn || !unit.extra_mark
+                } else if forced {
+                    !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+                } else {
+                    !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
+                };
+            }
+            UnitKind::Move => {
+                if !p.pieces[me].contains(unit.from) {
+                    return Err(Refusal { from: unit.from, to: unit.to, forbid: Forbid::NoPiece });
+                }
+                // A bound throw is used by this unit, whatever it does.
+                ends_turn = !unit.extra_mark;
+                p.bound = None;
+                p.pieces[me].remove(unit.from);
+                fx.backward = unit.to < unit.from && !unit.off;
+                if unit.off {
+                    p.off[me] += 1;
+                    fx.bear_off = true;
+                } else {
+                    fx.truncation = unit.to < unit.from + unit.throw
+                        && !fx.backward
+                        && self.movement.truncate_at.contains(unit.to);
+                    if unit.hit {
+                        fx.swap = true;
+                        p.pieces[them].remove(unit.to);
+                        match self.hit_destination(pos, unit.from, unit.to) {
+                            Some(d) => {
+                                p.pieces[them].insert(d);
+                                fx.hit_to = Some(d);
+                                if d != unit.from {
+                                    fx.water = true;
+                                }
+                            }
+                            None => {
+                                p.queue.push(side.other());
+                                fx.water = true;
+                                fx.queue_join = true;
+                            }
+                        }
+                    }
+                    let sq = &self.squares[unit.to as usize];
+                    match unit.relocated {
+                        Some(Relocated::Square(s)) => {
+                            p.pieces[me].insert(s);
+                            fx.water = true;
+                        }
+                        Some(Relocated::Queue) => {
+                            p.queue.push(side);
+                            fx.water = true;
+                            fx.queue_join = true;
+                        }
+                        None => {
+                            p.pieces[me].insert(unit.to);
+                            if sq.lock.is_some() {
+                                fx.water = true;
+                            }
+                        }
+                    }
+                    if sq.miss_turn && unit.relocated.is_none() {
+                        p.skip[me] = true;
+                    }
+                    // exactly one pending throw, bound to this piece,
+                    // whatever the value that landed it (P-6).
+                    if sq.bound_extra && unit.relocated.is_none() {
+                        p.bound = Some(unit.to);
+                        ends_turn = false;
+                    }
+                }
+            }
+        }
+        // the queue head enters its square when it is empty.
+        if let Some(q) = self.queue_square() {
+            if !p.queue.is_empty() && p.at(q).is_none() {
+                if let Some(s) = p.queue.pop() {
+                    p.pieces[s.index()].insert(q);
+                    fx.queue_enter = true;
+                }
+            }
+        }
+        if p.in_play(side) == 0 {
+            fx.won = true;
+            ends_turn = true;
+        }
+        if ends_turn {
+            p.extra = false;
+            p.bound = None;
+            if side == Side::Black {
+                p.turn += 1;
+            }
+            p.to_move = side.other();
+            fx.turn_ended = true;
+        } else {
+            p.extra = true;
+        }
+        Ok((p, fx))
+    }
+
+    /// The winner, once a side has no pieces left in play.
+    pub fn winner(&self, pos: &Position) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0)
+    }
+
+    /// The winner's points under the rule set's scoring (K-14), if it scores.
+    pub fn score(&self, pos: &Position) -> Option<(Side, u32)> {
+        let weights = self.end.score_by_row.as_ref()?;
+        let winner = self.winner(pos)?;
+        let loser = winner.other();
+        let points = pos.pieces[loser.index()]
+            .iter()
+            .map(|s| {
+                let row = self.board.row_of(s) as usize;
+                weights.get(row).copied().unwrap_or(0) as u32
+            })
+            .sum();
+        Some((winner, points))
+    }
+}
+
+/// Bits of the squares strictly between `a` and `b` (`a < b`).
+fn between(a: u8, b: u8) -> u64 {
+    if b <= a + 1 {
+        return 0;
+    }
+    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+    hi & !((1u64 << (a + 1)) - 1)
+}
+
+/// Whether `bits` holds `n` consecutive set bits.
+fn has_run(bits: u64, n: u8) -> bool {
+    let mut acc = bits;
+    for i in 1..n {
+        acc &= bits >> i;
+    }
+    n > 0 && acc != 0
+}

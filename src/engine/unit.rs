@@ -35,6 +35,9 @@ pub struct Unit {
     pub extra_mark: bool,
     /// `to` is the last square plus one.
     pub off: bool,
+    /// For a pass: nothing else was legal with this throw. Not written in
+    /// SGN; it decides what happens to a pending extra throw.
+    pub forced: bool,
 }
 
 /// Where a relocated piece ended.
@@ -46,11 +49,11 @@ pub enum Relocated {
 }
 
 impl Unit {
-    pub fn pass(throw: u8, extra_mark: bool) -> Unit {
-        Unit { kind: UnitKind::Pass, throw, from: 0, to: 0, relocated: None, hit: false, extra_mark, off: false }
+    pub fn pass(throw: u8, extra_mark: bool, forced: bool) -> Unit {
+        Unit { kind: UnitKind::Pass, throw, from: 0, to: 0, relocated: None, hit: false, extra_mark, off: false, forced }
     }
     pub fn skip() -> Unit {
-        Unit { kind: UnitKind::Skip, throw: 0, from: 0, to: 0, relocated: None, hit: false, extra_mark: false, off: false }
+        Unit { kind: UnitKind::Skip, throw: 0, from: 0, to: 0, relocated: None, hit: false, extra_mark: false, off: false, forced: false }
     }
 }
 
