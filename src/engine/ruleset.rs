@@ -269,6 +269,10 @@ pub struct SquareRule {
     /// A piece that moves here makes its owner miss the next turn.
     pub miss_turn: bool,
     pub miss_clause: Clause,
+    /// A piece here may bear off only if it already stood here when the turn
+    /// began (A-14 alternative of B-11). Added by the rules compiler.
+    pub exit_from_turn_start: bool,
+    pub exit_from_turn_start_clause: Clause,
     /// While its owner has a piece here, the owner's other pieces cannot move
     /// and each unit deals with this piece (B-12).
     pub lock: Option<Lock>,
@@ -279,6 +283,11 @@ pub struct SquareRule {
 pub struct Landing {
     pub effect: Relocation,
     pub clause: Clause,
+    /// When `effect` is `To(s)` and `s` is occupied: `None`, the move is
+    /// illegal; `Some(r)`, the piece is relocated by `r` instead (A-3
+    /// alternative "lowest empty square": `Some(LowestEmpty)`). Added by the
+    /// rules compiler.
+    pub when_taken: Option<Relocation>,
 }
 
 /// Where a relocated piece goes.
@@ -304,12 +313,21 @@ pub enum Relocation {
 pub struct Lock {
     /// A move without a throw to this square (if empty), which ends the turn.
     pub release_to: Option<u8>,
+    /// When `release_to` is occupied: `None`, the release is unavailable
+    /// (B-12 default); `Some(r)`, the piece is relocated by `r` instead
+    /// (A-3 alternatives: `LowestEmpty`, `Queue(release_to)`). Added by the rules
+    /// compiler.
+    pub release_when_taken: Option<Relocation>,
     /// Throws that bear the piece off.
     pub exit_throws: u32,
     /// What any other throw does to the piece.
     pub otherwise: Relocation,
     /// Whether a failed throw ends the turn.
     pub fail_ends_turn: bool,
+    /// Whether an exit throw gives another throw as any throw of its value
+    /// does (A-8 default `true`); `false`: the turn ends after it (A-8 "no").
+    /// Added by the rules compiler.
+    pub exit_gives_extra: bool,
     pub clause: Clause,
 }
 
