@@ -12,3 +12,4 @@ pub mod diag;
 pub mod engine;
 pub mod notation;
 pub mod rules;
+pub mod simulate;

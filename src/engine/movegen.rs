@@ -241,6 +241,12 @@ impl Ruleset {
         pos.skip[pos.to_move.index()] && !pos.extra
     }
 
+    /// The throw the opening procedure gives the next unit (K-5: the
+    /// roll-off's 1), if any.
+    pub fn opening_throw(&self, pos: &Position) -> Option<u8> {
+        self.opening_rule(pos).and_then(|o| o.throw)
+    }
+
     /// The opening rule binding the next unit, if any.
     fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
         if pos.extra || self.opening.is_empty() {
