@@ -1,0 +1,205 @@
+//! The spanned syntax tree of a rule file: what the text says, with byte
+//! spans, and no game knowledge. Square references are not resolved yet
+//! (a house name is still a name) and nothing is range-checked; that is the
+//! work of [`super::lower`].
+
+use crate::engine::{Backward, Lapse, Reach, Side};
+use std::ops::Range;
+
+/// A byte range in the source text.
+pub type Span = Range<usize>;
+
+/// A value and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Spanned<T> {
+        Spanned { node, span }
+    }
+}
+
+/// A parsed rule file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleFile {
+    pub extends: Vec<Spanned<String>>,
+    pub decls: Vec<Decl>,
+    pub options: Vec<OptionDecl>,
+}
+
+/// `option T-9b "..." requires X { ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionDecl {
+    pub name: Spanned<String>,
+    pub description: String,
+    pub requires: Vec<Spanned<String>>,
+    pub decls: Vec<Decl>,
+    pub span: Span,
+}
+
+/// One declaration with the clauses it cites.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decl {
+    pub kind: DeclKind,
+    pub clauses: Vec<Spanned<String>>,
+    pub span: Span,
+}
+
+/// A square as written: a number or a house name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SquareRef {
+    Number(u32),
+    House(String),
+}
+
+/// An item of a square set: one square or a range.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SquareItem {
+    One(Spanned<SquareRef>),
+    Range(Spanned<SquareRef>, Spanned<SquareRef>),
+}
+
+pub type SquareSetAst = Vec<SquareItem>;
+
+/// Where a relocated piece goes, as written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RelocationAst {
+    LowestEmpty,
+    To(Spanned<SquareRef>, Option<Fallback>),
+    Stay,
+}
+
+/// What happens when the relocation square is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    CountingDown,
+    LowestEmpty,
+    Queue,
+}
+
+/// A set of throw values: a list, or any throw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ThrowSet {
+    Any,
+    Values(Vec<Spanned<u32>>),
+}
+
+/// One part of a `lock:` effect.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LockPart {
+    Release(RelocationAst),
+    Exit(ThrowSet),
+    Otherwise(RelocationAst),
+    FailureEndsTurn(bool),
+    ExitNoExtra,
+}
+
+/// What a square does (`at 27: ...`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Relocate(RelocationAst),
+    Gate,
+    Truncate,
+    Immobile,
+    Priority,
+    ExitWith(ThrowSet),
+    ExitOnlyFromTurnStart,
+    ExitNoExtra,
+    HitSendsTo(Spanned<SquareRef>),
+    DivertTo(Spanned<SquareRef>),
+    BoundExtra,
+    MissTurn,
+    Lock(Vec<Spanned<LockPart>>),
+}
+
+/// A protection condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PredAst {
+    RunAtLeast(Spanned<u32>),
+    RunExactly(Spanned<u32>),
+    RunIn(Vec<Spanned<u32>>),
+    Middle,
+    On(SquareSetAst),
+    And(Vec<PredNode>),
+    Or(Vec<PredNode>),
+    Not(Box<PredNode>),
+}
+
+/// A protection condition with its own clauses and span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredNode {
+    pub pred: PredAst,
+    pub clauses: Vec<Spanned<String>>,
+    pub span: Span,
+}
+
+/// A blockade as written: `3 opposing`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockadeAst {
+    pub length: Spanned<u32>,
+    pub of: crate::engine::BlockadeKind,
+}
+
+/// The statement of a declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeclKind {
+    Title(String),
+    Source(String),
+    Status(String),
+    Board {
+        len: Spanned<u32>,
+        row_len: Spanned<u32>,
+    },
+    House {
+        ident: Spanned<String>,
+        square: Spanned<u32>,
+        name: String,
+        glyph: Option<String>,
+    },
+    Pieces(Spanned<u32>),
+    Setup {
+        side: Side,
+        squares: SquareSetAst,
+    },
+    StarterFixed(Side),
+    StarterByLot,
+    Opening {
+        side: Side,
+        throw: Option<Spanned<u32>>,
+        from: Option<Spanned<SquareRef>>,
+        lapse: Lapse,
+    },
+    Throws {
+        sticks: Spanned<u32>,
+        map: Vec<(Spanned<u32>, Spanned<u32>)>,
+    },
+    Extra(Vec<Spanned<u32>>),
+    Backward(Backward),
+    Compulsory,
+    Pass {
+        voluntary: bool,
+    },
+    OwnPieceForbidden,
+    OpposingSwaps,
+    Protect(Option<PredNode>),
+    Runs(SquareSetAst),
+    Blockades(Vec<BlockadeAst>),
+    At {
+        squares: SquareSetAst,
+        effect: Effect,
+    },
+    BearOffAllIn(SquareSetAst),
+    BearOff(Reach),
+    PassExtra {
+        forced: bool,
+        keeps: bool,
+    },
+    BoundThrow {
+        ends_turn: bool,
+    },
+    Goal,
+    Score(Option<Vec<Spanned<u32>>>),
+}

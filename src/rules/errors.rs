@@ -1,0 +1,251 @@
+//! Rule-file diagnostics. [`RulesError`] is what the library returns: an
+//! I/O failure, or every problem found in one run ([`RuleError`], each with
+//! its source file, a labelled span, a stable code and a concrete help).
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use std::sync::Arc;
+use thiserror::Error;
+
+type Src = NamedSource<Arc<str>>;
+
+/// The result of loading a rule file that did not compile.
+#[derive(Debug, Error, Diagnostic)]
+pub enum RulesError {
+    /// The rule file could not be read (exit code 2 in the CLI).
+    #[error("cannot read rule file `{path}`: {reason}")]
+    #[diagnostic(
+        code(senet::rules::io),
+        help("give a built-in rule set ({builtins}) or the path of a .senet file")
+    )]
+    Io {
+        path: String,
+        reason: String,
+        builtins: String,
+    },
+    /// The rule file (or a file it extends) has problems: all of them.
+    #[error("rule file `{file}` has {count} {}", if *count == 1 { "error" } else { "errors" })]
+    #[diagnostic(code(senet::rules::invalid))]
+    Invalid {
+        file: String,
+        count: usize,
+        #[related]
+        errors: Vec<RuleError>,
+    },
+}
+
+impl RulesError {
+    /// The individual problems (empty for an I/O error).
+    pub fn errors(&self) -> &[RuleError] {
+        match self {
+            RulesError::Io { .. } => &[],
+            RulesError::Invalid { errors, .. } => errors,
+        }
+    }
+    /// Whether this is a failure to read a file rather than a problem in one.
+    pub fn is_io(&self) -> bool {
+        matches!(self, RulesError::Io { .. })
+    }
+}
+
+/// One problem in a rule file.
+#[derive(Debug, Error, Diagnostic)]
+pub enum RuleError {
+    #[error("syntax error: expected {expected}, found {found}")]
+    #[diagnostic(code(senet::rules::syntax))]
+    Syntax {
+        #[source_code]
+        src: Src,
+        #[label("expected {expected}")]
+        span: SourceSpan,
+        expected: String,
+        found: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("square {square} is not on the board")]
+    #[diagnostic(
+        code(senet::rules::unknown_square),
+        help("squares are numbered 1 to {len} ({len} squares on this board)")
+    )]
+    UnknownSquare {
+        #[source_code]
+        src: Src,
+        #[label("no square {square}")]
+        span: SourceSpan,
+        square: u32,
+        len: u8,
+    },
+
+    #[error("no house is named `{name}`")]
+    #[diagnostic(code(senet::rules::unknown_house), help("{help}"))]
+    UnknownHouse {
+        #[source_code]
+        src: Src,
+        #[label("unknown house")]
+        span: SourceSpan,
+        name: String,
+        help: String,
+    },
+
+    #[error("{what} is declared twice")]
+    #[diagnostic(
+        code(senet::rules::duplicate),
+        help(
+            "keep one of them; to change a declaration of the file you extend, declare it once here (it replaces the other)"
+        )
+    )]
+    Duplicate {
+        #[source_code]
+        src: Src,
+        #[label("declared again here")]
+        span: SourceSpan,
+        #[label("first declared here")]
+        first: SourceSpan,
+        what: String,
+    },
+
+    #[error("{what}")]
+    #[diagnostic(code(senet::rules::conflict), help("{help}"))]
+    Conflict {
+        #[source_code]
+        src: Src,
+        #[label("{label}")]
+        span: SourceSpan,
+        #[label("conflicts with this")]
+        other: Option<SourceSpan>,
+        what: String,
+        label: String,
+        help: String,
+    },
+
+    #[error("unknown option `{name}`")]
+    #[diagnostic(code(senet::rules::unknown_option), help("{help}"))]
+    UnknownOption {
+        #[source_code]
+        src: Src,
+        #[label("no such option")]
+        span: Option<SourceSpan>,
+        name: String,
+        help: String,
+    },
+
+    #[error("rule files extend each other in a cycle: {chain}")]
+    #[diagnostic(
+        code(senet::rules::overlay_cycle),
+        help(
+            "a rule file may not extend itself, directly or through other files; remove one `extends`"
+        )
+    )]
+    OverlayCycle {
+        #[source_code]
+        src: Src,
+        #[label("this closes the cycle")]
+        span: SourceSpan,
+        chain: String,
+    },
+
+    #[error("cannot extend `{spec}`: {reason}")]
+    #[diagnostic(
+        code(senet::rules::unknown_base),
+        help(
+            "extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
+        )
+    )]
+    UnknownBase {
+        #[source_code]
+        src: Src,
+        #[label("not found")]
+        span: SourceSpan,
+        spec: String,
+        reason: String,
+        builtins: String,
+    },
+
+    #[error("square {square} is in both setups")]
+    #[diagnostic(
+        code(senet::rules::setup_overlap),
+        help("one piece per square: take square {square} out of one of the two setups")
+    )]
+    SetupOverlap {
+        #[source_code]
+        src: Src,
+        #[label("{side} setup")]
+        span: SourceSpan,
+        #[label("{other_side} setup")]
+        other: SourceSpan,
+        square: u8,
+        side: String,
+        other_side: String,
+    },
+
+    #[error("the {side} setup has {count} {}, but there are {pieces} pieces per side", if *count == 1 { "square" } else { "squares" })]
+    #[diagnostic(
+        code(senet::rules::setup_count),
+        help("list exactly {pieces} squares, or change `pieces {pieces} per side`")
+    )]
+    SetupCount {
+        #[source_code]
+        src: Src,
+        #[label("{count} {}", if *count == 1 { "square" } else { "squares" })]
+        span: SourceSpan,
+        side: String,
+        count: usize,
+        pieces: u8,
+    },
+
+    #[error("the throw map does not say what {missing} marked {} give", if missing.contains(',') { "counts" } else { "count" })]
+    #[diagnostic(
+        code(senet::rules::throw_map_incomplete),
+        help(
+            "with {sticks} sticks, give a value for every count of marked sides from 0 to {sticks}, e.g. `{example}`"
+        )
+    )]
+    ThrowMapIncomplete {
+        #[source_code]
+        src: Src,
+        #[label("no value for {missing}")]
+        span: SourceSpan,
+        missing: String,
+        sticks: u32,
+        example: String,
+    },
+
+    #[error("{what}")]
+    #[diagnostic(code(senet::rules::throw_map_range), help("{help}"))]
+    ThrowMapRange {
+        #[source_code]
+        src: Src,
+        #[label("{label}")]
+        span: SourceSpan,
+        what: String,
+        label: String,
+        help: String,
+    },
+
+    #[error("the rule set does not say {what}")]
+    #[diagnostic(
+        code(senet::rules::missing),
+        help("add a declaration such as `{example}`")
+    )]
+    Missing {
+        #[source_code]
+        src: Src,
+        #[label("in this file")]
+        span: Option<SourceSpan>,
+        what: String,
+        example: String,
+    },
+
+    #[error("{what}")]
+    #[diagnostic(code(senet::rules::value), help("{help}"))]
+    BadValue {
+        #[source_code]
+        src: Src,
+        #[label("{label}")]
+        span: SourceSpan,
+        what: String,
+        label: String,
+        help: String,
+    },
+}

@@ -1,0 +1,602 @@
+//! Stage 1 of the rules compiler: `.senet` text → pest pairs → spanned
+//! [`ast::RuleFile`]. No game knowledge here: squares are not resolved or
+//! range-checked. Syntax errors are turned into words a user knows (rule
+//! names never reach a message).
+
+use super::ast::*;
+use super::errors::RuleError;
+use crate::diag::SourceFile;
+use crate::engine::{Backward, BlockadeKind, Lapse, Reach, Side};
+use pest::Parser;
+use pest::iterators::Pair;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/common.pest"]
+#[grammar = "grammar/rules.pest"]
+pub struct RulesParser;
+
+/// Parses a rule file into its spanned syntax tree.
+pub fn parse(file: &SourceFile) -> Result<RuleFile, RuleError> {
+    let mut pairs =
+        RulesParser::parse(Rule::file, &file.text).map_err(|e| syntax_error(file, e))?;
+    // grammar: `file` always matches exactly once on success
+    let top = pairs.next().unwrap();
+    let mut out = RuleFile {
+        extends: Vec::new(),
+        decls: Vec::new(),
+        options: Vec::new(),
+    };
+    for item in top.into_inner() {
+        match item.as_rule() {
+            Rule::extends_decl => {
+                let s = item.into_inner().next().unwrap(); // grammar: extends_decl = "extends" ~ string
+                out.extends.push(Spanned::new(string(&s), span(&s)));
+            }
+            Rule::option_decl => out.options.push(option(item)),
+            Rule::decl => out.decls.push(decl(item)),
+            _ => {} // EOI
+        }
+    }
+    Ok(out)
+}
+
+fn span(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    s.start()..s.end()
+}
+
+fn int(p: &Pair<Rule>) -> Spanned<u32> {
+    // grammar: int = ASCII_DIGIT+; a number too large for u32 saturates and
+    // is reported out of range by the checks
+    Spanned::new(p.as_str().parse().unwrap_or(u32::MAX), span(p))
+}
+
+fn string(p: &Pair<Rule>) -> String {
+    // grammar: string = "\"" ~ string_inner ~ "\""
+    let inner = p.clone().into_inner().next().unwrap().as_str();
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn ints(p: Pair<Rule>) -> Vec<Spanned<u32>> {
+    p.into_inner().map(|i| int(&i)).collect()
+}
+
+fn clauses(p: Pair<Rule>) -> Vec<Spanned<String>> {
+    p.into_inner()
+        .map(|c| Spanned::new(c.as_str().to_string(), span(&c)))
+        .collect()
+}
+
+fn option(p: Pair<Rule>) -> OptionDecl {
+    let sp = span(&p);
+    let mut inner = p.into_inner();
+    // grammar: option_decl = "option" ~ clause_id ~ string ~ requires? ~ "{" ~ decl* ~ "}"
+    let name = inner.next().unwrap();
+    let desc = inner.next().unwrap();
+    let mut opt = OptionDecl {
+        name: Spanned::new(name.as_str().to_string(), span(&name)),
+        description: string(&desc),
+        requires: Vec::new(),
+        decls: Vec::new(),
+        span: sp,
+    };
+    for p in inner {
+        match p.as_rule() {
+            Rule::requires => opt.requires = clauses(p),
+            _ => opt.decls.push(decl(p)),
+        }
+    }
+    opt
+}
+
+fn decl(p: Pair<Rule>) -> Decl {
+    let sp = span(&p);
+    let mut inner = p.into_inner();
+    let stmt = inner.next().unwrap(); // grammar: decl = statement ~ clauses?
+    let clauses = inner.next().map(clauses).unwrap_or_default();
+    Decl {
+        kind: statement(stmt),
+        clauses,
+        span: sp,
+    }
+}
+
+fn side(p: &Pair<Rule>) -> Side {
+    if p.as_str() == "white" {
+        Side::White
+    } else {
+        Side::Black
+    }
+}
+
+fn square_ref(p: &Pair<Rule>) -> Spanned<SquareRef> {
+    // grammar: square_ref = int | ident
+    let inner = p.clone().into_inner().next().unwrap();
+    let node = match inner.as_rule() {
+        Rule::int => SquareRef::Number(int(&inner).node),
+        _ => SquareRef::House(inner.as_str().to_string()),
+    };
+    Spanned::new(node, span(p))
+}
+
+fn square_set(p: Pair<Rule>) -> SquareSetAst {
+    p.into_inner()
+        .map(|item| match item.as_rule() {
+            Rule::square_range => {
+                let mut ends = item.into_inner();
+                let a = ends.next().unwrap(); // grammar: square_ref ~ ".." ~ square_ref
+                let b = ends.next().unwrap();
+                SquareItem::Range(square_ref(&a), square_ref(&b))
+            }
+            _ => SquareItem::One(square_ref(&item)),
+        })
+        .collect()
+}
+
+fn first(p: Pair<Rule>) -> Pair<Rule> {
+    p.into_inner().next().unwrap()
+}
+
+fn relocation(p: Pair<Rule>) -> RelocationAst {
+    // grammar: relocation = "to" ~ (lowest_empty | square_ref ~ fallback?)
+    let mut inner = p.into_inner();
+    let a = inner.next().unwrap();
+    if a.as_rule() == Rule::lowest_empty {
+        return RelocationAst::LowestEmpty;
+    }
+    let fallback = inner.next().map(|f| match first(f).as_rule() {
+        Rule::counting_down => Fallback::CountingDown,
+        Rule::lowest_empty => Fallback::LowestEmpty,
+        _ => Fallback::Queue,
+    });
+    RelocationAst::To(square_ref(&a), fallback)
+}
+
+fn relocate_or_stay(p: Pair<Rule>) -> RelocationAst {
+    match p.as_rule() {
+        Rule::stay => RelocationAst::Stay,
+        _ => relocation(first(p)), // relocate = "relocate" ~ relocation
+    }
+}
+
+fn throw_set(p: Pair<Rule>) -> ThrowSet {
+    let inner = first(p);
+    match inner.as_rule() {
+        Rule::any_throw => ThrowSet::Any,
+        _ => ThrowSet::Values(ints(inner)),
+    }
+}
+
+fn effect(p: Pair<Rule>) -> Effect {
+    match p.as_rule() {
+        Rule::relocate | Rule::stay => Effect::Relocate(relocate_or_stay(p)),
+        Rule::gate => Effect::Gate,
+        Rule::truncate => Effect::Truncate,
+        Rule::immobile => Effect::Immobile,
+        Rule::priority => Effect::Priority,
+        Rule::exit_with => Effect::ExitWith(throw_set(first(p))),
+        Rule::exit_only_from_turn_start => Effect::ExitOnlyFromTurnStart,
+        Rule::exit_no_extra => Effect::ExitNoExtra,
+        Rule::hit_sends => Effect::HitSendsTo(square_ref(&first(p))),
+        Rule::divert => Effect::DivertTo(square_ref(&first(p))),
+        Rule::bound_extra => Effect::BoundExtra,
+        Rule::miss_turn => Effect::MissTurn,
+        _ => Effect::Lock(
+            // grammar: lock = "lock" ~ ":" ~ lock_part ~ ("," ~ lock_part)*
+            p.into_inner()
+                .map(|part| {
+                    let sp = span(&part);
+                    let node = match part.as_rule() {
+                        Rule::release => LockPart::Release(relocation(first(part))),
+                        Rule::exit_with => LockPart::Exit(throw_set(first(part))),
+                        Rule::otherwise => LockPart::Otherwise(relocate_or_stay(first(part))),
+                        Rule::failure => {
+                            LockPart::FailureEndsTurn(first(part).as_rule() == Rule::ends_turn)
+                        }
+                        _ => LockPart::ExitNoExtra,
+                    };
+                    Spanned::new(node, sp)
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn pred(p: Pair<Rule>) -> PredNode {
+    let sp = span(&p);
+    match p.as_rule() {
+        Rule::pred | Rule::pred_and => {
+            let is_or = p.as_rule() == Rule::pred;
+            let mut parts: Vec<PredNode> = p.into_inner().map(pred).collect();
+            if parts.len() == 1 {
+                return parts.pop().unwrap();
+            }
+            let pred = if is_or {
+                PredAst::Or(parts)
+            } else {
+                PredAst::And(parts)
+            };
+            PredNode {
+                pred,
+                clauses: Vec::new(),
+                span: sp,
+            }
+        }
+        Rule::pred_not => {
+            let mut inner = p.into_inner();
+            let a = inner.next().unwrap();
+            if a.as_rule() == Rule::not_op {
+                // grammar: pred_not = not_op ~ pred_not | pred_atom
+                let operand = pred(inner.next().unwrap());
+                PredNode {
+                    pred: PredAst::Not(Box::new(operand)),
+                    clauses: Vec::new(),
+                    span: sp,
+                }
+            } else {
+                pred(a)
+            }
+        }
+        Rule::pred_atom => {
+            let mut inner = p.into_inner();
+            let body = inner.next().unwrap();
+            let cl = inner.next().map(clauses).unwrap_or_default();
+            let mut node = match body.as_rule() {
+                Rule::pred => pred(body),
+                Rule::run_length => {
+                    let test = first(body.clone());
+                    let pred = match test.as_rule() {
+                        Rule::run_at_least => PredAst::RunAtLeast(int(&first(test))),
+                        Rule::run_exactly => PredAst::RunExactly(int(&first(test))),
+                        _ => PredAst::RunIn(ints(first(test))),
+                    };
+                    PredNode {
+                        pred,
+                        clauses: Vec::new(),
+                        span: span(&body),
+                    }
+                }
+                Rule::middle => PredNode {
+                    pred: PredAst::Middle,
+                    clauses: Vec::new(),
+                    span: span(&body),
+                },
+                _ => {
+                    let bs = span(&body);
+                    PredNode {
+                        pred: PredAst::On(square_set(first(body))),
+                        clauses: Vec::new(),
+                        span: bs,
+                    }
+                }
+            };
+            if !cl.is_empty() {
+                node.clauses = cl;
+            }
+            node.span = sp;
+            node
+        }
+        _ => unreachable!("grammar: pred rules only"),
+    }
+}
+
+fn statement(p: Pair<Rule>) -> DeclKind {
+    let rule = p.as_rule();
+    let mut inner = p.clone().into_inner();
+    let mut next = || inner.next().unwrap();
+    match rule {
+        Rule::title => DeclKind::Title(string(&next())),
+        Rule::source => DeclKind::Source(string(&next())),
+        Rule::status => DeclKind::Status(string(&next())),
+        Rule::board => DeclKind::Board {
+            len: int(&next()),
+            row_len: int(&next()),
+        },
+        Rule::house => {
+            let ident = next();
+            let square = next();
+            let name = next();
+            let glyph = inner.next().map(|g| string(&first(g)));
+            DeclKind::House {
+                ident: Spanned::new(ident.as_str().to_string(), span(&ident)),
+                square: int(&square),
+                name: string(&name),
+                glyph,
+            }
+        }
+        Rule::pieces => DeclKind::Pieces(int(&next())),
+        Rule::setup => DeclKind::Setup {
+            side: side(&next()),
+            squares: square_set(next()),
+        },
+        Rule::starter => {
+            let a = next();
+            match a.as_rule() {
+                Rule::by_lot => DeclKind::StarterByLot,
+                _ => DeclKind::StarterFixed(side(&a)),
+            }
+        }
+        Rule::opening => {
+            let side = side(&next());
+            let (mut throw, mut from, mut lapse) = (None, None, Lapse::AnyMove);
+            for part in inner {
+                match part.as_rule() {
+                    Rule::opening_throw => throw = Some(int(&first(part))),
+                    Rule::opening_from => from = Some(square_ref(&first(part))),
+                    _ => {
+                        if first(part).as_rule() == Rule::lapse_pass {
+                            lapse = Lapse::Pass;
+                        }
+                    }
+                }
+            }
+            DeclKind::Opening {
+                side,
+                throw,
+                from,
+                lapse,
+            }
+        }
+        Rule::throws => {
+            let sticks = int(&next());
+            let map = inner
+                .map(|e| {
+                    let mut kv = e.into_inner();
+                    let k = int(&kv.next().unwrap()); // grammar: throw_entry = int ~ "->" ~ int
+                    let v = int(&kv.next().unwrap());
+                    (k, v)
+                })
+                .collect();
+            DeclKind::Throws { sticks, map }
+        }
+        Rule::extra => {
+            let a = next();
+            match a.as_rule() {
+                Rule::no_extra => DeclKind::Extra(Vec::new()),
+                _ => DeclKind::Extra(ints(a)),
+            }
+        }
+        Rule::backward => match next().as_rule() {
+            Rule::backward_never => DeclKind::Backward(Backward::Never),
+            _ => DeclKind::Backward(Backward::WhenNoForward),
+        },
+        Rule::compulsory => DeclKind::Compulsory,
+        Rule::pass => DeclKind::Pass {
+            voluntary: next().as_rule() == Rule::pass_voluntary,
+        },
+        Rule::own_piece => DeclKind::OwnPieceForbidden,
+        Rule::opposing => DeclKind::OpposingSwaps,
+        Rule::protect => {
+            let a = next();
+            match a.as_rule() {
+                Rule::protect_nothing => DeclKind::Protect(None),
+                _ => DeclKind::Protect(Some(pred(a))),
+            }
+        }
+        Rule::runs => DeclKind::Runs(square_set(next())),
+        Rule::blockade => DeclKind::Blockades(
+            inner
+                .filter(|b| b.as_rule() == Rule::blockade_spec)
+                .map(|b| {
+                    let mut kv = b.into_inner();
+                    let length = int(&kv.next().unwrap()); // grammar: blockade_spec = int ~ kind
+                    let of = match kv.next().unwrap().as_rule() {
+                        Rule::blockade_opposing => BlockadeKind::Opposing,
+                        Rule::blockade_one_colour => BlockadeKind::OneColour,
+                        _ => BlockadeKind::Any,
+                    };
+                    BlockadeAst { length, of }
+                })
+                .collect(),
+        ),
+        Rule::at => DeclKind::At {
+            squares: square_set(next()),
+            effect: effect(next()),
+        },
+        Rule::bear_off_all_in => DeclKind::BearOffAllIn(square_set(next())),
+        Rule::bear_off => DeclKind::BearOff(match next().as_rule() {
+            Rule::reach_exact_past => Reach::ExactPast,
+            Rule::reach_exact_last => Reach::ExactLast,
+            _ => Reach::Beyond,
+        }),
+        Rule::pass_extra => {
+            let forced = next().as_str() == "forced";
+            let keeps = next().as_str() == "keeps";
+            DeclKind::PassExtra { forced, keeps }
+        }
+        Rule::bound_throw => DeclKind::BoundThrow {
+            ends_turn: next().as_rule() == Rule::ends_turn,
+        },
+        Rule::goal => DeclKind::Goal,
+        Rule::score => {
+            let a = next();
+            match a.as_rule() {
+                Rule::no_score => DeclKind::Score(None),
+                _ => DeclKind::Score(Some(ints(a))),
+            }
+        }
+        _ => unreachable!("grammar: statement alternatives only"),
+    }
+}
+
+/// Words for a grammar rule, as a user would say what was expected.
+pub fn describe(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        EOI => "the end of the file",
+        WHITESPACE | COMMENT => "a space or comment",
+        int => "a number",
+        string | string_inner => "a quoted text",
+        keyword => "a keyword",
+        ident => "a house name",
+        clause_id => "a clause id such as `K-9a`",
+        clauses => "clause ids in brackets, such as `[K-9a]`",
+        square_ref => "a square number or house name",
+        square_range => "a range of squares such as `26..30`",
+        square_set | square_item => "squares such as `26, 28..30`",
+        int_list => "numbers such as `1, 4, 5`",
+        side => "`white` or `black`",
+        file | item | decl | statement => "a declaration",
+        extends_decl => "`extends \"...\"`",
+        option_decl => "`option NAME \"...\" { ... }`",
+        requires => "`requires NAME`",
+        title => "`title \"...\"`",
+        source => "`source \"...\"`",
+        status => "`status \"...\"`",
+        board => "`board N squares in rows of N`",
+        house => "`house NAME = SQUARE \"...\"`",
+        glyph => "`glyph \"...\"`",
+        pieces => "`pieces N per side`",
+        setup => "`setup white|black on SQUARES`",
+        starter => "`starter white|black` or `starter by lot`",
+        by_lot => "`by lot`",
+        opening => "`opening SIDE: throw N from SQUARE else any move|pass`",
+        opening_throw => "`throw N`",
+        opening_from => "`from SQUARE`",
+        lapse => "`else any move` or `else pass`",
+        lapse_any => "`any move`",
+        lapse_pass => "`pass`",
+        throws => "`throws with N sticks: K -> VALUE, ...`",
+        throw_entry => "`K -> VALUE`",
+        extra => "`extra throw on VALUES`",
+        no_extra => "`no extra throw`",
+        backward => "`backward never` or `backward when no forward move`",
+        backward_never => "`never`",
+        backward_when_stuck => "`when no forward move`",
+        compulsory => "`forward move compulsory`",
+        pass => "`pass voluntary` or `pass only when no move`",
+        pass_voluntary => "`voluntary`",
+        pass_forced_only => "`only when no move`",
+        own_piece => "`landing on own piece forbidden`",
+        opposing => "`landing on opposing piece swaps`",
+        protect => "`protect when CONDITION` or `protect nothing`",
+        protect_nothing => "`nothing`",
+        pred | pred_and | pred_not | pred_atom => {
+            "a protection condition (`run >= 2`, `middle of run`, `on SQUARES`, `not`, `(...)`)"
+        }
+        not_op => "`not`",
+        run_length => "`run >= N`, `run = N` or `run in {N, ...}`",
+        run_at_least => "`>= N`",
+        run_exactly => "`= N`",
+        run_in => "`in {N, ...}`",
+        middle => "`middle of run`",
+        on_squares => "`on SQUARES`",
+        runs => "`runs count on SQUARES`",
+        blockade => "`blockade N opposing|of one colour|any`",
+        no_blockade => "`no blockade`",
+        blockade_spec => "a blockade such as `3 opposing`",
+        blockade_opposing => "`opposing`",
+        blockade_one_colour => "`of one colour`",
+        blockade_any => "`any`",
+        at => "`at SQUARES: EFFECT`",
+        effect => "a square effect",
+        relocate => "`relocate to ...`",
+        relocation => "`to SQUARE` or `to lowest empty`",
+        lowest_empty => "`lowest empty`",
+        fallback => "`else counting down`, `else lowest empty` or `else queue`",
+        counting_down => "`counting down`",
+        queue => "`queue`",
+        stay => "`stay`",
+        gate => "`gate`",
+        truncate => "`truncate`",
+        immobile => "`immobile`",
+        priority => "`priority`",
+        exit_with => "`exit with THROWS`",
+        throw_set => "throw values or `any throw`",
+        any_throw => "`any throw`",
+        exit_only_from_turn_start => "`exit only from turn start`",
+        hit_sends => "`hit sends to SQUARE`",
+        divert => "`protected target diverts mover to SQUARE`",
+        bound_extra => "`extra throw bound to piece`",
+        miss_turn => "`miss next turn`",
+        lock | lock_part => "`lock: ...`",
+        release => "`release to SQUARE`",
+        otherwise => "`otherwise stay` or `otherwise relocate to ...`",
+        failure => "`failure ends turn` or `failure continues turn`",
+        ends_turn => "`ends turn`",
+        continues_turn => "`continues turn`",
+        exit_no_extra => "`exit gives no extra throw`",
+        bear_off_all_in => "`bear off only when all pieces on SQUARES`",
+        bear_off => {
+            "`bear off by exact throw past the end` (or `on reaching the last square`, `by any throw past the end`)"
+        }
+        reach_exact_past => "`by exact throw past the end`",
+        reach_exact_last => "`on reaching the last square`",
+        reach_beyond => "`by any throw past the end`",
+        pass_extra => "`forced|voluntary pass keeps|loses extra throw`",
+        pass_kind => "`forced` or `voluntary`",
+        keeps_or_loses => "`keeps` or `loses`",
+        bound_throw => "`unusable bound throw passes|ends turn`",
+        bound_passes => "`passes`",
+        goal => "`goal: bear off all pieces`",
+        score => "`score by row N, N, ...` or `no score`",
+        no_score => "`no score`",
+    }
+}
+
+fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    // Widen a point to the offending word so the label has something to underline.
+    let end = if end > start {
+        end
+    } else {
+        let rest = &file.text[start..];
+        let word = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+        start + word.max(rest.chars().next().map_or(0, char::len_utf8))
+    };
+    let (expected, found) = match &e.variant {
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => {
+            let mut words: Vec<&str> = positives.iter().map(|r| describe(*r)).collect();
+            words.dedup();
+            let mut uniq = Vec::new();
+            for w in words {
+                if !uniq.contains(&w) {
+                    uniq.push(w);
+                }
+            }
+            let _ = negatives;
+            (join_or(&uniq), file.text[start..end].to_string())
+        }
+        ErrorVariant::CustomError { message } => (message.clone(), String::new()),
+    };
+    let found = if found.is_empty() {
+        "the end of the file".to_string()
+    } else {
+        format!("`{found}`")
+    };
+    RuleError::Syntax {
+        src: file.named(),
+        span: crate::diag::span(start, end),
+        expected,
+        found,
+        help: "every declaration starts with a keyword and may end with its clauses, e.g. \
+               `at 27: relocate to lowest empty [K-11]`; see docs/rules-language.md"
+            .to_string(),
+    }
+}
+
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => "something else".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}

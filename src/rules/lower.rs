@@ -1,0 +1,1714 @@
+//! Stage 2 of the rules compiler: spanned syntax (one [`ast::RuleFile`] per
+//! layer, base first) → checked declarations keyed by what they decide →
+//! merged (overlays and options replace by key) → [`Ruleset`]. Every error
+//! is collected; nothing past [`compile`] re-checks.
+
+use super::ast::{
+    self, Decl, DeclKind, Effect, LockPart, PredAst, PredNode, RelocationAst, Span, SquareItem,
+    SquareRef, ThrowSet,
+};
+use super::errors::RuleError;
+use crate::diag::{SourceFile, span as mspan};
+use crate::engine::*;
+use std::collections::{BTreeMap, HashMap};
+
+/// One rule file of an overlay chain.
+pub struct Layer {
+    pub file: SourceFile,
+    pub ast: ast::RuleFile,
+}
+
+/// What a square declaration decides; one per square and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SquareKind {
+    Landing,
+    Lock,
+    Gate,
+    Truncate,
+    Immobile,
+    Priority,
+    Exit,
+    ExitFromTurnStart,
+    ExitNoExtra,
+    HitSends,
+    Divert,
+    BoundExtra,
+    MissTurn,
+}
+
+/// What a declaration decides. A later declaration with the same key (in an
+/// overlay or a selected option) replaces an earlier one; the order of the
+/// variants is the order of `senet rules show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Key {
+    Title,
+    Source,
+    Status,
+    Goal,
+    Board,
+    House(u8),
+    Pieces,
+    Setup(Side),
+    Starter,
+    Opening(Side),
+    Throws,
+    Extra,
+    Backward,
+    Compulsory,
+    Pass,
+    OwnPiece,
+    Opposing,
+    Protect,
+    Runs,
+    Blockade,
+    Square(SquareKind, u8),
+    BearOffAllIn,
+    BearOff,
+    PassExtra(bool),
+    BoundThrow,
+    Score,
+}
+
+/// A throw set after checking: `None` is any throw.
+type Throwset = Option<Vec<u8>>;
+
+#[derive(Debug, Clone, PartialEq)]
+struct LockSpec {
+    release: Option<(u8, Option<Relocation>)>,
+    exit: Throwset,
+    otherwise: Relocation,
+    fail_ends_turn: bool,
+    exit_gives_extra: bool,
+}
+
+/// The checked content of a declaration.
+#[derive(Debug, Clone, PartialEq)]
+enum Setting {
+    Text(String),
+    Flag,
+    Board {
+        len: u8,
+        row_len: u8,
+    },
+    Count(u8),
+    House {
+        ident: String,
+        name: String,
+        glyph: Option<String>,
+    },
+    Squares(SquareSet),
+    Starter(Option<Side>),
+    Opening {
+        throw: Option<u8>,
+        from: Option<u8>,
+        lapse: Lapse,
+    },
+    Throws {
+        sticks: u8,
+        values: Vec<u8>,
+    },
+    Values(Vec<u8>),
+    Backward(Backward),
+    Bool(bool),
+    Protect(Option<Pred>),
+    Blockades(Vec<(u8, BlockadeKind)>),
+    Landing(Relocation, Option<Relocation>),
+    Exit(Throwset),
+    Target(u8),
+    Lock(LockSpec),
+    Reach(Reach),
+    Score(Option<Vec<u8>>),
+}
+
+/// A checked declaration and where it came from.
+#[derive(Debug, Clone)]
+struct Item {
+    key: Key,
+    setting: Setting,
+    clause: String,
+    layer: usize,
+    span: Span,
+}
+
+struct OptionDef {
+    name: String,
+    description: String,
+    requires: Vec<ast::Spanned<String>>,
+    layer: usize,
+    items: Vec<Item>,
+}
+
+struct Lowerer<'a> {
+    layers: &'a [Layer],
+    houses: HashMap<String, u8>,
+    len: u8,
+    errors: Vec<RuleError>,
+}
+
+/// Compiles an overlay chain (base first, the file asked for last) with the
+/// selected options. `name` is the stem of the last file.
+pub fn compile(
+    layers: &[Layer],
+    name: &str,
+    selected: &[String],
+) -> Result<Ruleset, Vec<RuleError>> {
+    let top = layers.len() - 1;
+    let mut lw = Lowerer {
+        layers,
+        houses: HashMap::new(),
+        len: 62,
+        errors: Vec::new(),
+    };
+
+    // The board length (for range checks) and the house names come first:
+    // every other declaration refers to squares.
+    for layer in layers {
+        for d in &layer.ast.decls {
+            if let DeclKind::Board { len, .. } = &d.kind {
+                if (2..=62).contains(&len.node) {
+                    lw.len = len.node as u8;
+                }
+            }
+        }
+    }
+    let mut house_decl: HashMap<String, (usize, Span, u8)> = HashMap::new();
+    for (i, layer) in layers.iter().enumerate() {
+        let all = layer
+            .ast
+            .decls
+            .iter()
+            .chain(layer.ast.options.iter().flat_map(|o| o.decls.iter()));
+        for d in all {
+            if let DeclKind::House { ident, square, .. } = &d.kind {
+                let sq = square.node.min(255) as u8;
+                if let Some(&(li, ref sp, prev)) = house_decl.get(&ident.node) {
+                    if prev != sq && li == i {
+                        lw.errors.push(RuleError::Conflict {
+                            src: layers[i].file.named(),
+                            span: mspan(ident.span.start, ident.span.end),
+                            other: Some(mspan(sp.start, sp.end)),
+                            what: format!(
+                                "house `{}` is given two squares, {prev} and {sq}",
+                                ident.node
+                            ),
+                            label: format!("square {sq}"),
+                            help: "give each house name one square".into(),
+                        });
+                        continue;
+                    }
+                }
+                house_decl.insert(ident.node.clone(), (i, ident.span.clone(), sq));
+                lw.houses.insert(ident.node.clone(), sq);
+            }
+        }
+    }
+
+    // Lower and merge the top-level declarations of each layer, base first.
+    let mut map: BTreeMap<Key, Item> = BTreeMap::new();
+    let mut options: Vec<OptionDef> = Vec::new();
+    for (i, layer) in layers.iter().enumerate() {
+        let items = lw.lower_scope(i, &layer.ast.decls);
+        lw.check_duplicates(i, &items);
+        for it in items {
+            map.insert(it.key, it);
+        }
+        for o in &layer.ast.options {
+            let items = lw.lower_scope(i, &o.decls);
+            lw.check_duplicates(i, &items);
+            let def = OptionDef {
+                name: o.name.node.clone(),
+                description: o.description.clone(),
+                requires: o.requires.clone(),
+                layer: i,
+                items,
+            };
+            if let Some(prev) = options.iter().position(|p| p.name == def.name) {
+                if options[prev].layer == i {
+                    let first = layer
+                        .ast
+                        .options
+                        .iter()
+                        .find(|p| p.name.node == def.name)
+                        .map(|p| p.name.span.clone())
+                        .unwrap_or_default();
+                    lw.errors.push(RuleError::Duplicate {
+                        src: layer.file.named(),
+                        span: mspan(o.name.span.start, o.name.span.end),
+                        first: mspan(first.start, first.end),
+                        what: format!("option `{}`", def.name),
+                    });
+                }
+                options[prev] = def;
+            } else {
+                options.push(def);
+            }
+        }
+    }
+
+    // Requirements between options must name options.
+    let known: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
+    for o in &options {
+        for r in &o.requires {
+            if !known.contains(&r.node) {
+                lw.errors.push(RuleError::UnknownOption {
+                    src: layers[o.layer].file.named(),
+                    span: Some(mspan(r.span.start, r.span.end)),
+                    name: r.node.clone(),
+                    help: known_options_help(&known),
+                });
+            }
+        }
+    }
+
+    // Selection: every name must exist; requirements switch on more options.
+    let mut on = vec![false; options.len()];
+    let mut stack: Vec<String> = Vec::new();
+    for s in selected {
+        for name in s.split(';').map(str::trim).filter(|n| !n.is_empty()) {
+            if known.iter().any(|k| k == name) {
+                stack.push(name.to_string());
+            } else {
+                lw.errors.push(RuleError::UnknownOption {
+                    src: layers[top].file.named(),
+                    span: None,
+                    name: name.to_string(),
+                    help: known_options_help(&known),
+                });
+            }
+        }
+    }
+    while let Some(name) = stack.pop() {
+        if let Some(i) = options.iter().position(|o| o.name == name) {
+            if !on[i] {
+                on[i] = true;
+                stack.extend(options[i].requires.iter().map(|r| r.node.clone()));
+            }
+        }
+    }
+    for (i, o) in options.iter().enumerate() {
+        if on[i] {
+            for it in &o.items {
+                map.insert(it.key, it.clone());
+            }
+        }
+    }
+
+    let meta_options: Vec<(String, String)> = options
+        .iter()
+        .map(|o| (o.name.clone(), o.description.clone()))
+        .collect();
+    let meta_selected: Vec<String> = options
+        .iter()
+        .zip(&on)
+        .filter(|(_, on)| **on)
+        .map(|(o, _)| o.name.clone())
+        .collect();
+    let ruleset = lw.build(&map, top, name, meta_options, meta_selected);
+    if lw.errors.is_empty() {
+        Ok(ruleset.expect("no errors means every part was built"))
+    } else {
+        Err(lw.errors)
+    }
+}
+
+fn known_options_help(known: &[String]) -> String {
+    if known.is_empty() {
+        "this rule set declares no options".to_string()
+    } else {
+        format!("the options of this rule set are: {}", known.join(", "))
+    }
+}
+
+fn clause_of(d: &Decl) -> String {
+    d.clauses
+        .iter()
+        .map(|c| c.node.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn bits(values: &[u8]) -> u32 {
+    values
+        .iter()
+        .filter(|&&v| v < 32)
+        .fold(0, |acc, &v| acc | 1 << v)
+}
+
+impl Lowerer<'_> {
+    fn src(&self, layer: usize) -> miette::NamedSource<std::sync::Arc<str>> {
+        self.layers[layer].file.named()
+    }
+
+    fn bad(
+        &mut self,
+        layer: usize,
+        span: &Span,
+        what: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.errors.push(RuleError::BadValue {
+            src: self.src(layer),
+            span: mspan(span.start, span.end),
+            what: what.into(),
+            label: label.into(),
+            help: help.into(),
+        });
+    }
+
+    fn check_duplicates(&mut self, layer: usize, items: &[Item]) {
+        let mut seen: HashMap<Key, &Item> = HashMap::new();
+        for it in items {
+            if let Some(first) = seen.get(&it.key) {
+                if first.span != it.span {
+                    self.errors.push(RuleError::Duplicate {
+                        src: self.src(layer),
+                        span: mspan(it.span.start, it.span.end),
+                        first: mspan(first.span.start, first.span.end),
+                        what: describe_key(it.key),
+                    });
+                }
+            } else {
+                seen.insert(it.key, it);
+            }
+        }
+    }
+
+    fn square(&mut self, layer: usize, r: &ast::Spanned<SquareRef>) -> Option<u8> {
+        match &r.node {
+            SquareRef::Number(n) => {
+                if *n >= 1 && *n <= self.len as u32 {
+                    Some(*n as u8)
+                } else {
+                    self.errors.push(RuleError::UnknownSquare {
+                        src: self.src(layer),
+                        span: mspan(r.span.start, r.span.end),
+                        square: *n,
+                        len: self.len,
+                    });
+                    None
+                }
+            }
+            SquareRef::House(name) => match self.houses.get(name) {
+                Some(&s) => Some(s),
+                None => {
+                    let mut known: Vec<&String> = self.houses.keys().collect();
+                    known.sort();
+                    let help = if known.is_empty() {
+                        format!(
+                            "declare it first: `house {name} = SQUARE \"Name\"`, or write the square number"
+                        )
+                    } else {
+                        format!(
+                            "declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
+                            known
+                                .iter()
+                                .map(|s| s.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    self.errors.push(RuleError::UnknownHouse {
+                        src: self.src(layer),
+                        span: mspan(r.span.start, r.span.end),
+                        name: name.clone(),
+                        help,
+                    });
+                    None
+                }
+            },
+        }
+    }
+
+    fn squares(&mut self, layer: usize, set: &[SquareItem]) -> SquareSet {
+        let mut out = SquareSet::EMPTY;
+        for item in set {
+            match item {
+                SquareItem::One(r) => {
+                    if let Some(s) = self.square(layer, r) {
+                        out.insert(s);
+                    }
+                }
+                SquareItem::Range(a, b) => {
+                    let (x, y) = (self.square(layer, a), self.square(layer, b));
+                    if let (Some(x), Some(y)) = (x, y) {
+                        if x > y {
+                            let sp = a.span.start..b.span.end;
+                            self.bad(
+                                layer,
+                                &sp,
+                                format!("the range {x}..{y} is empty"),
+                                "empty range",
+                                format!("write the lower square first: `{y}..{x}`"),
+                            );
+                        }
+                        out = out.union(SquareSet::range(x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn small(
+        &mut self,
+        layer: usize,
+        n: &ast::Spanned<u32>,
+        min: u32,
+        max: u32,
+        what: &str,
+    ) -> Option<u8> {
+        if n.node >= min && n.node <= max {
+            Some(n.node as u8)
+        } else {
+            self.bad(
+                layer,
+                &n.span,
+                format!("{what} must be between {min} and {max}"),
+                format!("{} is out of range", n.node),
+                format!("write a number from {min} to {max}"),
+            );
+            None
+        }
+    }
+
+    fn throw_values(&mut self, layer: usize, ts: &ThrowSet) -> Throwset {
+        match ts {
+            ThrowSet::Any => None,
+            ThrowSet::Values(vs) => Some(
+                vs.iter()
+                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn relocation(
+        &mut self,
+        layer: usize,
+        r: &RelocationAst,
+    ) -> Option<(Relocation, Option<Relocation>)> {
+        Some(match r {
+            RelocationAst::LowestEmpty => (Relocation::LowestEmpty, None),
+            RelocationAst::Stay => (Relocation::Stay, None),
+            RelocationAst::To(s, fb) => {
+                let s = self.square(layer, s)?;
+                match fb {
+                    None => (Relocation::To(s), None),
+                    Some(ast::Fallback::CountingDown) => (Relocation::CountDownFrom(s), None),
+                    Some(ast::Fallback::LowestEmpty) => {
+                        (Relocation::To(s), Some(Relocation::LowestEmpty))
+                    }
+                    Some(ast::Fallback::Queue) => (Relocation::Queue(s), None),
+                }
+            }
+        })
+    }
+
+    fn pred(&mut self, layer: usize, p: &PredNode, inherited: &str) -> Option<Pred> {
+        let own = p
+            .clauses
+            .iter()
+            .map(|c| c.node.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let clause = if own.is_empty() {
+            inherited.to_string()
+        } else {
+            own
+        };
+        let run_len =
+            |lw: &mut Self, n: &ast::Spanned<u32>| lw.small(layer, n, 1, 63, "a run length");
+        Some(match &p.pred {
+            PredAst::RunAtLeast(n) => {
+                let n = run_len(self, n)?;
+                Pred::RunLength {
+                    lengths: u64::MAX << n,
+                    clause,
+                }
+            }
+            PredAst::RunExactly(n) => Pred::RunLength {
+                lengths: 1 << run_len(self, n)?,
+                clause,
+            },
+            PredAst::RunIn(ns) => {
+                let mut lengths = 0u64;
+                for n in ns {
+                    lengths |= 1 << run_len(self, n)?;
+                }
+                Pred::RunLength { lengths, clause }
+            }
+            PredAst::Middle => Pred::Middle { clause },
+            PredAst::On(set) => Pred::OnSquare {
+                squares: self.squares(layer, set),
+                clause,
+            },
+            PredAst::And(ps) => Pred::And(
+                ps.iter()
+                    .map(|q| self.pred(layer, q, &clause))
+                    .collect::<Option<_>>()?,
+            ),
+            PredAst::Or(ps) => Pred::Or(
+                ps.iter()
+                    .map(|q| self.pred(layer, q, &clause))
+                    .collect::<Option<_>>()?,
+            ),
+            PredAst::Not(q) => Pred::Not(Box::new(self.pred(layer, q, &clause)?)),
+        })
+    }
+
+    fn lower_scope(&mut self, layer: usize, decls: &[Decl]) -> Vec<Item> {
+        let mut out = Vec::new();
+        for d in decls {
+            self.lower(layer, d, &mut out);
+        }
+        out
+    }
+
+    fn lower(&mut self, layer: usize, d: &Decl, out: &mut Vec<Item>) {
+        let clause = clause_of(d);
+        let mut push = |key: Key, setting: Setting| {
+            out.push(Item {
+                key,
+                setting,
+                clause: clause.clone(),
+                layer,
+                span: d.span.clone(),
+            })
+        };
+        match &d.kind {
+            DeclKind::Title(t) => push(Key::Title, Setting::Text(t.clone())),
+            DeclKind::Source(t) => push(Key::Source, Setting::Text(t.clone())),
+            DeclKind::Status(t) => push(Key::Status, Setting::Text(t.clone())),
+            DeclKind::Goal => push(Key::Goal, Setting::Flag),
+            DeclKind::Board { len, row_len } => {
+                let l = self.small(layer, len, 2, 62, "the number of squares");
+                let r = self.small(layer, row_len, 1, 62, "the row length");
+                if let (Some(len), Some(row_len)) = (l, r) {
+                    push(Key::Board, Setting::Board { len, row_len });
+                }
+            }
+            DeclKind::House {
+                ident,
+                square,
+                name,
+                glyph,
+            } => {
+                let sq = ast::Spanned::new(SquareRef::Number(square.node), square.span.clone());
+                if let Some(s) = self.square(layer, &sq) {
+                    push(
+                        Key::House(s),
+                        Setting::House {
+                            ident: ident.node.clone(),
+                            name: name.clone(),
+                            glyph: glyph.clone(),
+                        },
+                    );
+                }
+            }
+            DeclKind::Pieces(n) => {
+                if let Some(n) = self.small(layer, n, 1, 31, "the number of pieces per side") {
+                    push(Key::Pieces, Setting::Count(n));
+                }
+            }
+            DeclKind::Setup { side, squares } => {
+                let set = self.squares(layer, squares);
+                push(Key::Setup(*side), Setting::Squares(set));
+            }
+            DeclKind::StarterFixed(side) => push(Key::Starter, Setting::Starter(Some(*side))),
+            DeclKind::StarterByLot => push(Key::Starter, Setting::Starter(None)),
+            DeclKind::Opening {
+                side,
+                throw,
+                from,
+                lapse,
+            } => {
+                if throw.is_none() && from.is_none() {
+                    self.bad(layer, &d.span, "an opening constraint must name a throw, a square or both", "constrains nothing", "write e.g. `opening black: throw 1 from 10` or `opening white: from 9 else any move`");
+                    return;
+                }
+                let t = throw
+                    .as_ref()
+                    .and_then(|t| self.small(layer, t, 1, 31, "a throw value"));
+                let f = from.as_ref().and_then(|f| self.square(layer, f));
+                if throw.is_some() && t.is_none() || from.is_some() && f.is_none() {
+                    return;
+                }
+                push(
+                    Key::Opening(*side),
+                    Setting::Opening {
+                        throw: t,
+                        from: f,
+                        lapse: *lapse,
+                    },
+                );
+            }
+            DeclKind::Throws { sticks, map } => {
+                let Some(n) = self.small(layer, sticks, 1, 8, "the number of sticks") else {
+                    return;
+                };
+                let mut values: Vec<Option<u8>> = vec![None; n as usize + 1];
+                let mut ok = true;
+                for (k, v) in map {
+                    let val = self.small(layer, v, 1, 31, "a throw value");
+                    if k.node > n as u32 {
+                        self.errors.push(RuleError::ThrowMapRange {
+                            src: self.src(layer),
+                            span: mspan(k.span.start, k.span.end),
+                            what: format!("{} marked sides cannot show with {n} sticks", k.node),
+                            label: format!("more than {n}"),
+                            help: format!("count marked sides from 0 to {n}"),
+                        });
+                        ok = false;
+                    } else if values[k.node as usize].is_some() {
+                        self.errors.push(RuleError::ThrowMapRange {
+                            src: self.src(layer),
+                            span: mspan(k.span.start, k.span.end),
+                            what: format!("the throw map gives {} marked sides twice", k.node),
+                            label: "given again".into(),
+                            help: "give one value for each count of marked sides".into(),
+                        });
+                        ok = false;
+                    } else {
+                        values[k.node as usize] = val;
+                        ok &= val.is_some();
+                    }
+                }
+                let missing: Vec<String> = (0..=n)
+                    .filter(|&k| {
+                        values[k as usize].is_none() && !map.iter().any(|(m, _)| m.node == k as u32)
+                    })
+                    .map(|k| k.to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    let example = (0..=n)
+                        .map(|k| format!("{k} -> {}", if k == 0 { n + 1 } else { k }))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    self.errors.push(RuleError::ThrowMapIncomplete {
+                        src: self.src(layer),
+                        span: mspan(d.span.start, d.span.end),
+                        missing: missing.join(", "),
+                        sticks: n as u32,
+                        example: format!("throws with {n} sticks: {example}"),
+                    });
+                    ok = false;
+                }
+                if ok {
+                    push(
+                        Key::Throws,
+                        Setting::Throws {
+                            sticks: n,
+                            values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
+                        },
+                    );
+                }
+            }
+            DeclKind::Extra(vs) => {
+                let values: Vec<u8> = vs
+                    .iter()
+                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
+                    .collect();
+                push(Key::Extra, Setting::Values(values));
+            }
+            DeclKind::Backward(b) => push(Key::Backward, Setting::Backward(*b)),
+            DeclKind::Compulsory => push(Key::Compulsory, Setting::Flag),
+            DeclKind::Pass { voluntary } => push(Key::Pass, Setting::Bool(*voluntary)),
+            DeclKind::OwnPieceForbidden => push(Key::OwnPiece, Setting::Flag),
+            DeclKind::OpposingSwaps => push(Key::Opposing, Setting::Flag),
+            DeclKind::Protect(p) => {
+                let pred = match p {
+                    None => None,
+                    Some(p) => match self.pred(layer, p, &clause) {
+                        Some(p) => Some(p),
+                        None => return,
+                    },
+                };
+                push(Key::Protect, Setting::Protect(pred));
+            }
+            DeclKind::Runs(set) => {
+                let s = self.squares(layer, set);
+                push(Key::Runs, Setting::Squares(s));
+            }
+            DeclKind::Blockades(bs) => {
+                let list: Vec<(u8, BlockadeKind)> = bs
+                    .iter()
+                    .filter_map(|b| {
+                        self.small(layer, &b.length, 1, 62, "a blockade length")
+                            .map(|n| (n, b.of))
+                    })
+                    .collect();
+                push(Key::Blockade, Setting::Blockades(list));
+            }
+            DeclKind::BearOffAllIn(set) => {
+                let s = self.squares(layer, set);
+                push(Key::BearOffAllIn, Setting::Squares(s));
+            }
+            DeclKind::BearOff(r) => push(Key::BearOff, Setting::Reach(*r)),
+            DeclKind::PassExtra { forced, keeps } => {
+                push(Key::PassExtra(*forced), Setting::Bool(*keeps))
+            }
+            DeclKind::BoundThrow { ends_turn } => push(Key::BoundThrow, Setting::Bool(*ends_turn)),
+            DeclKind::Score(ws) => {
+                let ws = ws.as_ref().map(|ws| {
+                    ws.iter()
+                        .filter_map(|w| self.small(layer, w, 0, 255, "a score weight"))
+                        .collect()
+                });
+                push(Key::Score, Setting::Score(ws));
+            }
+            DeclKind::At { squares, effect } => {
+                let set = self.squares(layer, squares);
+                let (kind, setting) = match effect {
+                    Effect::Relocate(r) => match self.relocation(layer, r) {
+                        Some((r, fb)) => (SquareKind::Landing, Setting::Landing(r, fb)),
+                        None => return,
+                    },
+                    Effect::Gate => (SquareKind::Gate, Setting::Flag),
+                    Effect::Truncate => (SquareKind::Truncate, Setting::Flag),
+                    Effect::Immobile => (SquareKind::Immobile, Setting::Flag),
+                    Effect::Priority => (SquareKind::Priority, Setting::Flag),
+                    Effect::ExitWith(ts) => (
+                        SquareKind::Exit,
+                        Setting::Exit(self.throw_values(layer, ts)),
+                    ),
+                    Effect::ExitOnlyFromTurnStart => (SquareKind::ExitFromTurnStart, Setting::Flag),
+                    Effect::ExitNoExtra => (SquareKind::ExitNoExtra, Setting::Flag),
+                    Effect::HitSendsTo(s) => match self.square(layer, s) {
+                        Some(s) => (SquareKind::HitSends, Setting::Target(s)),
+                        None => return,
+                    },
+                    Effect::DivertTo(s) => match self.square(layer, s) {
+                        Some(s) => (SquareKind::Divert, Setting::Target(s)),
+                        None => return,
+                    },
+                    Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
+                    Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
+                    Effect::Lock(parts) => match self.lock(layer, d, parts) {
+                        Some(l) => (SquareKind::Lock, Setting::Lock(l)),
+                        None => return,
+                    },
+                };
+                for s in set.iter() {
+                    if let Setting::Target(t) = setting {
+                        if t == s {
+                            self.bad(
+                                layer,
+                                &d.span,
+                                format!("square {s} sends pieces to itself"),
+                                "sends to itself",
+                                "name another square",
+                            );
+                            continue;
+                        }
+                    }
+                    out.push(Item {
+                        key: Key::Square(kind, s),
+                        setting: setting.clone(),
+                        clause: clause.clone(),
+                        layer,
+                        span: d.span.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    fn lock(
+        &mut self,
+        layer: usize,
+        d: &Decl,
+        parts: &[ast::Spanned<LockPart>],
+    ) -> Option<LockSpec> {
+        let mut spec = LockSpec {
+            release: None,
+            exit: Some(Vec::new()),
+            otherwise: Relocation::Stay,
+            fail_ends_turn: true,
+            exit_gives_extra: true,
+        };
+        let mut seen: Vec<(std::mem::Discriminant<LockPart>, Span)> = Vec::new();
+        let mut has_exit = false;
+        let mut ok = true;
+        for p in parts {
+            let disc = std::mem::discriminant(&p.node);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == disc) {
+                self.errors.push(RuleError::Duplicate {
+                    src: self.src(layer),
+                    span: mspan(p.span.start, p.span.end),
+                    first: mspan(first.start, first.end),
+                    what: "this part of the lock".into(),
+                });
+                ok = false;
+                continue;
+            }
+            seen.push((disc, p.span.clone()));
+            match &p.node {
+                LockPart::Release(r) => match r {
+                    RelocationAst::To(s, fb) => {
+                        let s = self.square(layer, s)?;
+                        let when_taken = fb.map(|fb| match fb {
+                            ast::Fallback::CountingDown => Relocation::CountDownFrom(s),
+                            ast::Fallback::LowestEmpty => Relocation::LowestEmpty,
+                            ast::Fallback::Queue => Relocation::Queue(s),
+                        });
+                        spec.release = Some((s, when_taken));
+                    }
+                    _ => {
+                        self.bad(
+                            layer,
+                            &p.span,
+                            "a lock releases its piece to a named square",
+                            "no square",
+                            "write e.g. `release to 15`",
+                        );
+                        ok = false;
+                    }
+                },
+                LockPart::Exit(ts) => {
+                    has_exit = true;
+                    spec.exit = self.throw_values(layer, ts);
+                }
+                LockPart::Otherwise(r) => match self.relocation(layer, r)? {
+                    (r, None) => spec.otherwise = r,
+                    _ => {
+                        self.bad(layer, &p.span, "`else lowest empty` cannot follow a failed lock throw", "not supported here", "write `otherwise relocate to lowest empty` or `otherwise relocate to 15 else counting down`");
+                        ok = false;
+                    }
+                },
+                LockPart::FailureEndsTurn(b) => spec.fail_ends_turn = *b,
+                LockPart::ExitNoExtra => spec.exit_gives_extra = false,
+            }
+        }
+        if !has_exit {
+            self.bad(
+                layer,
+                &d.span,
+                "a lock must say which throws bear its piece off",
+                "no `exit with`",
+                "add e.g. `exit with 4`",
+            );
+            ok = false;
+        }
+        ok.then_some(spec)
+    }
+
+    /// Checks the merged declarations as a whole and builds the rule set.
+    fn build(
+        &mut self,
+        map: &BTreeMap<Key, Item>,
+        top: usize,
+        name: &str,
+        options: Vec<(String, String)>,
+        selected: Vec<String>,
+    ) -> Option<Ruleset> {
+        let get = |k: Key| map.get(&k);
+        let missing = |lw: &mut Self, what: &str, example: &str| {
+            lw.errors.push(RuleError::Missing {
+                src: lw.src(top),
+                span: None,
+                what: what.into(),
+                example: example.into(),
+            });
+        };
+        let text = |k: Key| match get(k).map(|i| &i.setting) {
+            Some(Setting::Text(t)) => t.clone(),
+            _ => String::new(),
+        };
+        if get(Key::Title).is_none() {
+            missing(self, "its title", "title \"Kendall-style rules\"");
+        }
+        let board = match get(Key::Board).map(|i| &i.setting) {
+            Some(Setting::Board { len, row_len }) => Some(Board {
+                len: *len,
+                row_len: *row_len,
+            }),
+            _ => {
+                missing(
+                    self,
+                    "how big the board is",
+                    "board 30 squares in rows of 10",
+                );
+                None
+            }
+        };
+        let pieces = match get(Key::Pieces).map(|i| &i.setting) {
+            Some(Setting::Count(n)) => Some(*n),
+            _ => {
+                missing(self, "how many pieces each side has", "pieces 5 per side");
+                None
+            }
+        };
+        let mut setup: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        for side in Side::BOTH {
+            match get(Key::Setup(side)) {
+                Some(Item {
+                    setting: Setting::Squares(s),
+                    span,
+                    layer,
+                    ..
+                }) => {
+                    setup[side.index()] = s.iter().collect();
+                    if let Some(p) = pieces {
+                        if s.len() != p as u32 {
+                            self.errors.push(RuleError::SetupCount {
+                                src: self.src(*layer),
+                                span: mspan(span.start, span.end),
+                                side: side.name().to_string(),
+                                count: s.len() as usize,
+                                pieces: p,
+                            });
+                        }
+                    }
+                }
+                _ => missing(
+                    self,
+                    &format!("where {} starts", side.name()),
+                    &format!("setup {} on 1, 3, 5, 7, 9", side.name().to_lowercase()),
+                ),
+            }
+        }
+        if let (Some(w), Some(b)) = (get(Key::Setup(Side::White)), get(Key::Setup(Side::Black))) {
+            if let (Setting::Squares(ws), Setting::Squares(bs)) = (&w.setting, &b.setting) {
+                if let Some(sq) = SquareSet(ws.0 & bs.0).iter().next() {
+                    let other = if w.layer == b.layer {
+                        Some(mspan(w.span.start, w.span.end))
+                    } else {
+                        None
+                    };
+                    self.errors.push(RuleError::SetupOverlap {
+                        src: self.src(b.layer),
+                        span: mspan(b.span.start, b.span.end),
+                        other: other.unwrap_or_else(|| mspan(b.span.start, b.span.start)),
+                        square: sq,
+                        side: "Black".into(),
+                        other_side: "White".into(),
+                    });
+                }
+            }
+        }
+        let starter = match get(Key::Starter) {
+            Some(Item {
+                setting: Setting::Starter(Some(s)),
+                clause,
+                ..
+            }) => Some(Starter::Fixed(*s, clause.clone())),
+            Some(Item {
+                setting: Setting::Starter(None),
+                clause,
+                ..
+            }) => Some(Starter::ByLot(clause.clone())),
+            _ => {
+                missing(self, "who moves first", "starter white");
+                None
+            }
+        };
+        let opening: Vec<OpeningRule> = map
+            .values()
+            .filter_map(|i| match (&i.key, &i.setting) {
+                (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
+                    Some(OpeningRule {
+                        side: *side,
+                        throw: *throw,
+                        from: *from,
+                        lapse: *lapse,
+                        clause: i.clause.clone(),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        let throws = match get(Key::Throws) {
+            Some(Item {
+                setting: Setting::Throws { sticks, values },
+                clause,
+                ..
+            }) => {
+                let (extra, extra_clause) = match get(Key::Extra) {
+                    Some(Item {
+                        setting: Setting::Values(v),
+                        clause,
+                        ..
+                    }) => (bits(v), clause.clone()),
+                    _ => {
+                        missing(
+                            self,
+                            "which throws give another throw",
+                            "extra throw on 1, 4, 5",
+                        );
+                        (0, String::new())
+                    }
+                };
+                Some(Throws {
+                    sticks: *sticks,
+                    values: values.clone(),
+                    extra,
+                    clause: clause.clone(),
+                    extra_clause,
+                })
+            }
+            _ => {
+                missing(
+                    self,
+                    "what the throws are worth",
+                    "throws with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4",
+                );
+                None
+            }
+        };
+        let all_throws: u32 = throws.as_ref().map_or(u32::MAX, |t| bits(&t.values));
+        let clause = |k: Key| get(k).map(|i| i.clause.clone()).unwrap_or_default();
+
+        // Square sets gathered from per-square declarations.
+        let set_of = |kind: SquareKind| -> (SquareSet, Clause) {
+            let mut set = SquareSet::EMPTY;
+            let mut clauses: Vec<String> = Vec::new();
+            for (k, i) in map.iter() {
+                if let Key::Square(kk, s) = k {
+                    if *kk == kind {
+                        set.insert(*s);
+                        if !clauses.contains(&i.clause) {
+                            clauses.push(i.clause.clone());
+                        }
+                    }
+                }
+            }
+            (set, clauses.join(", "))
+        };
+        let (gates, gate_clause) = set_of(SquareKind::Gate);
+        let (truncate_at, truncate_clause) = set_of(SquareKind::Truncate);
+        let (immobile, immobile_clause) = set_of(SquareKind::Immobile);
+        let (priority, priority_clause) = set_of(SquareKind::Priority);
+        for s in SquareSet(gates.0 & truncate_at.0).iter() {
+            let g = &map[&Key::Square(SquareKind::Gate, s)];
+            let t = &map[&Key::Square(SquareKind::Truncate, s)];
+            self.errors.push(RuleError::Conflict {
+                src: self.src(t.layer),
+                span: mspan(t.span.start, t.span.end),
+                other: (g.layer == t.layer).then(|| mspan(g.span.start, g.span.end)),
+                what: format!("square {s} is both a gate and a truncation square"),
+                label: "truncates".into(),
+                help:
+                    "a gate forbids moves that would pass it; truncation stops them on it: keep one"
+                        .into(),
+            });
+        }
+        let movement = Movement {
+            backward: match get(Key::Backward).map(|i| &i.setting) {
+                Some(Setting::Backward(b)) => *b,
+                _ => Backward::Never,
+            },
+            backward_clause: clause(Key::Backward),
+            compulsory_clause: clause(Key::Compulsory),
+            voluntary_pass: matches!(
+                get(Key::Pass).map(|i| &i.setting),
+                Some(Setting::Bool(true))
+            ),
+            voluntary_pass_clause: clause(Key::Pass),
+            priority,
+            priority_clause,
+            gates,
+            gate_clause,
+            truncate_at,
+            truncate_clause,
+            immobile,
+            immobile_clause,
+            own_clause: clause(Key::OwnPiece),
+            swap_clause: clause(Key::Opposing),
+        };
+        let len = board.map_or(self.len, |b| b.len);
+        let protection = Protection {
+            rule: match get(Key::Protect).map(|i| &i.setting) {
+                Some(Setting::Protect(p)) => p.clone(),
+                _ => None,
+            },
+            run_squares: match get(Key::Runs).map(|i| &i.setting) {
+                Some(Setting::Squares(s)) => *s,
+                _ => SquareSet::range(1, len),
+            },
+        };
+        let blockades = match get(Key::Blockade) {
+            Some(Item {
+                setting: Setting::Blockades(bs),
+                clause,
+                ..
+            }) => bs
+                .iter()
+                .map(|&(length, of)| Blockade {
+                    length,
+                    of,
+                    clause: clause.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut squares = vec![SquareRule::default(); len as usize + 1];
+        for (k, i) in map.iter() {
+            let Key::Square(kind, s) = *k else { continue };
+            let sq = &mut squares[s as usize];
+            let c = i.clause.clone();
+            match (&kind, &i.setting) {
+                (SquareKind::Landing, Setting::Landing(r, fb)) => {
+                    sq.on_land = Some(Landing {
+                        effect: *r,
+                        clause: c,
+                        when_taken: *fb,
+                    })
+                }
+                (SquareKind::Exit, Setting::Exit(ts)) => {
+                    sq.exit_throws = Some(ts.as_ref().map_or(all_throws, |v| bits(v)));
+                    sq.exit_clause = c;
+                }
+                (SquareKind::ExitFromTurnStart, _) => {
+                    sq.exit_from_turn_start = true;
+                    sq.exit_from_turn_start_clause = c;
+                }
+                (SquareKind::HitSends, Setting::Target(t)) => {
+                    sq.hit_sends_to = Some(*t);
+                    sq.hit_clause = c;
+                }
+                (SquareKind::Divert, Setting::Target(t)) => {
+                    sq.divert_when_protected = Some(*t);
+                    sq.divert_clause = c;
+                }
+                (SquareKind::BoundExtra, _) => {
+                    sq.bound_extra = true;
+                    sq.bound_clause = c;
+                }
+                (SquareKind::MissTurn, _) => {
+                    sq.miss_turn = true;
+                    sq.miss_clause = c;
+                }
+                (SquareKind::Lock, Setting::Lock(l)) => {
+                    sq.lock = Some(Lock {
+                        release_to: l.release.map(|r| r.0),
+                        release_when_taken: l.release.and_then(|r| r.1),
+                        exit_throws: l.exit.as_ref().map_or(all_throws, |v| bits(v)),
+                        otherwise: l.otherwise,
+                        fail_ends_turn: l.fail_ends_turn,
+                        exit_gives_extra: l.exit_gives_extra,
+                        clause: c,
+                    })
+                }
+                _ => {}
+            }
+        }
+        for (k, i) in map.iter() {
+            if let Key::Square(SquareKind::ExitNoExtra, s) = *k {
+                match &mut squares[s as usize].lock {
+                    Some(l) => l.exit_gives_extra = false,
+                    None => self.errors.push(RuleError::Conflict {
+                        src: self.src(i.layer),
+                        span: mspan(i.span.start, i.span.end),
+                        other: None,
+                        what: format!(
+                            "square {s} has no lock, so no exit throw to take the extra throw from"
+                        ),
+                        label: "needs a lock".into(),
+                        help: format!(
+                            "declare the lock first: `at {s}: lock: exit with 4, otherwise stay`"
+                        ),
+                    }),
+                }
+            }
+        }
+        for (s, sq) in squares.iter().enumerate() {
+            if sq.lock.is_some()
+                && !matches!(
+                    sq.on_land,
+                    Some(Landing {
+                        effect: Relocation::Stay,
+                        ..
+                    })
+                )
+            {
+                let l = &map[&Key::Square(SquareKind::Lock, s as u8)];
+                self.errors.push(RuleError::Conflict {
+                    src: self.src(l.layer),
+                    span: mspan(l.span.start, l.span.end),
+                    other: map.get(&Key::Square(SquareKind::Landing, s as u8)).filter(|o| o.layer == l.layer).map(|o| mspan(o.span.start, o.span.end)),
+                    what: format!("square {s} locks its piece, but a piece that lands there does not stay"),
+                    label: "lock".into(),
+                    help: format!("a locking square must keep the piece that lands on it: declare `at {s}: stay`"),
+                });
+            }
+        }
+        let bear_off = BearOff {
+            all_in: match get(Key::BearOffAllIn).map(|i| &i.setting) {
+                Some(Setting::Squares(s)) => Some(*s),
+                _ => None,
+            },
+            all_in_clause: clause(Key::BearOffAllIn),
+            reach: match get(Key::BearOff).map(|i| &i.setting) {
+                Some(Setting::Reach(r)) => *r,
+                _ => {
+                    missing(
+                        self,
+                        "how a piece bears off",
+                        "bear off by exact throw past the end",
+                    );
+                    Reach::ExactPast
+                }
+            },
+            clause: clause(Key::BearOff),
+        };
+        let bool_of = |k: Key, default: bool| match get(k).map(|i| &i.setting) {
+            Some(Setting::Bool(b)) => *b,
+            _ => default,
+        };
+        let turn = TurnRules {
+            forced_pass_keeps_extra: bool_of(Key::PassExtra(true), false),
+            forced_pass_clause: clause(Key::PassExtra(true)),
+            voluntary_pass_keeps_extra: bool_of(Key::PassExtra(false), true),
+            bound_pass_ends_turn: bool_of(Key::BoundThrow, false),
+        };
+        let score_by_row = match get(Key::Score) {
+            Some(Item {
+                setting: Setting::Score(Some(ws)),
+                span,
+                layer,
+                ..
+            }) => {
+                if let Some(b) = board {
+                    if ws.len() != b.rows() as usize {
+                        let sp = span.clone();
+                        self.bad(
+                            *layer,
+                            &sp,
+                            format!(
+                                "the score gives {} row weights for a board of {} rows",
+                                ws.len(),
+                                b.rows()
+                            ),
+                            "wrong number of weights",
+                            format!(
+                                "give one weight per row, from the start of the track ({} rows)",
+                                b.rows()
+                            ),
+                        );
+                    }
+                }
+                Some(ws.clone())
+            }
+            _ => None,
+        };
+        let end = EndRules {
+            score_by_row,
+            clause: clause(Key::Score),
+            goal_clause: clause(Key::Goal),
+        };
+
+        let houses: Vec<House> = map
+            .values()
+            .filter_map(|i| match (&i.key, &i.setting) {
+                (Key::House(s), Setting::House { name, glyph, .. }) => Some(House {
+                    square: *s,
+                    name: name.clone(),
+                    glyph: glyph.clone(),
+                    clause: i.clause.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let explained = explain(map, &houses, all_throws);
+        let meta = Meta {
+            name: name.to_string(),
+            title: text(Key::Title),
+            source: text(Key::Source),
+            status: text(Key::Status),
+            options,
+            selected,
+            explained,
+        };
+        Some(Ruleset {
+            meta,
+            board: board?,
+            houses,
+            pieces: pieces?,
+            setup,
+            starter: starter?,
+            opening,
+            throws: throws?,
+            movement,
+            protection,
+            blockades,
+            squares,
+            bear_off,
+            turn,
+            end,
+        })
+    }
+}
+
+/// What a key is called in a duplicate-declaration message.
+fn describe_key(k: Key) -> String {
+    match k {
+        Key::Title => "the title".into(),
+        Key::Source => "the source".into(),
+        Key::Status => "the status".into(),
+        Key::Goal => "the goal".into(),
+        Key::Board => "the board".into(),
+        Key::House(s) => format!("the house on square {s}"),
+        Key::Pieces => "the number of pieces".into(),
+        Key::Setup(side) => format!("the {} setup", side.name()),
+        Key::Starter => "who starts".into(),
+        Key::Opening(side) => format!("{}'s opening constraint", side.name()),
+        Key::Throws => "the throw map".into(),
+        Key::Extra => "the extra-throw values".into(),
+        Key::Backward => "backward movement".into(),
+        Key::Compulsory => "compulsory forward moves".into(),
+        Key::Pass => "passing".into(),
+        Key::OwnPiece => "landing on one's own piece".into(),
+        Key::Opposing => "landing on an opposing piece".into(),
+        Key::Protect => "protection".into(),
+        Key::Runs => "where runs count".into(),
+        Key::Blockade => "blockades".into(),
+        Key::Square(kind, s) => format!("{} of square {s}", kind_name(kind)),
+        Key::BearOffAllIn => "the bear-off region".into(),
+        Key::BearOff => "how pieces bear off".into(),
+        Key::PassExtra(true) => "what a forced pass does to an extra throw".into(),
+        Key::PassExtra(false) => "what a voluntary pass does to an extra throw".into(),
+        Key::BoundThrow => "what an unusable bound throw does".into(),
+        Key::Score => "the score".into(),
+    }
+}
+
+fn kind_name(k: SquareKind) -> &'static str {
+    match k {
+        SquareKind::Landing => "the landing effect",
+        SquareKind::Lock => "the lock",
+        SquareKind::Gate => "the gate",
+        SquareKind::Truncate => "the truncation",
+        SquareKind::Immobile => "immobility",
+        SquareKind::Priority => "priority",
+        SquareKind::Exit => "the exit throws",
+        SquareKind::ExitFromTurnStart => "the turn-start exit condition",
+        SquareKind::ExitNoExtra => "the exit throw's extra throw",
+        SquareKind::HitSends => "where a hit piece goes",
+        SquareKind::Divert => "the diversion",
+        SquareKind::BoundExtra => "the bound extra throw",
+        SquareKind::MissTurn => "the missed turn",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Every rule in words, for `senet rules show`.
+
+struct Namer<'a> {
+    houses: &'a [House],
+}
+
+impl Namer<'_> {
+    fn sq(&self, s: u8) -> String {
+        match self.houses.iter().find(|h| h.square == s) {
+            Some(h) => format!("square {s} ({})", h.name),
+            None => format!("square {s}"),
+        }
+    }
+    fn set(&self, set: SquareSet) -> String {
+        let v: Vec<u8> = set.iter().collect();
+        ranges(&v)
+    }
+    fn reloc(&self, r: Relocation) -> String {
+        match r {
+            Relocation::CountDownFrom(s) => format!(
+                "goes to {}, or if it is taken to the first empty square counting down from it",
+                self.sq(s)
+            ),
+            Relocation::To(s) => format!("goes to {}", self.sq(s)),
+            Relocation::LowestEmpty => "goes to the lowest-numbered empty square".into(),
+            Relocation::Queue(s) => format!(
+                "leaves the board and enters {} if it is empty, else joins the back of a shared queue that enters it, first in first out, whenever it empties",
+                self.sq(s)
+            ),
+            Relocation::Stay => "stays".into(),
+        }
+    }
+}
+
+/// `1..10` style text for a sorted list of squares or numbers.
+pub fn ranges(v: &[u8]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}..{}", v[i], v[j]));
+        } else {
+            for x in &v[i..=j] {
+                parts.push(x.to_string());
+            }
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+fn list(v: &[u8]) -> String {
+    match v {
+        [] => "none".into(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!(
+            "{} or {}",
+            init.iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            last
+        ),
+    }
+}
+
+fn throws_text(ts: &Throwset, all: u32) -> String {
+    match ts {
+        None => "any throw".into(),
+        Some(v) if bits(v) == all => "any throw".into(),
+        Some(v) => format!("a throw of {}", list(v)),
+    }
+}
+
+fn exit_text(ts: &Throwset, all: u32) -> String {
+    match throws_text(ts, all).as_str() {
+        "any throw" => "a piece here bears off with any throw".into(),
+        t => format!("a piece here bears off only with {t}"),
+    }
+}
+
+fn pred_text(p: &Pred, n: &Namer) -> String {
+    match p {
+        Pred::RunLength { lengths, .. } => {
+            let ls: Vec<u8> = (0..64u8).filter(|i| lengths & (1u64 << i) != 0).collect();
+            if ls.len() > 1 && ls.windows(2).all(|w| w[1] == w[0] + 1) && *ls.last().unwrap() == 63
+            {
+                format!("it is in a run of {} or more", ls[0])
+            } else {
+                format!("it is in a run of {}", list(&ls))
+            }
+        }
+        Pred::Middle { .. } => "it is the middle piece of its run".into(),
+        Pred::OnSquare { squares, .. } => format!("it stands on {}", n.set(*squares)),
+        Pred::And(ps) => ps
+            .iter()
+            .map(|q| paren(q, n))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        Pred::Or(ps) => ps
+            .iter()
+            .map(|q| paren(q, n))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Pred::Not(q) => match &**q {
+            Pred::Middle { .. } => "it is not the middle piece of its run".into(),
+            q => format!("not ({})", pred_text(q, n)),
+        },
+    }
+}
+
+/// The distinct clauses cited inside a predicate, in order.
+fn pred_clauses(p: &Pred) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |c: &String| {
+        for part in c.split(", ").filter(|s| !s.is_empty()) {
+            if !out.iter().any(|o| o == part) {
+                out.push(part.to_string());
+            }
+        }
+    };
+    match p {
+        Pred::RunLength { clause, .. }
+        | Pred::Middle { clause }
+        | Pred::OnSquare { clause, .. } => add(clause),
+        Pred::And(ps) | Pred::Or(ps) => {
+            for q in ps {
+                for c in pred_clauses(q) {
+                    add(&c);
+                }
+            }
+        }
+        Pred::Not(q) => {
+            for c in pred_clauses(q) {
+                add(&c);
+            }
+        }
+    }
+    out
+}
+
+fn paren(p: &Pred, n: &Namer) -> String {
+    match p {
+        Pred::And(_) | Pred::Or(_) => format!("({})", pred_text(p, n)),
+        _ => pred_text(p, n),
+    }
+}
+
+fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<(String, Clause)> {
+    let n = Namer { houses };
+    let mut out: Vec<(String, Clause)> = Vec::new();
+    // Square declarations are grouped when consecutive keys of one kind say
+    // the same thing with the same clause.
+    let mut group: Option<(SquareKind, String, Clause, Vec<u8>)> = None;
+    let flush = |group: &mut Option<(SquareKind, String, Clause, Vec<u8>)>,
+                 out: &mut Vec<(String, Clause)>| {
+        if let Some((_, text, clause, squares)) = group.take() {
+            let subject = if squares.len() == 1 {
+                let s = n.sq(squares[0]);
+                let mut c = s.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default()
+            } else {
+                format!("Squares {}", ranges(&squares))
+            };
+            out.push((format!("{subject}: {text}."), clause));
+        }
+    };
+    for (k, i) in map {
+        let c = match &i.setting {
+            Setting::Protect(Some(p)) if i.clause.is_empty() => pred_clauses(p).join(", "),
+            _ => i.clause.clone(),
+        };
+        if let Key::Square(kind, s) = *k {
+            let text = match &i.setting {
+                Setting::Landing(r, fb) => {
+                    let mut t = format!("a piece that lands here {}", n.reloc(*r));
+                    if let (Relocation::To(_), Some(f)) = (r, fb) {
+                        t += &format!("; if that square is taken, it {}", n.reloc(*f));
+                    } else if let Relocation::To(_) = r {
+                        t += "; if that square is taken, the move is not allowed";
+                    }
+                    t
+                }
+                Setting::Exit(ts) => exit_text(ts, all_throws),
+                Setting::Target(t) if kind == SquareKind::HitSends => format!("an opposing piece moved onto here is not swapped: it goes to {}", n.sq(*t)),
+                Setting::Target(t) => format!("when a move targets a protected opposing piece here and the mover has no other forward move, the mover goes to {} instead", n.sq(*t)),
+                Setting::Lock(l) => {
+                    let mut parts = vec!["while a player has a piece here, none of their other pieces may move".to_string()];
+                    if let Some((s, fb)) = l.release {
+                        let mut t = format!("at each unit they may move it to {} without a throw, which ends the turn", n.sq(s));
+                        match fb {
+                            None => t += " (not when that square is taken)",
+                            Some(r) => t += &format!("; if that square is taken the piece {}", n.reloc(r)),
+                        }
+                        parts.push(t);
+                    }
+                    parts.push(format!("or throw: {} bears it off", throws_text(&l.exit, all_throws)));
+                    if !l.exit_gives_extra {
+                        parts.push("and that throw gives no further throw".into());
+                    }
+                    let other = match l.otherwise {
+                        Relocation::Stay => "any other throw leaves it here".to_string(),
+                        r => format!("on any other throw it {}", n.reloc(r)),
+                    };
+                    parts.push(format!("{other}{}", if l.fail_ends_turn { " and ends the turn" } else { "; the turn goes on as the throw allows" }));
+                    parts.join("; ")
+                }
+                _ => match kind {
+                    SquareKind::Gate => "no move may pass it; a piece must land on it exactly before going further".into(),
+                    SquareKind::Truncate => "a move that would pass it stops on it".into(),
+                    SquareKind::Immobile => "a piece here never moves along the track; it may only bear off".into(),
+                    SquareKind::Priority => "while a piece here can move, the player must move one of the pieces on such squares".into(),
+                    SquareKind::ExitFromTurnStart => "a piece here bears off only if it stood here when the turn began".into(),
+                    SquareKind::ExitNoExtra => "the throw that bears the locked piece off gives no further throw".into(),
+                    SquareKind::BoundExtra => "a piece that moves here earns one extra throw, which must be used by that piece".into(),
+                    SquareKind::MissTurn => "a piece that moves here makes its owner miss their next turn".into(),
+                    _ => String::new(),
+                },
+            };
+            if let Some((gk, gt, gc, gs)) = &mut group {
+                if *gk == kind && *gt == text && *gc == c {
+                    gs.push(s);
+                    continue;
+                }
+            }
+            flush(&mut group, &mut out);
+            group = Some((kind, text, c, vec![s]));
+            continue;
+        }
+        flush(&mut group, &mut out);
+        let text = match (k, &i.setting) {
+            (Key::Title, Setting::Text(t)) => format!("Title: {t}"),
+            (Key::Source, Setting::Text(t)) => format!("Source: {t}"),
+            (Key::Status, Setting::Text(t)) => format!("Status: {t}"),
+            (Key::Goal, _) => "The first player to bear off all their pieces wins.".into(),
+            (Key::Board, Setting::Board { len, row_len }) => format!(
+                "The board has {len} squares in {} rows of {row_len}; the track runs boustrophedon (row 1 left to right, row 2 right to left, ...), and bearing off is step {}.",
+                len.div_ceil(*row_len),
+                len + 1
+            ),
+            (Key::House(s), Setting::House { name, glyph, .. }) => match glyph {
+                Some(g) => format!("Square {s}: {name} ({g})."),
+                None => format!("Square {s}: {name}."),
+            },
+            (Key::Pieces, Setting::Count(p)) => format!("Each side has {p} pieces."),
+            (Key::Setup(side), Setting::Squares(s)) => format!("{} starts on squares {}.", side.name(), n.set(*s)),
+            (Key::Starter, Setting::Starter(Some(s))) => format!("{} moves first.", s.name()),
+            (Key::Starter, _) => "Who moves first is decided by lot; the game record names the first player.".into(),
+            (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
+                let mut t = format!("{}'s first unit", side.name());
+                if let Some(v) = throw {
+                    t += &format!(" must be a throw of {v}");
+                }
+                if let Some(f) = from {
+                    t += &format!("{} the piece on {}", if throw.is_some() { " moving" } else { " must move" }, n.sq(*f));
+                }
+                t += match lapse {
+                    Lapse::AnyMove => "; if that is impossible, the constraint lapses and any legal unit may be played.",
+                    Lapse::Pass => "; if that is impossible, the unit is a pass.",
+                };
+                t
+            }
+            (Key::Throws, Setting::Throws { sticks, values }) => format!(
+                "A throw uses {sticks} sticks; by the number of marked sides up: {}.",
+                values.iter().enumerate().map(|(k, v)| format!("{k} gives {v}")).collect::<Vec<_>>().join(", ")
+            ),
+            (Key::Extra, Setting::Values(v)) if v.is_empty() => "No throw gives another throw.".into(),
+            (Key::Extra, Setting::Values(v)) => format!("A throw of {} gives another throw.", list(v)),
+            (Key::Backward, Setting::Backward(Backward::Never)) => "Pieces move forward only.".into(),
+            (Key::Backward, _) => "When no forward move exists, a piece must move backward by the throw (same landing rules).".into(),
+            (Key::Compulsory, _) => "A forward move is compulsory when one exists.".into(),
+            (Key::Pass, Setting::Bool(true)) => "A player may pass voluntarily at any unit.".into(),
+            (Key::Pass, _) => "A player may pass only when no move is legal.".into(),
+            (Key::OwnPiece, _) => "A piece may not land on a piece of its own colour.".into(),
+            (Key::Opposing, _) => "A piece that lands on an opposing piece swaps with it: the opposing piece goes to the square the mover came from.".into(),
+            (Key::Protect, Setting::Protect(None)) => "No piece is protected.".into(),
+            (Key::Protect, Setting::Protect(Some(p))) => format!("An opposing piece cannot be hit when {}.", pred_text(p, &n)),
+            (Key::Runs, Setting::Squares(s)) => format!("Runs are counted on squares {} only; pieces elsewhere never form or extend a run.", n.set(*s)),
+            (Key::Blockade, Setting::Blockades(bs)) if bs.is_empty() => "No blockades.".into(),
+            (Key::Blockade, Setting::Blockades(bs)) => bs
+                .iter()
+                .map(|(len, of)| {
+                    let whose = match of {
+                        BlockadeKind::Opposing => "opposing pieces",
+                        BlockadeKind::OneColour => "pieces of one colour (either colour)",
+                        BlockadeKind::Any => "pieces (any colours)",
+                    };
+                    format!("No move may pass over {len} {whose} on consecutive squares.")
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            (Key::BearOffAllIn, Setting::Squares(s)) => format!("A piece may bear off only while all its side's pieces on the board are on squares {}.", n.set(*s)),
+            (Key::BearOff, Setting::Reach(Reach::ExactPast)) => "A piece bears off with the exact throw that takes it one step past the last square.".into(),
+            (Key::BearOff, Setting::Reach(Reach::ExactLast)) => "A piece bears off with the exact throw that takes it to the last square.".into(),
+            (Key::BearOff, _) => "A piece bears off with any throw that takes it past the last square.".into(),
+            (Key::PassExtra(forced), Setting::Bool(keeps)) => format!(
+                "A {} pass {} a pending extra throw.",
+                if *forced { "forced" } else { "voluntary" },
+                if *keeps { "keeps" } else { "loses" }
+            ),
+            (Key::BoundThrow, Setting::Bool(true)) => "A bound extra throw that the piece cannot use ends the turn.".into(),
+            (Key::BoundThrow, _) => "A bound extra throw that the piece cannot use is passed; the turn goes on as its value allows.".into(),
+            (Key::Score, Setting::Score(None)) => "The game is not scored.".into(),
+            (Key::Score, Setting::Score(Some(ws))) => format!(
+                "The winner scores, for each opposing piece left on the board, by row from the start of the track: {}.",
+                ws.iter().enumerate().map(|(r, w)| format!("row {} {w}", r + 1)).collect::<Vec<_>>().join(", ")
+            ),
+            _ => continue,
+        };
+        out.push((text, c));
+    }
+    flush(&mut group, &mut out);
+    out
+}
