@@ -55,8 +55,9 @@ pub enum RuleError {
     Syntax {
         #[source_code]
         src: Src,
-        #[label("expected {expected}")]
+        #[label("{label}")]
         span: SourceSpan,
+        label: String,
         expected: String,
         found: String,
         #[help]
@@ -88,7 +89,7 @@ pub enum RuleError {
         help: String,
     },
 
-    #[error("{what} is declared twice")]
+    #[error("duplicate declaration: {what}")]
     #[diagnostic(
         code(senet::rules::duplicate),
         help(
@@ -173,7 +174,7 @@ pub enum RuleError {
         #[label("{side} setup")]
         span: SourceSpan,
         #[label("{other_side} setup")]
-        other: SourceSpan,
+        other: Option<SourceSpan>,
         square: u8,
         side: String,
         other_side: String,
@@ -194,7 +195,7 @@ pub enum RuleError {
         pieces: u8,
     },
 
-    #[error("the throw map does not say what {missing} marked {} give", if missing.contains(',') { "counts" } else { "count" })]
+    #[error("the throw map gives no value for {missing} marked {}", if missing == "1" { "side" } else { "sides" })]
     #[diagnostic(
         code(senet::rules::throw_map_incomplete),
         help(

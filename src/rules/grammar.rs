@@ -250,12 +250,13 @@ fn pred(p: Pair<Rule>) -> PredNode {
         }
         Rule::pred_atom => {
             let mut inner = p.into_inner();
-            let body = inner.next().unwrap();
+            let body = inner.next().unwrap(); // grammar: pred_atom has one body
             let cl = inner.next().map(clauses).unwrap_or_default();
+            let bs = span(&body);
             let mut node = match body.as_rule() {
                 Rule::pred => pred(body),
                 Rule::run_length => {
-                    let test = first(body.clone());
+                    let test = first(body);
                     let pred = match test.as_rule() {
                         Rule::run_at_least => PredAst::RunAtLeast(int(&first(test))),
                         Rule::run_exactly => PredAst::RunExactly(int(&first(test))),
@@ -264,22 +265,19 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     PredNode {
                         pred,
                         clauses: Vec::new(),
-                        span: span(&body),
+                        span: bs,
                     }
                 }
                 Rule::middle => PredNode {
                     pred: PredAst::Middle,
                     clauses: Vec::new(),
-                    span: span(&body),
+                    span: bs,
                 },
-                _ => {
-                    let bs = span(&body);
-                    PredNode {
-                        pred: PredAst::On(square_set(first(body))),
-                        clauses: Vec::new(),
-                        span: bs,
-                    }
-                }
+                _ => PredNode {
+                    pred: PredAst::On(square_set(first(body))),
+                    clauses: Vec::new(),
+                    span: bs,
+                },
             };
             if !cl.is_empty() {
                 node.clauses = cl;
@@ -582,9 +580,15 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
     } else {
         format!("`{found}`")
     };
+    let label = if expected.len() <= 60 {
+        format!("expected {expected}")
+    } else {
+        "not understood here".to_string()
+    };
     RuleError::Syntax {
         src: file.named(),
         span: crate::diag::span(start, end),
+        label,
         expected,
         found,
         help: "every declaration starts with a keyword and may end with its clauses, e.g. \

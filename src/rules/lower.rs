@@ -979,7 +979,7 @@ impl Lowerer<'_> {
                     self.errors.push(RuleError::SetupOverlap {
                         src: self.src(b.layer),
                         span: mspan(b.span.start, b.span.end),
-                        other: other.unwrap_or_else(|| mspan(b.span.start, b.span.start)),
+                        other,
                         square: sq,
                         side: "Black".into(),
                         other_side: "White".into(),
