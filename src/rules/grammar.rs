@@ -16,9 +16,9 @@ use pest::iterators::Pair;
 pub struct RulesParser;
 
 /// Parses a rule file into its spanned syntax tree.
-pub fn parse(file: &SourceFile) -> Result<RuleFile, RuleError> {
+pub fn parse(file: &SourceFile) -> Result<RuleFile, Box<RuleError>> {
     let mut pairs =
-        RulesParser::parse(Rule::file, &file.text).map_err(|e| syntax_error(file, e))?;
+        RulesParser::parse(Rule::file, &file.text).map_err(|e| Box::new(syntax_error(file, e)))?;
     // grammar: `file` always matches exactly once on success
     let top = pairs.next().unwrap();
     let mut out = RuleFile {

@@ -164,10 +164,10 @@ pub fn compile(
     // every other declaration refers to squares.
     for layer in layers {
         for d in &layer.ast.decls {
-            if let DeclKind::Board { len, .. } = &d.kind {
-                if (2..=62).contains(&len.node) {
-                    lw.len = len.node as u8;
-                }
+            if let DeclKind::Board { len, .. } = &d.kind
+                && (2..=62).contains(&len.node)
+            {
+                lw.len = len.node as u8;
             }
         }
     }
@@ -181,21 +181,22 @@ pub fn compile(
         for d in all {
             if let DeclKind::House { ident, square, .. } = &d.kind {
                 let sq = square.node.min(255) as u8;
-                if let Some(&(li, ref sp, prev)) = house_decl.get(&ident.node) {
-                    if prev != sq && li == i {
-                        lw.errors.push(RuleError::Conflict {
-                            src: layers[i].file.named(),
-                            span: mspan(ident.span.start, ident.span.end),
-                            other: Some(mspan(sp.start, sp.end)),
-                            what: format!(
-                                "house `{}` is given two squares, {prev} and {sq}",
-                                ident.node
-                            ),
-                            label: format!("square {sq}"),
-                            help: "give each house name one square".into(),
-                        });
-                        continue;
-                    }
+                if let Some(&(li, ref sp, prev)) = house_decl.get(&ident.node)
+                    && prev != sq
+                    && li == i
+                {
+                    lw.errors.push(RuleError::Conflict {
+                        src: layers[i].file.named(),
+                        span: mspan(ident.span.start, ident.span.end),
+                        other: Some(mspan(sp.start, sp.end)),
+                        what: format!(
+                            "house `{}` is given two squares, {prev} and {sq}",
+                            ident.node
+                        ),
+                        label: format!("square {sq}"),
+                        help: "give each house name one square".into(),
+                    });
+                    continue;
                 }
                 house_decl.insert(ident.node.clone(), (i, ident.span.clone(), sq));
                 lw.houses.insert(ident.node.clone(), sq);
@@ -278,11 +279,11 @@ pub fn compile(
         }
     }
     while let Some(name) = stack.pop() {
-        if let Some(i) = options.iter().position(|o| o.name == name) {
-            if !on[i] {
-                on[i] = true;
-                stack.extend(options[i].requires.iter().map(|r| r.node.clone()));
-            }
+        if let Some(i) = options.iter().position(|o| o.name == name)
+            && !on[i]
+        {
+            on[i] = true;
+            stack.extend(options[i].requires.iter().map(|r| r.node.clone()));
         }
     }
     for (i, o) in options.iter().enumerate() {
@@ -790,17 +791,17 @@ impl Lowerer<'_> {
                     },
                 };
                 for s in set.iter() {
-                    if let Setting::Target(t) = setting {
-                        if t == s {
-                            self.bad(
-                                layer,
-                                &d.span,
-                                format!("square {s} sends pieces to itself"),
-                                "sends to itself",
-                                "name another square",
-                            );
-                            continue;
-                        }
+                    if let Setting::Target(t) = setting
+                        && t == s
+                    {
+                        self.bad(
+                            layer,
+                            &d.span,
+                            format!("square {s} sends pieces to itself"),
+                            "sends to itself",
+                            "name another square",
+                        );
+                        continue;
                     }
                     out.push(Item {
                         key: Key::Square(kind, s),
@@ -949,16 +950,16 @@ impl Lowerer<'_> {
                     ..
                 }) => {
                     setup[side.index()] = s.iter().collect();
-                    if let Some(p) = pieces {
-                        if s.len() != p as u32 {
-                            self.errors.push(RuleError::SetupCount {
-                                src: self.src(*layer),
-                                span: mspan(span.start, span.end),
-                                side: side.name().to_string(),
-                                count: s.len() as usize,
-                                pieces: p,
-                            });
-                        }
+                    if let Some(p) = pieces
+                        && s.len() != p as u32
+                    {
+                        self.errors.push(RuleError::SetupCount {
+                            src: self.src(*layer),
+                            span: mspan(span.start, span.end),
+                            side: side.name().to_string(),
+                            count: s.len() as usize,
+                            pieces: p,
+                        });
                     }
                 }
                 _ => missing(
@@ -968,24 +969,23 @@ impl Lowerer<'_> {
                 ),
             }
         }
-        if let (Some(w), Some(b)) = (get(Key::Setup(Side::White)), get(Key::Setup(Side::Black))) {
-            if let (Setting::Squares(ws), Setting::Squares(bs)) = (&w.setting, &b.setting) {
-                if let Some(sq) = SquareSet(ws.0 & bs.0).iter().next() {
-                    let other = if w.layer == b.layer {
-                        Some(mspan(w.span.start, w.span.end))
-                    } else {
-                        None
-                    };
-                    self.errors.push(RuleError::SetupOverlap {
-                        src: self.src(b.layer),
-                        span: mspan(b.span.start, b.span.end),
-                        other,
-                        square: sq,
-                        side: "Black".into(),
-                        other_side: "White".into(),
-                    });
-                }
-            }
+        if let (Some(w), Some(b)) = (get(Key::Setup(Side::White)), get(Key::Setup(Side::Black)))
+            && let (Setting::Squares(ws), Setting::Squares(bs)) = (&w.setting, &b.setting)
+            && let Some(sq) = SquareSet(ws.0 & bs.0).iter().next()
+        {
+            let other = if w.layer == b.layer {
+                Some(mspan(w.span.start, w.span.end))
+            } else {
+                None
+            };
+            self.errors.push(RuleError::SetupOverlap {
+                src: self.src(b.layer),
+                span: mspan(b.span.start, b.span.end),
+                other,
+                square: sq,
+                side: "Black".into(),
+                other_side: "White".into(),
+            });
         }
         let starter = match get(Key::Starter) {
             Some(Item {
@@ -1064,12 +1064,12 @@ impl Lowerer<'_> {
             let mut set = SquareSet::EMPTY;
             let mut clauses: Vec<String> = Vec::new();
             for (k, i) in map.iter() {
-                if let Key::Square(kk, s) = k {
-                    if *kk == kind {
-                        set.insert(*s);
-                        if !clauses.contains(&i.clause) {
-                            clauses.push(i.clause.clone());
-                        }
+                if let Key::Square(kk, s) = k
+                    && *kk == kind
+                {
+                    set.insert(*s);
+                    if !clauses.contains(&i.clause) {
+                        clauses.push(i.clause.clone());
                     }
                 }
             }
@@ -1269,24 +1269,24 @@ impl Lowerer<'_> {
                 layer,
                 ..
             }) => {
-                if let Some(b) = board {
-                    if ws.len() != b.rows() as usize {
-                        let sp = span.clone();
-                        self.bad(
-                            *layer,
-                            &sp,
-                            format!(
-                                "the score gives {} row weights for a board of {} rows",
-                                ws.len(),
-                                b.rows()
-                            ),
-                            "wrong number of weights",
-                            format!(
-                                "give one weight per row, from the start of the track ({} rows)",
-                                b.rows()
-                            ),
-                        );
-                    }
+                if let Some(b) = board
+                    && ws.len() != b.rows() as usize
+                {
+                    let sp = span.clone();
+                    self.bad(
+                        *layer,
+                        &sp,
+                        format!(
+                            "the score gives {} row weights for a board of {} rows",
+                            ws.len(),
+                            b.rows()
+                        ),
+                        "wrong number of weights",
+                        format!(
+                            "give one weight per row, from the start of the track ({} rows)",
+                            b.rows()
+                        ),
+                    );
                 }
                 Some(ws.clone())
             }
@@ -1617,11 +1617,13 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
                     _ => String::new(),
                 },
             };
-            if let Some((gk, gt, gc, gs)) = &mut group {
-                if *gk == kind && *gt == text && *gc == c {
-                    gs.push(s);
-                    continue;
-                }
+            if let Some((gk, gt, gc, gs)) = &mut group
+                && *gk == kind
+                && *gt == text
+                && *gc == c
+            {
+                gs.push(s);
+                continue;
             }
             flush(&mut group, &mut out);
             group = Some((kind, text, c, vec![s]));

@@ -162,7 +162,7 @@ fn collect_layers(
     let ast = match grammar::parse(&file) {
         Ok(ast) => ast,
         Err(e) => {
-            errors.push(e);
+            errors.push(*e);
             return;
         }
     };
