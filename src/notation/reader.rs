@@ -1,0 +1,1474 @@
+//! The SGN reader: text → spanned [`syntax`](super::syntax) tree, one game
+//! at a time.
+//!
+//! Stage: the first of the notation layer. It knows the shape of SGN 1
+//! (NOTATION.md, normative grammar in `grammar/sgn.pest`) and nothing of the
+//! rules: it hands each [`Game`] on to the replay, or a [`SyntaxError`].
+//!
+//! Two front ends share one hand-written parser (a byte scanner, much faster
+//! than the pest grammar, which a test keeps in agreement with it):
+//! - [`Reader`] over a `&str` in memory;
+//! - [`StreamReader`] over any `BufRead`, reading line by line and keeping
+//!   only the game being read: memory is bounded by the largest game, not by
+//!   the file. Spans stay offsets into the whole file, and
+//!   [`StreamReader::source`] gives the text of the last game as a
+//!   [`GameSource`] that miette renders with the file's line numbers.
+//!
+//! After a syntax error both skip to the next line that starts with `[` and
+//! follows a blank line or a line ending in a result token, so that one
+//! broken game does not hide the games after it.
+
+use super::syntax::*;
+use std::io::BufRead;
+
+/// A record that does not have the shape of SGN 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("{message}")]
+#[diagnostic(code(senet::sgn::syntax))]
+pub struct SyntaxError {
+    pub message: String,
+    /// Where, as a byte range into the file.
+    #[label("{label}")]
+    pub span: Span,
+    pub label: String,
+    #[help]
+    pub help: Option<String>,
+    /// 1-based number of the game in its file.
+    pub game: usize,
+}
+
+/// What a [`StreamReader`] can fail with.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ReadError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(#[from] SyntaxError),
+    #[error("cannot read the file: {0}")]
+    #[diagnostic(code(senet::io))]
+    Io(#[from] std::io::Error),
+}
+
+/// The games of an in-memory SGN text, in order, with every syntax error in
+/// its place: `Reader::new(text).games()`.
+pub struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+    /// Where the first line starts (after a BOM).
+    line0: usize,
+    index: usize,
+    done: bool,
+    trailing: Vec<Escape>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(text: &'a str) -> Reader<'a> {
+        let line0 = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        Reader {
+            text,
+            pos: line0,
+            line0,
+            index: 0,
+            done: false,
+            trailing: Vec::new(),
+        }
+    }
+
+    /// The games, each a `Result` (the reader goes on after an error).
+    pub fn games(self) -> Reader<'a> {
+        self
+    }
+
+    /// Escape lines after the last game (known once the games are read).
+    pub fn trailing(&self) -> &[Escape] {
+        &self.trailing
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = Result<Game, SyntaxError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let mut p = Parser::new(self.text, self.pos, 0, self.line0, true, self.index + 1);
+        match p.game() {
+            Ok(Some(game)) => {
+                self.index += 1;
+                self.pos = p.i;
+                Some(Ok(game))
+            }
+            Ok(None) => {
+                self.done = true;
+                self.trailing = p.trailing;
+                None
+            }
+            Err(Fail::Incomplete) => {
+                unreachable!("a reader at the end of its input is never incomplete")
+            }
+            Err(Fail::Syntax(e)) => {
+                self.index += 1;
+                match resume_after(self.text.as_bytes(), e.span.start, self.pos) {
+                    Some(r) => self.pos = r,
+                    None => self.done = true,
+                }
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Every game and every syntax error of a text.
+pub fn read_all(text: &str) -> (Vec<Game>, Vec<SyntaxError>) {
+    let mut games = Vec::new();
+    let mut errors = Vec::new();
+    for g in Reader::new(text) {
+        match g {
+            Ok(g) => games.push(g),
+            Err(e) => errors.push(e),
+        }
+    }
+    (games, errors)
+}
+
+/// The text one game was read from, with its place in the file, so that
+/// diagnostics with file-wide spans render with the file's line numbers
+/// without the whole file in memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSource {
+    /// Starts at the beginning of a line.
+    pub text: String,
+    /// File offset of `text[0]`.
+    pub offset: usize,
+    /// 0-based line number of `text`'s first line.
+    pub line: usize,
+}
+
+impl miette::SourceCode for GameSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let start = span
+            .offset()
+            .checked_sub(self.offset)
+            .ok_or(miette::MietteError::OutOfBounds)?;
+        let local = miette::SourceSpan::new(start.into(), span.len());
+        let inner = self
+            .text
+            .read_span(&local, context_lines_before, context_lines_after)?;
+        let at = inner.span().offset() + self.offset;
+        Ok(Box::new(miette::MietteSpanContents::new(
+            inner.data(),
+            miette::SourceSpan::new(at.into(), inner.span().len()),
+            inner.line() + self.line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+/// Reads games from a `BufRead` line by line, keeping one game in memory.
+///
+/// ```
+/// use senet::notation::reader::StreamReader;
+/// let text = "[Rules \"bga\"]\n\n1. 2:9-11\n*\n\n[Rules \"bga\"]\n\n1. 3:9-12\n1-0\n";
+/// let mut r = StreamReader::new(text.as_bytes());
+/// let mut n = 0;
+/// while let Some(game) = r.next_game() {
+///     assert_eq!(game.unwrap().nodes.len(), 2);
+///     n += 1;
+/// }
+/// assert_eq!(n, 2);
+/// ```
+pub struct StreamReader<R> {
+    input: R,
+    /// Whole lines of the input from file offset `base` on.
+    buf: String,
+    /// Where the next game starts in `buf`.
+    pos: usize,
+    base: usize,
+    /// Newlines before `buf[0]`.
+    base_line: usize,
+    eof: bool,
+    started: bool,
+    /// `buf` may hold a whole game: try before reading more.
+    try_parse: bool,
+    index: usize,
+    done: bool,
+    /// `buf[last.0..last.1]` is the text of the game last returned.
+    last: (usize, usize),
+    last_error_source: Option<GameSource>,
+    trailing: Vec<Escape>,
+}
+
+impl<R: BufRead> StreamReader<R> {
+    pub fn new(input: R) -> StreamReader<R> {
+        StreamReader {
+            input,
+            buf: String::with_capacity(1 << 16),
+            pos: 0,
+            base: 0,
+            base_line: 0,
+            eof: false,
+            started: false,
+            try_parse: false,
+            index: 0,
+            done: false,
+            last: (0, 0),
+            last_error_source: None,
+            trailing: Vec::new(),
+        }
+    }
+
+    /// Escape lines after the last game (known once the games are read).
+    pub fn trailing(&self) -> &[Escape] {
+        &self.trailing
+    }
+
+    /// The text of the game (or the broken part) last returned, for
+    /// rendering its diagnostics.
+    pub fn source(&self) -> GameSource {
+        if let Some(s) = &self.last_error_source {
+            return s.clone();
+        }
+        let (a, b) = self.last;
+        let a = line_start(self.buf.as_bytes(), a);
+        GameSource {
+            text: self.buf[a..b].to_string(),
+            offset: self.base + a,
+            line: self.base_line + count_lines(&self.buf.as_bytes()[..a]),
+        }
+    }
+
+    /// Appends one line to the buffer; `false` at the end of the input.
+    fn read_line(&mut self) -> std::io::Result<bool> {
+        let before = self.buf.len();
+        let n = self.input.read_line(&mut self.buf)?;
+        if n == 0 {
+            self.eof = true;
+            return Ok(false);
+        }
+        if !self.started {
+            self.started = true;
+            if self.buf[before..].starts_with('\u{feff}') {
+                self.buf.replace_range(before..before + 3, "");
+                self.base += 3;
+            }
+        }
+        if ends_with_result(&self.buf.as_bytes()[before..]) {
+            self.try_parse = true;
+        }
+        Ok(true)
+    }
+
+    /// Drops the text before the line where the next game starts.
+    fn compact(&mut self) {
+        let cut = line_start(self.buf.as_bytes(), self.pos);
+        if cut > 0 {
+            self.base_line += count_lines(&self.buf.as_bytes()[..cut]);
+            self.base += cut;
+            self.buf.drain(..cut);
+            self.pos -= cut;
+        }
+    }
+
+    /// The next game, or `None` at the end of the input.
+    pub fn next_game(&mut self) -> Option<Result<Game, ReadError>> {
+        if self.done {
+            return None;
+        }
+        self.last_error_source = None;
+        self.compact();
+        loop {
+            if self.try_parse || self.eof {
+                let line0 = if self.base == 3 && self.base_line == 0 {
+                    0
+                } else {
+                    usize::MAX
+                };
+                let mut p = Parser::new(
+                    &self.buf,
+                    self.pos,
+                    self.base,
+                    line0,
+                    self.eof,
+                    self.index + 1,
+                );
+                match p.game() {
+                    Ok(Some(game)) => {
+                        self.index += 1;
+                        self.last = (self.pos, p.i);
+                        self.pos = p.i;
+                        return Some(Ok(game));
+                    }
+                    Ok(None) => {
+                        self.done = true;
+                        self.trailing = p.trailing;
+                        return None;
+                    }
+                    Err(Fail::Incomplete) => self.try_parse = false,
+                    Err(Fail::Syntax(e)) => {
+                        self.index += 1;
+                        self.recover(&e);
+                        return Some(Err(e.into()));
+                    }
+                }
+            }
+            match self.read_line() {
+                Ok(_) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e.into()));
+                }
+            }
+        }
+    }
+
+    /// Keeps the text of the broken game for [`StreamReader::source`], then
+    /// skips to where the next game can start.
+    fn recover(&mut self, e: &SyntaxError) {
+        let bytes = self.buf.as_bytes();
+        let local = e.span.start.saturating_sub(self.base).min(bytes.len());
+        let a = line_start(bytes, self.pos);
+        let b = line_end(
+            bytes,
+            local
+                .max(e.span.end.saturating_sub(self.base))
+                .min(bytes.len()),
+        );
+        self.last_error_source = Some(GameSource {
+            text: self.buf[a..b].to_string(),
+            offset: self.base + a,
+            line: self.base_line + count_lines(&bytes[..a]),
+        });
+        if let Some(r) = resume_after(bytes, local, self.pos) {
+            self.pos = r;
+            self.try_parse = true;
+            return;
+        }
+        // Not in the buffer: drop it and read on, line by line.
+        let mut prev_ok = line_ends_game(last_line(bytes));
+        self.pos = self.buf.len();
+        self.compact();
+        loop {
+            let at = self.buf.len();
+            match self.read_line() {
+                Ok(true) => {}
+                _ => {
+                    self.done = self.eof;
+                    return;
+                }
+            }
+            let line = &self.buf.as_bytes()[at..];
+            if prev_ok && line.first() == Some(&b'[') {
+                self.pos = at;
+                self.try_parse = true;
+                return;
+            }
+            prev_ok = line_ends_game(line);
+            self.pos = self.buf.len();
+            self.compact();
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for StreamReader<R> {
+    type Item = Result<Game, ReadError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game()
+    }
+}
+
+fn count_lines(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| c == b'\n').count()
+}
+
+fn line_start(b: &[u8], i: usize) -> usize {
+    b[..i]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1)
+}
+
+fn line_end(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| i + p + 1)
+}
+
+fn last_line(b: &[u8]) -> &[u8] {
+    let t = if b.ends_with(b"\n") {
+        &b[..b.len() - 1]
+    } else {
+        b
+    };
+    &t[line_start(t, t.len())..]
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Whether a line (without or with its line end) is blank or ends with a
+/// result token: after such a line a `[` starts a new game.
+fn line_ends_game(line: &[u8]) -> bool {
+    let t = line.trim_ascii_end();
+    t.is_empty() || ends_with_result(t)
+}
+
+/// Whether the line's last token is a result token.
+fn ends_with_result(line: &[u8]) -> bool {
+    let t = line.trim_ascii_end();
+    let tok = if t.ends_with(b"1-0") || t.ends_with(b"0-1") {
+        3
+    } else if t.ends_with(b"*") {
+        1
+    } else {
+        return false;
+    };
+    t.len() == tok || is_ws(t[t.len() - tok - 1]) || matches!(t[t.len() - tok - 1], b'}' | b')')
+}
+
+/// Where reading resumes after an error at `err` in a game that started at
+/// `game_start`: the first line starting with `[` after a blank line or a
+/// line ending with a result token. The error's own line counts when the
+/// error is at its `[` (a game without a result token, then the next game).
+fn resume_after(b: &[u8], err: usize, game_start: usize) -> Option<usize> {
+    let err = err.min(b.len());
+    let mut ls = line_start(b, err);
+    let mut prev_ok = ls == 0 || line_ends_game(&b[line_start(b, ls - 1)..ls]);
+    if !(ls > game_start && err == ls && b.get(ls) == Some(&b'[') && prev_ok) {
+        let le = line_end(b, ls);
+        prev_ok = line_ends_game(&b[ls..le]);
+        ls = le;
+    }
+    while ls < b.len() {
+        let le = line_end(b, ls);
+        if prev_ok && b[ls] == b'[' && ls > game_start {
+            return Some(ls);
+        }
+        prev_ok = line_ends_game(&b[ls..le]);
+        ls = le;
+    }
+    None
+}
+
+enum Fail {
+    Syntax(SyntaxError),
+    /// The buffer ends before the game does: read more and try again.
+    Incomplete,
+}
+
+impl From<SyntaxError> for Fail {
+    fn from(e: SyntaxError) -> Fail {
+        Fail::Syntax(e)
+    }
+}
+
+type PResult<T> = Result<T, Fail>;
+
+/// The hand-written parser over a buffer of whole lines.
+struct Parser<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    /// File offset of `b[0]`.
+    base: usize,
+    /// An index that counts as a line start besides those after `\n`.
+    line0: usize,
+    /// The buffer ends where the input does.
+    eof: bool,
+    game: usize,
+    trailing: Vec<Escape>,
+}
+
+const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`; or `skip`, or `--` for an illegible unit";
+const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won) or `*` (unfinished or unknown)";
+
+/// Whether `c` may follow a token (a unit, NAG or result) directly.
+fn is_boundary(c: Option<&u8>) -> bool {
+    match c {
+        None => true,
+        Some(&c) => matches!(
+            c,
+            b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'(' | b')' | b';' | b'$'
+        ),
+    }
+}
+
+/// What ends a stretch of movetext.
+enum End {
+    Result(ResultToken, Span),
+    Close(Span),
+}
+
+impl<'a> Parser<'a> {
+    fn new(s: &'a str, i: usize, base: usize, line0: usize, eof: bool, game: usize) -> Parser<'a> {
+        Parser {
+            s,
+            b: s.as_bytes(),
+            i,
+            base,
+            line0,
+            eof,
+            game,
+            trailing: Vec::new(),
+        }
+    }
+
+    fn span(&self, a: usize, b: usize) -> Span {
+        Span::new(self.base + a, self.base + b)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn at(&self, j: usize) -> u8 {
+        self.b.get(j).copied().unwrap_or(0)
+    }
+
+    fn line_start(&self, j: usize) -> bool {
+        j == 0 || j == self.line0 || self.b[j - 1] == b'\n'
+    }
+
+    fn error(
+        &self,
+        a: usize,
+        b: usize,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<&str>,
+    ) -> Fail {
+        Fail::Syntax(SyntaxError {
+            message: message.into(),
+            span: self.span(a, b.max(a)),
+            label: label.into(),
+            help: help.map(str::to_string),
+            game: self.game,
+        })
+    }
+
+    /// The token at `j`, for messages: up to the next space or delimiter.
+    fn found(&self, j: usize) -> (usize, String) {
+        if j >= self.b.len() {
+            return (j, "the end of the file".to_string());
+        }
+        let mut e = j;
+        while e < self.b.len()
+            && !is_ws(self.b[e])
+            && !(e > j && matches!(self.b[e], b'{' | b'(' | b')' | b';'))
+        {
+            e += 1;
+            if e - j >= 24 {
+                break;
+            }
+        }
+        while !self.s.is_char_boundary(e) {
+            e += 1;
+        }
+        if e == j {
+            return (j + 1, "a line end".to_string());
+        }
+        (e, format!("`{}`", &self.s[j..e]))
+    }
+
+    fn expected(&self, j: usize, what: &str, help: Option<&str>) -> Fail {
+        let (e, found) = self.found(j);
+        self.error(
+            j,
+            e,
+            format!("expected {what}, found {found}"),
+            format!("expected {what}"),
+            help,
+        )
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if !is_ws(c) {
+                break;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// The next game, `None` when only blank space and escapes remain.
+    fn game(&mut self) -> PResult<Option<Game>> {
+        let mut leading = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None if self.eof => {
+                    self.trailing = leading;
+                    return Ok(None);
+                }
+                None => return Err(Fail::Incomplete),
+                Some(b'%') if self.line_start(self.i) => leading.push(self.escape()?),
+                Some(_) => break,
+            }
+        }
+        let start = self.i;
+        let mut tags = Vec::new();
+        loop {
+            match self.peek() {
+                Some(b'[') => tags.push(self.tag()?),
+                Some(b'%') if self.line_start(self.i) => leading.push(self.escape()?),
+                _ => break,
+            }
+            self.skip_ws();
+        }
+        let mut intro = Vec::new();
+        let mut nodes = Vec::with_capacity(64);
+        let End::Result(result, result_span) =
+            self.movetext(&mut nodes, Some((&mut intro, &mut leading)), None)?
+        else {
+            unreachable!("top-level movetext ends with a result")
+        };
+        Ok(Some(Game {
+            index: self.game,
+            leading,
+            tags,
+            intro,
+            nodes,
+            result,
+            result_span,
+            span: Span::new(self.base + start, result_span.end),
+        }))
+    }
+
+    fn escape(&mut self) -> PResult<Escape> {
+        let st = self.i;
+        let e = match self.b[st..].iter().position(|&c| c == b'\n') {
+            Some(p) => st + p,
+            None if self.eof => self.b.len(),
+            None => return Err(Fail::Incomplete),
+        };
+        self.i = e;
+        let end = if e > st + 1 && self.b[e - 1] == b'\r' {
+            e - 1
+        } else {
+            e
+        };
+        Ok(Escape {
+            line: self.s[st + 1..end].to_string(),
+            span: self.span(st, end),
+        })
+    }
+
+    /// `[Name "value"]`.
+    fn tag(&mut self) -> PResult<Tag> {
+        let st = self.i;
+        let mut j = st + 1;
+        while matches!(self.at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        let ns = j;
+        if !self.at(j).is_ascii_alphabetic() {
+            return Err(self.expected(
+                j,
+                "a tag name such as `Event` after `[`",
+                Some("a tag is `[Name \"value\"]` on a line of its own"),
+            ));
+        }
+        while self.at(j).is_ascii_alphanumeric() || self.at(j) == b'_' {
+            j += 1;
+        }
+        let ne = j;
+        let name = &self.s[ns..ne];
+        while matches!(self.at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        if self.at(j) != b'"' || j == ne {
+            return Err(self.expected(
+                j,
+                &format!("a space and a quoted value after the tag name `{name}`"),
+                Some("a tag is `[Name \"value\"]`; write `\"?\"` for an unknown value"),
+            ));
+        }
+        let vs = j + 1;
+        j = vs;
+        let mut owned: Option<String> = None;
+        let mut run = vs;
+        loop {
+            match self.at(j) {
+                b'"' => break,
+                b'\\' => {
+                    let c = self.at(j + 1);
+                    if c != b'"' && c != b'\\' {
+                        let (e, found) = self.found(j);
+                        let _ = e;
+                        return Err(self.error(
+                            j,
+                            j + 2,
+                            format!("unknown escape in the value of tag `{name}`: {found}"),
+                            "only `\\\"` and `\\\\` are escapes",
+                            Some(
+                                "write a quote inside a value as `\\\"` and a backslash as `\\\\`",
+                            ),
+                        ));
+                    }
+                    let o = owned.get_or_insert_with(String::new);
+                    o.push_str(&self.s[run..j]);
+                    o.push(c as char);
+                    j += 2;
+                    run = j;
+                }
+                b'\n' | b'\r' | 0 if j >= self.b.len() || self.b[j] != 0 => {
+                    return Err(self.error(
+                        vs - 1,
+                        j,
+                        format!("the value of tag `{name}` is not closed on its line"),
+                        "this value has no closing `\"`",
+                        Some("a tag value ends with `\"` on the same line; write a quote inside it as `\\\"`"),
+                    ));
+                }
+                _ => j += 1,
+            }
+        }
+        let ve = j;
+        let value = match owned {
+            Some(mut o) => {
+                o.push_str(&self.s[run..ve]);
+                o
+            }
+            None => self.s[vs..ve].to_string(),
+        };
+        j += 1;
+        while matches!(self.at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        if self.at(j) != b']' {
+            return Err(self.expected(
+                j,
+                &format!("`]` after the value of tag `{name}`"),
+                Some("a tag is `[Name \"value\"]`"),
+            ));
+        }
+        self.i = j + 1;
+        Ok(Tag {
+            name: name.to_string(),
+            value,
+            span: self.span(st, j + 1),
+            name_span: self.span(ns, ne),
+            value_span: self.span(vs, ve),
+        })
+    }
+
+    /// Movetext up to the result token (`top`) or the `)` closing the
+    /// variation opened at `open`.
+    #[allow(clippy::type_complexity)]
+    fn movetext(
+        &mut self,
+        nodes: &mut Vec<Node>,
+        mut top: Option<(&mut Vec<Comment>, &mut Vec<Escape>)>,
+        open: Option<usize>,
+    ) -> PResult<End> {
+        // A NAG or a variation may come next: a unit came before, and since
+        // then only comments, NAGs, variations and escapes.
+        let mut after_unit = false;
+        let mut units = 0usize;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                if !self.eof {
+                    return Err(Fail::Incomplete);
+                }
+                return Err(match open {
+                    Some(o) => self.error(
+                        o,
+                        o + 1,
+                        "this variation is never closed with `)`",
+                        "opened here",
+                        Some("close each `(` with `)` before the game's result"),
+                    ),
+                    None => {
+                        // Point at the game's last token: the end of the file
+                        // itself has nothing to show.
+                        let e = self.b[..self.i]
+                            .iter()
+                            .rposition(|&c| !is_ws(c))
+                            .map_or(self.i, |p| p + 1);
+                        let a = self.b[..e]
+                            .iter()
+                            .rposition(|&c| is_ws(c))
+                            .map_or(0, |p| p + 1);
+                        self.error(
+                            a,
+                            e,
+                            "the file ends before the game's result token",
+                            "expected `1-0`, `0-1` or `*` after this",
+                            Some(RESULT_HELP),
+                        )
+                    }
+                });
+            };
+            let st = self.i;
+            match c {
+                b'0'..=b'9' => {
+                    let mut j = st;
+                    while self.at(j).is_ascii_digit() {
+                        j += 1;
+                    }
+                    if self.at(j) == b'.' {
+                        nodes.push(self.turn_number(j)?);
+                        after_unit = false;
+                        continue;
+                    }
+                    if j == st + 1 && self.at(j) == b'-' {
+                        let r = match (c, self.at(j + 1)) {
+                            (b'1', b'0') => Some(ResultToken::WhiteWins),
+                            (b'0', b'1') => Some(ResultToken::BlackWins),
+                            _ => None,
+                        };
+                        if let Some(r) = r
+                            && is_boundary(self.b.get(j + 2))
+                        {
+                            self.i = j + 2;
+                            return self.result(r, st, open);
+                        }
+                    }
+                    self.push_unit(nodes)?;
+                    units += 1;
+                    after_unit = true;
+                }
+                b'_' | b's' | b'-' => {
+                    self.push_unit(nodes)?;
+                    units += 1;
+                    after_unit = true;
+                }
+                b'*' => {
+                    if !is_boundary(self.b.get(st + 1)) {
+                        return Err(self.expected(st, "a unit such as `3:12-15`", Some(UNIT_HELP)));
+                    }
+                    self.i = st + 1;
+                    return self.result(ResultToken::Unknown, st, open);
+                }
+                b'{' | b';' => {
+                    let comment = self.comment()?;
+                    match &mut top {
+                        Some((intro, _)) if nodes.is_empty() => intro.push(comment),
+                        _ => nodes.push(Node::Comment(comment)),
+                    }
+                }
+                b'(' => {
+                    if !after_unit {
+                        return Err(self.error(
+                            st,
+                            st + 1,
+                            "a variation must follow a unit",
+                            "no unit before this `(`",
+                            Some("a variation `( … )` is an alternative to the unit before it: write it right after that unit"),
+                        ));
+                    }
+                    self.i += 1;
+                    let mut inner = Vec::new();
+                    let End::Close(close) = self.movetext(&mut inner, None, Some(st))? else {
+                        unreachable!("a variation ends with `)`")
+                    };
+                    nodes.push(Node::Variation(Variation {
+                        nodes: inner,
+                        span: Span::new(self.base + st, close.end),
+                    }));
+                }
+                b')' => {
+                    let Some(o) = open else {
+                        return Err(self.error(
+                            st,
+                            st + 1,
+                            "`)` without a `(` before it",
+                            "unmatched `)`",
+                            None,
+                        ));
+                    };
+                    if units == 0 {
+                        return Err(self.error(
+                            o,
+                            st + 1,
+                            "a variation needs at least one unit",
+                            "empty variation",
+                            Some("write the alternative units between `(` and `)`, e.g. `( 3:8-11 )`"),
+                        ));
+                    }
+                    self.i = st + 1;
+                    return Ok(End::Close(self.span(st, st + 1)));
+                }
+                b'$' => {
+                    let mut j = st + 1;
+                    while self.at(j).is_ascii_digit() && j - st <= 3 {
+                        j += 1;
+                    }
+                    if j == st + 1 || !is_boundary(self.b.get(j)) {
+                        return Err(self.expected(
+                            st,
+                            "a NAG such as `$1` (a number of one to three digits after `$`)",
+                            None,
+                        ));
+                    }
+                    if !after_unit {
+                        return Err(self.error(
+                            st,
+                            j,
+                            "a NAG must follow a unit",
+                            "no unit before this NAG",
+                            Some("a NAG such as `$1` annotates the unit before it"),
+                        ));
+                    }
+                    let n = self.s[st + 1..j].parse().unwrap_or(0); // grammar: 1..=3 digits
+                    nodes.push(Node::Nag {
+                        n,
+                        span: self.span(st, j),
+                    });
+                    self.i = j;
+                }
+                b'%' if self.line_start(st) => {
+                    let e = self.escape()?;
+                    match &mut top {
+                        Some((intro, leading)) if nodes.is_empty() && intro.is_empty() => {
+                            leading.push(e)
+                        }
+                        _ => nodes.push(Node::Escape(e)),
+                    }
+                }
+                b'%' => {
+                    return Err(self.error(
+                        st,
+                        st + 1,
+                        "`%` starts an escape line only at the beginning of a line",
+                        "not at the start of a line",
+                        None,
+                    ));
+                }
+                b'[' if open.is_none() => {
+                    return Err(self.error(
+                        st,
+                        self.found(st).0,
+                        "this game has no result token before the next tags",
+                        "a new tag section starts here",
+                        Some(RESULT_HELP),
+                    ));
+                }
+                c if c >= 0x80 => {
+                    let ch = self.s[st..].chars().next().unwrap_or('?');
+                    return Err(self.error(
+                        st,
+                        st + ch.len_utf8(),
+                        format!("the character `{ch}` may appear only in comments and tag values"),
+                        "not allowed here",
+                        Some("put remarks in a comment `{ … }`"),
+                    ));
+                }
+                _ => return Err(self.expected(st, "a unit such as `3:12-15`", Some(UNIT_HELP))),
+            }
+        }
+    }
+
+    fn result(&mut self, r: ResultToken, st: usize, open: Option<usize>) -> PResult<End> {
+        if let Some(o) = open {
+            return Err(self.error(
+                o,
+                o + 1,
+                "this variation is never closed with `)`",
+                "opened here",
+                Some("close each `(` with `)` before the game's result"),
+            ));
+        }
+        Ok(End::Result(r, self.span(st, self.i)))
+    }
+
+    /// `12.` or `12...`; `j` is the first `.`.
+    fn turn_number(&mut self, j: usize) -> PResult<Node> {
+        let st = self.i;
+        if self.b[st] == b'0' || j - st > 9 {
+            return Err(self.error(
+                st,
+                j,
+                "a turn number is a whole number from 1 on",
+                "not a turn number",
+                Some("write `7.` before White's turn and `7...` before Black's"),
+            ));
+        }
+        let number: u32 = self.s[st..j].parse().unwrap_or(0); // grammar: 1..9 digits
+        let (black, e) = if self.b[j..].starts_with(b"...") {
+            (true, j + 3)
+        } else {
+            (false, j + 1)
+        };
+        if self.at(e) == b'.' {
+            let mut k = e;
+            while self.at(k) == b'.' {
+                k += 1;
+            }
+            return Err(self.error(
+                st,
+                k,
+                format!("expected `{number}.` (White's turn) or `{number}...` (Black's turn), found `{}`", &self.s[st..k]),
+                "one dot or three",
+                Some("write `7.` before White's turn and `7...` before Black's"),
+            ));
+        }
+        self.i = e;
+        Ok(Node::TurnNumber {
+            number,
+            black,
+            span: self.span(st, e),
+        })
+    }
+
+    /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
+    fn push_unit(&mut self, nodes: &mut Vec<Node>) -> PResult<()> {
+        let (unit, nag) = self.unit()?;
+        nodes.push(Node::Unit(unit));
+        if let Some(nag) = nag {
+            nodes.push(nag);
+        }
+        Ok(())
+    }
+
+    /// A unit at `self.i`, and its suffix as a NAG.
+    fn unit(&mut self) -> PResult<(UnitSyntax, Option<Node>)> {
+        let st = self.i;
+        let mut j = st;
+        let b = self.b;
+        let mut throw = None;
+        let mut faces = None;
+        let mut plus = false;
+        let body;
+        let c = self.at(j);
+        if c == b's' || c == b'-' {
+            let (word, body_) = if c == b's' {
+                (&b"skip"[..], UnitBody::Skip)
+            } else {
+                (&b"--"[..], UnitBody::Gap)
+            };
+            if !b[j..].starts_with(word) {
+                return Err(self.expected(st, "a unit such as `3:12-15`", Some(UNIT_HELP)));
+            }
+            j += word.len();
+            body = body_;
+        } else {
+            let no_throw = c == b'0';
+            if no_throw {
+                j += 1;
+                if self.at(j) != b':' {
+                    return Err(self.expected(
+                        st,
+                        "a unit such as `3:12-15` (`0:` is the only throw starting with 0)",
+                        Some(UNIT_HELP),
+                    ));
+                }
+                throw = Some(0);
+            } else if c.is_ascii_digit() {
+                let mut v = (c - b'0') as u8;
+                j += 1;
+                if self.at(j).is_ascii_digit() {
+                    v = v * 10 + (self.at(j) - b'0');
+                    j += 1;
+                }
+                throw = Some(v);
+            }
+            if self.at(j) == b'_' {
+                j += 1;
+                let fs = j;
+                let mut bits = 0u16;
+                while matches!(self.at(j), b'0' | b'1') && j - fs < Faces::MAX {
+                    if self.at(j) == b'1' {
+                        bits |= 1 << (j - fs);
+                    }
+                    j += 1;
+                }
+                if j == fs {
+                    return Err(self.expected(
+                        fs,
+                        "stick faces after `_`, one `0` or `1` per stick, such as `_0111`",
+                        None,
+                    ));
+                }
+                faces = Some(Faces::from_bits(bits, (j - fs) as u8));
+            }
+            if self.at(j) == b'+' {
+                plus = true;
+                j += 1;
+            }
+            if self.at(j) != b':' {
+                let (e, found) = self.found(st);
+                return Err(self.error(
+                    st,
+                    e,
+                    format!("expected a unit such as `3:12-15`, found {found}"),
+                    if throw.is_some() || faces.is_some() {
+                        "expected `:` after the throw"
+                    } else {
+                        "expected a unit"
+                    },
+                    Some(UNIT_HELP),
+                ));
+            }
+            j += 1;
+            let throw_text = &self.s[st..j];
+            if b[j..].starts_with(b"pass") && !no_throw {
+                j += 4;
+                body = UnitBody::Pass;
+            } else {
+                let sq = |j: &mut usize| -> Option<u8> {
+                    let c = b.get(*j).copied().unwrap_or(0);
+                    if !(b'1'..=b'9').contains(&c) {
+                        return None;
+                    }
+                    *j += 1;
+                    let mut v = c - b'0';
+                    let d = b.get(*j).copied().unwrap_or(0);
+                    if d.is_ascii_digit() {
+                        v = v * 10 + (d - b'0');
+                        *j += 1;
+                    }
+                    Some(v)
+                };
+                let what = if no_throw {
+                    "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
+                        .to_string()
+                } else {
+                    format!("a move such as `12-15`, or `pass`, after `{throw_text}`")
+                };
+                let Some(from) = sq(&mut j) else {
+                    return Err(self.expected(j, &what, Some(UNIT_HELP)));
+                };
+                let sep = match self.at(j) {
+                    b'-' => MoveSep::Dash,
+                    b'x' => MoveSep::Cross,
+                    _ => {
+                        return Err(self.expected(
+                            j,
+                            &format!("`-` or `x` after the square `{from}`"),
+                            Some("a move is written `12-15`, or `12x15` when the target held an opposing piece"),
+                        ));
+                    }
+                };
+                j += 1;
+                let to = if b[j..].starts_with(b"off") {
+                    j += 3;
+                    Target::Off
+                } else if let Some(t) = sq(&mut j) {
+                    Target::Square(t)
+                } else {
+                    return Err(self.expected(
+                        j,
+                        "a square number (1 to 99) or `off`",
+                        Some(UNIT_HELP),
+                    ));
+                };
+                let mut reloc = None;
+                if self.at(j) == b'=' && to != Target::Off {
+                    j += 1;
+                    if self.at(j) == b'Q' {
+                        j += 1;
+                        reloc = Some(Reloc::Queue);
+                    } else if let Some(r) = sq(&mut j) {
+                        reloc = Some(Reloc::Square(r));
+                    } else {
+                        return Err(self.expected(
+                            j,
+                            "a square number or `Q` after `=`",
+                            Some("`=15`: the rules moved the piece on to 15; `=Q`: it joined the queue of dead pieces"),
+                        ));
+                    }
+                }
+                body = UnitBody::Move {
+                    from,
+                    sep,
+                    to,
+                    reloc,
+                };
+            }
+        }
+        let ue = j;
+        let unit = UnitSyntax {
+            span: self.span(st, ue),
+            throw,
+            faces,
+            plus,
+            body,
+        };
+        // Suffix annotations, read as NAGs $1..$6.
+        let nag = match (self.at(j), self.at(j + 1)) {
+            (b'!', b'!') => Some((3, 2)),
+            (b'?', b'?') => Some((4, 2)),
+            (b'!', b'?') => Some((5, 2)),
+            (b'?', b'!') => Some((6, 2)),
+            (b'!', _) => Some((1, 1)),
+            (b'?', _) => Some((2, 1)),
+            _ => None,
+        };
+        if let Some((_, len)) = nag {
+            j += len;
+        }
+        if !is_boundary(b.get(j)) {
+            let (e, found) = self.found(j);
+            return Err(self.error(
+                st,
+                e,
+                format!(
+                    "expected a space after the unit `{}`, found {found}",
+                    &self.s[st..ue]
+                ),
+                "the unit ends before this",
+                Some(UNIT_HELP),
+            ));
+        }
+        self.i = j;
+        Ok((
+            unit,
+            nag.map(|(n, len)| Node::Nag {
+                n,
+                span: self.span(ue, ue + len),
+            }),
+        ))
+    }
+
+    /// `{ … }`, or `; …` to the end of the line.
+    fn comment(&mut self) -> PResult<Comment> {
+        let st = self.i;
+        let b = self.b;
+        let (is, ie, end) = if b[st] == b'{' {
+            match b[st + 1..].iter().position(|&c| c == b'}') {
+                Some(p) => (st + 1, st + 1 + p, st + 2 + p),
+                None if !self.eof => return Err(Fail::Incomplete),
+                None => {
+                    return Err(self.error(
+                        st,
+                        st + 1,
+                        "this comment is never closed with `}`",
+                        "opened here",
+                        Some("end a comment `{ …` with `}`; comments do not nest"),
+                    ));
+                }
+            }
+        } else {
+            let e = match b[st..].iter().position(|&c| c == b'\n') {
+                Some(p) => st + p,
+                None if self.eof => b.len(),
+                None => return Err(Fail::Incomplete),
+            };
+            let ie = if e > st + 1 && b[e - 1] == b'\r' {
+                e - 1
+            } else {
+                e
+            };
+            (st + 1, ie, ie)
+        };
+        self.i = end;
+        let inner = &self.s[is..ie];
+        let commands = if inner.contains("[%") {
+            self.commands(is, ie)?
+        } else {
+            Vec::new()
+        };
+        let t = inner.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        let text = if t.contains('\r') {
+            t.replace("\r\n", "\n")
+        } else {
+            t.to_string()
+        };
+        Ok(Comment {
+            text,
+            commands,
+            span: self.span(st, end),
+        })
+    }
+
+    /// The commands `[%…]` in the comment text `is..ie`.
+    fn commands(&self, is: usize, ie: usize) -> PResult<Vec<Command>> {
+        let mut out = Vec::new();
+        let mut j = is;
+        while let Some(p) = self.s[j..ie].find("[%") {
+            let (cmd, next) = self.command(j + p, ie)?;
+            out.push(cmd);
+            j = next;
+        }
+        Ok(out)
+    }
+
+    /// One command at `cs` (its `[%`), inside a comment ending at `ie`.
+    fn command(&self, cs: usize, ie: usize) -> PResult<(Command, usize)> {
+        let b = self.b;
+        let at = |k: usize| if k < ie { b[k] } else { 0 };
+        let hs = |k: &mut usize| {
+            while matches!(at(*k), b' ' | b'\t') {
+                *k += 1;
+            }
+        };
+        let ns = cs + 2;
+        let mut j = ns;
+        if !at(j).is_ascii_alphabetic() {
+            return Err(self.expected(
+                j,
+                "a command name such as `pos` after `[%`",
+                Some("a command is `[%name arguments]`, e.g. `[%pos WBWBWBWBWB/10/10 w 0-0 - 1]`"),
+            ));
+        }
+        while at(j).is_ascii_alphanumeric() || matches!(at(j), b'-' | b'_') {
+            j += 1;
+        }
+        let ne = j;
+        let name = &self.s[ns..ne];
+        if !matches!(at(j), b']' | b' ' | b'\t') {
+            return Err(self.expected(
+                j,
+                &format!("a space or `]` after the command name `{name}`"),
+                None,
+            ));
+        }
+        let spaced = at(j) != b']';
+        hs(&mut j);
+        let as_ = j;
+        let needs = |what: &str, example: &str| -> Fail {
+            self.expected(
+                as_,
+                &format!("{what} after `[%{name}`"),
+                Some(&format!("write it as `{example}`")),
+            )
+        };
+        let kind;
+        let mut ae;
+        match name {
+            "pos" => {
+                while !matches!(at(j), 0 | b']' | b'}' | b'\n') {
+                    j += 1;
+                }
+                ae = j;
+                while ae > as_ && matches!(b[ae - 1], b' ' | b'\t' | b'\r') {
+                    ae -= 1;
+                }
+                if !spaced || ae == as_ {
+                    return Err(needs(
+                        "a position string",
+                        "[%pos WBWBWBWBWB/10/10 w 0-0 - 1]",
+                    ));
+                }
+                kind = CommandKind::Pos;
+            }
+            "src" => {
+                if !spaced || at(j) != b'"' {
+                    return Err(needs("a quoted source", "[%src \"Piccione 1980, p. 12\"]"));
+                }
+                j += 1;
+                let mut v = String::new();
+                let mut run = j;
+                loop {
+                    match at(j) {
+                        b'"' => break,
+                        b'\\' if matches!(at(j + 1), b'"' | b'\\') => {
+                            v.push_str(&self.s[run..j]);
+                            v.push(at(j + 1) as char);
+                            j += 2;
+                            run = j;
+                        }
+                        0 | b'\n' | b'}' | b'\\' => {
+                            return Err(self.error(
+                                as_,
+                                j,
+                                "the source of `[%src` is not closed with `\"`",
+                                "no closing `\"`",
+                                Some("write it as `[%src \"…\"]`; a quote inside is `\\\"`, a backslash `\\\\`"),
+                            ));
+                        }
+                        _ => j += 1,
+                    }
+                }
+                v.push_str(&self.s[run..j]);
+                j += 1;
+                ae = j;
+                kind = CommandKind::Src(v);
+            }
+            "conf" => {
+                while at(j).is_ascii_alphanumeric() {
+                    j += 1;
+                }
+                ae = j;
+                kind = CommandKind::Conf(match &self.s[as_..ae] {
+                    "low" if spaced => Confidence::Low,
+                    "medium" if spaced => Confidence::Medium,
+                    "high" if spaced => Confidence::High,
+                    _ => return Err(needs("`low`, `medium` or `high`", "[%conf medium]")),
+                });
+            }
+            "rule" => {
+                let k0 = j;
+                while at(j).is_ascii_uppercase() {
+                    j += 1;
+                }
+                let k1 = j;
+                let dash = at(j) == b'-';
+                j += dash as usize;
+                let k2 = j;
+                while at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                let k3 = j;
+                while at(j).is_ascii_lowercase() {
+                    j += 1;
+                }
+                if !spaced || k1 == k0 || !dash || k3 == k2 {
+                    return Err(needs("a clause id such as `K-9a`", "[%rule K-9a]"));
+                }
+                ae = j;
+                kind = CommandKind::Rule;
+            }
+            "played-illegal" => {
+                ae = j;
+                kind = CommandKind::PlayedIllegal;
+            }
+            "eval" => {
+                let k0 = j;
+                while at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                let mut ok = spaced && j > k0;
+                if ok && at(j) == b'.' {
+                    j += 1;
+                    let k1 = j;
+                    while at(j).is_ascii_digit() {
+                        j += 1;
+                    }
+                    ok = j > k1;
+                }
+                if !ok {
+                    return Err(needs("a number such as `0.63`", "[%eval 0.63]"));
+                }
+                ae = j;
+                kind = CommandKind::Eval(self.s[as_..ae].parse().unwrap_or(0.0)); // grammar: digits with an optional fraction
+            }
+            _ => {
+                while !matches!(at(j), 0 | b']' | b'}' | b'\n') {
+                    j += 1;
+                }
+                ae = j;
+                while ae > as_ && matches!(b[ae - 1], b' ' | b'\t') {
+                    ae -= 1;
+                }
+                kind = CommandKind::Other;
+            }
+        }
+        hs(&mut j);
+        if at(j) != b']' {
+            return Err(self.expected(
+                j,
+                &format!("`]` to close `[%{name}`"),
+                Some("a command is `[%name arguments]` on one line"),
+            ));
+        }
+        let cmd = Command {
+            name: name.to_string(),
+            args: self.s[as_..ae].to_string(),
+            kind,
+            span: self.span(cs, j + 1),
+            name_span: self.span(ns, ne),
+            args_span: self.span(as_, ae),
+        };
+        Ok((cmd, j + 1))
+    }
+}
