@@ -571,14 +571,32 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                 }
             }
             let _ = negatives;
-            (join_or(&uniq), file.text[start..end].to_string())
+            let found = file.text[start..end].to_string();
+            // A declaration that starts with a known keyword but goes wrong
+            // later fails as a whole; say which form that keyword begins.
+            let at_decl = positives
+                .iter()
+                .any(|r| matches!(r, Rule::file | Rule::decl | Rule::item | Rule::statement));
+            let forms = if at_decl {
+                forms_of(&found)
+            } else {
+                Vec::new()
+            };
+            if forms.is_empty() {
+                (join_or(&uniq), format!("`{found}`"))
+            } else {
+                (
+                    join_or(&forms),
+                    format!("a `{found}` declaration that does not follow it"),
+                )
+            }
         }
         ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
-    let found = if found.is_empty() {
+    let found = if found.is_empty() || found == "``" {
         "the end of the file".to_string()
     } else {
-        format!("`{found}`")
+        found
     };
     let label = if expected.len() <= 60 {
         format!("expected {expected}")
@@ -595,6 +613,42 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                `at 27: relocate to lowest empty [K-11]`; see docs/rules-language.md"
             .to_string(),
     }
+}
+
+/// The forms of the declarations that begin with `word`.
+fn forms_of(word: &str) -> Vec<&'static str> {
+    use Rule::*;
+    let rules: &[Rule] = match word {
+        "title" => &[title],
+        "source" => &[source],
+        "status" => &[status],
+        "board" => &[board],
+        "house" => &[house],
+        "pieces" => &[pieces],
+        "setup" => &[setup],
+        "starter" => &[starter],
+        "opening" => &[opening],
+        "throws" => &[throws],
+        "extra" => &[extra],
+        "no" => &[no_extra, no_blockade, no_score],
+        "backward" => &[backward],
+        "forward" => &[compulsory],
+        "pass" => &[pass],
+        "landing" => &[own_piece, opposing],
+        "protect" => &[protect],
+        "runs" => &[runs],
+        "blockade" => &[blockade],
+        "at" => &[at],
+        "bear" => &[bear_off, bear_off_all_in],
+        "forced" | "voluntary" => &[pass_extra],
+        "unusable" => &[bound_throw],
+        "goal" => &[goal],
+        "score" => &[score],
+        "extends" => &[extends_decl],
+        "option" => &[option_decl],
+        _ => &[],
+    };
+    rules.iter().map(|r| describe(*r)).collect()
 }
 
 fn join_or(words: &[&str]) -> String {

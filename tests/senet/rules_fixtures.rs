@@ -112,6 +112,7 @@ fn builtins_with_each_option() {
         for name in rules::builtin_names() {
             let base = rules::load(name, None, &[]).unwrap_or_else(|e| panic!("{}", render(&e)));
             insta::assert_snapshot!(format!("builtin_{name}"), rules::summary(&base));
+            insta::assert_snapshot!(format!("show_{name}"), senet::cli::rules::show(&base));
             for (option, _) in &base.meta.options {
                 let r = rules::load(name, None, std::slice::from_ref(option))
                     .unwrap_or_else(|e| panic!("{name} --option {option}: {}", render(&e)));
