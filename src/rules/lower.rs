@@ -1631,9 +1631,8 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
         }
         flush(&mut group, &mut out);
         let text = match (k, &i.setting) {
-            (Key::Title, Setting::Text(t)) => format!("Title: {t}"),
-            (Key::Source, Setting::Text(t)) => format!("Source: {t}"),
-            (Key::Status, Setting::Text(t)) => format!("Status: {t}"),
+            // The header is provenance, not a rule: `Meta` carries it.
+            (Key::Title | Key::Source | Key::Status, _) => continue,
             (Key::Goal, _) => "The first player to bear off all their pieces wins.".into(),
             (Key::Board, Setting::Board { len, row_len }) => format!(
                 "The board has {len} squares in {} rows of {row_len}; the track runs boustrophedon (row 1 left to right, row 2 right to left, ...), and bearing off is step {}.",
