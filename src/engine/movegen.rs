@@ -47,6 +47,9 @@ pub enum Forbid {
     RelocationBlocked,
     /// The turn is missed: the only unit is `skip`.
     MissedTurn,
+    /// The piece reached its square during this turn and may bear off from
+    /// it only in a later turn (A-14 alternative).
+    ArrivedThisTurn,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -114,13 +117,24 @@ impl Ruleset {
         for from in pos.pieces[side.index()].iter() {
             if let Some(lock) = &self.squares[from as usize].lock {
                 if let Some(to) = lock.release_to {
-                    if pos.at(to).is_none() {
+                    let relocated = if pos.at(to).is_none() {
+                        None
+                    } else {
+                        match lock.release_when_taken {
+                            None => continue,
+                            Some(r) => match self.relocate(pos, r, SquareSet::single(from)) {
+                                Some(Some(dest)) => Some(dest),
+                                _ => continue,
+                            },
+                        }
+                    };
+                    {
                         out.push(Unit {
                             kind: UnitKind::NoThrow,
                             throw: 0,
                             from,
                             to,
-                            relocated: None,
+                            relocated,
                             hit: false,
                             extra_mark: false,
                             off: false,
@@ -159,6 +173,9 @@ impl Ruleset {
                 sq(refusal.from).map(|s| s.exit_clause.clone()).unwrap_or_default()
             }
             Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
+            Forbid::ArrivedThisTurn => sq(refusal.from)
+                .map(|s| s.exit_from_turn_start_clause.clone())
+                .unwrap_or_default(),
             Forbid::Priority => self.movement.priority_clause.clone(),
             Forbid::Backward => {
                 if self.movement.backward == Backward::Never {
@@ -303,7 +320,7 @@ impl Ruleset {
                     });
                     return;
                 }
-                match self.relocate(pos, lock.otherwise, from, SquareSet::single(from)) {
+                match self.relocate(pos, lock.otherwise, SquareSet::single(from)) {
                     Some(None) | None => {
                         out.push(Unit::pass(throw, extra_mark, true));
                     }
@@ -543,7 +560,7 @@ impl Ruleset {
                     occ.insert(d);
                 }
             }
-            match self.relocate_in(occ, landing.effect, to) {
+            match self.relocate_in(occ, landing.effect, landing.when_taken) {
                 Some(r) => relocated = r,
                 None => {
                     return Err((Refusal { from, to, forbid: Forbid::RelocationBlocked }, None));
@@ -571,6 +588,9 @@ impl Ruleset {
         extra_mark: bool,
     ) -> Tried {
         let off = self.board.off();
+        if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
+            return Err((Refusal { from, to: off, forbid: Forbid::ArrivedThisTurn }, None));
+        }
         if let Some(region) = self.bear_off.all_in {
             let me = pos.pieces[pos.to_move.index()];
             if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
@@ -668,7 +688,7 @@ impl Ruleset {
                 occ.remove(from);
                 occ.insert(to); // the mover now stands on `to`
                 match self.squares[d as usize].on_land.as_ref() {
-                    Some(l) => match self.relocate_in(occ, l.effect, d) {
+                    Some(l) => match self.relocate_in(occ, l.effect, l.when_taken) {
                         Some(Some(Relocated::Square(s))) => Some(s),
                         Some(Some(Relocated::Queue)) => None,
                         _ => Some(d),
@@ -684,20 +704,28 @@ impl Ruleset {
         &self,
         pos: &Position,
         effect: Relocation,
-        at: u8,
         leaving: SquareSet,
     ) -> Option<Option<Relocated>> {
         let occ = SquareSet(pos.occupied().0 & !leaving.0);
-        self.relocate_in(occ, effect, at)
+        self.relocate_in(occ, effect, None)
     }
 
     /// Where a piece that landed on `at` goes, given the occupied squares
     /// (without the piece itself). `Some(None)`: it stays. `None`: nowhere
     /// to go (the move is refused).
-    fn relocate_in(&self, occ: SquareSet, effect: Relocation, _at: u8) -> Option<Option<Relocated>> {
+    fn relocate_in(
+        &self,
+        occ: SquareSet,
+        effect: Relocation,
+        when_taken: Option<Relocation>,
+    ) -> Option<Option<Relocated>> {
         match effect {
             Relocation::Stay => Some(None),
-            Relocation::To(s) => (!occ.contains(s)).then_some(Some(Relocated::Square(s))),
+            Relocation::To(s) if occ.contains(s) => match when_taken {
+                Some(Relocation::To(_)) | None => None,
+                Some(fallback) => self.relocate_in(occ, fallback, None),
+            },
+            Relocation::To(s) => Some(Some(Relocated::Square(s))),
             Relocation::CountDownFrom(s) => (1..=s)
                 .rev()
                 .find(|&q| !occ.contains(q))
@@ -741,11 +769,18 @@ impl Ruleset {
                 ends_turn = true;
             }
             UnitKind::NoThrow => {
-                if !p.pieces[me].contains(unit.from) || p.at(unit.to).is_some() {
+                if !p.pieces[me].contains(unit.from) {
                     return Err(Refusal { from: unit.from, to: unit.to, forbid: Forbid::NoPiece });
                 }
                 p.pieces[me].remove(unit.from);
-                p.pieces[me].insert(unit.to);
+                match unit.relocated {
+                    None => p.pieces[me].insert(unit.to),
+                    Some(Relocated::Square(s)) => p.pieces[me].insert(s),
+                    Some(Relocated::Queue) => {
+                        p.queue.push(side);
+                        fx.queue_join = true;
+                    }
+                }
                 ends_turn = true;
             }
             UnitKind::Pass => {
@@ -768,8 +803,13 @@ impl Ruleset {
                 }
                 // A bound throw is used by this unit, whatever it does.
                 ends_turn = !unit.extra_mark;
+                if let Some(lock) = &self.squares[unit.from as usize].lock {
+                    // whether bearing off from the water gives another throw.
+                    ends_turn |= unit.off && !lock.exit_gives_extra;
+                }
                 p.bound = None;
                 p.pieces[me].remove(unit.from);
+                p.arrived.remove(unit.from);
                 fx.backward = unit.to < unit.from && !unit.off;
                 if unit.off {
                     p.off[me] += 1;
@@ -800,6 +840,7 @@ impl Ruleset {
                     match unit.relocated {
                         Some(Relocated::Square(s)) => {
                             p.pieces[me].insert(s);
+                            p.arrived.insert(s);
                             fx.water = true;
                         }
                         Some(Relocated::Queue) => {
@@ -809,6 +850,7 @@ impl Ruleset {
                         }
                         None => {
                             p.pieces[me].insert(unit.to);
+                            p.arrived.insert(unit.to);
                             if sq.lock.is_some() {
                                 fx.water = true;
                             }
@@ -842,6 +884,7 @@ impl Ruleset {
         if ends_turn {
             p.extra = false;
             p.bound = None;
+            p.arrived = SquareSet::EMPTY;
             if side == Side::Black {
                 p.turn += 1;
             }

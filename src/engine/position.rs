@@ -64,6 +64,10 @@ pub struct Position {
     pub queue: Queue,
     /// The number of the turn the side to move is in or about to start.
     pub turn: u32,
+    /// Squares that the side to move's pieces reached during the current
+    /// turn (for the A-14 alternative of B-11). Not part of the position
+    /// string: a parsed position assumes none.
+    pub arrived: SquareSet,
 }
 
 /// What is wrong with a position string; `at` is a byte offset into it.
@@ -93,6 +97,7 @@ impl Position {
             skip: [false, false],
             queue: Queue::default(),
             turn: 1,
+            arrived: SquareSet::EMPTY,
         }
     }
 
@@ -242,7 +247,7 @@ impl Position {
             Ok(n) if n >= 1 => n,
             _ => return Err(err("the turn number is a whole number from 1".into(), turn_at, turn_field.len())),
         };
-        Ok(Position { pieces, to_move, off, extra, bound, skip, queue, turn })
+        Ok(Position { pieces, to_move, off, extra, bound, skip, queue, turn, arrived: SquareSet::EMPTY })
     }
 
     /// Writes the position string for a board of `len` squares in rows of

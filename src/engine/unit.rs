@@ -63,18 +63,20 @@ impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             UnitKind::Skip => return f.write_str("skip"),
-            UnitKind::NoThrow => return write!(f, "0:{}-{}", self.from, self.to),
-            _ => {}
-        }
-        write!(f, "{}{}:", self.throw, if self.extra_mark { "+" } else { "" })?;
-        if self.kind == UnitKind::Pass {
-            return f.write_str("pass");
-        }
-        write!(f, "{}{}", self.from, if self.hit { 'x' } else { '-' })?;
-        if self.off {
-            f.write_str("off")?;
-        } else {
-            write!(f, "{}", self.to)?;
+            UnitKind::NoThrow => write!(f, "0:{}-{}", self.from, self.to)?,
+            UnitKind::Pass => {
+                write!(f, "{}{}:pass", self.throw, if self.extra_mark { "+" } else { "" })?;
+                return Ok(());
+            }
+            UnitKind::Move => {
+                write!(f, "{}{}:", self.throw, if self.extra_mark { "+" } else { "" })?;
+                write!(f, "{}{}", self.from, if self.hit { 'x' } else { '-' })?;
+                if self.off {
+                    f.write_str("off")?;
+                } else {
+                    write!(f, "{}", self.to)?;
+                }
+            }
         }
         match self.relocated {
             Some(Relocated::Square(s)) => write!(f, "={s}"),
