@@ -86,6 +86,13 @@ fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<(Origin, SourceFile
 /// Loads a rule set: `spec` is a built-in name or the path of a `.senet`
 /// file (relative paths are resolved against `relative_to` when given, else
 /// the working directory). `options` names the options to select.
+///
+/// ```
+/// let kendall = senet::rules::load("kendall", None, &[]).unwrap();
+/// assert_eq!(kendall.throws.values, [6, 1, 2, 3, 4]);
+/// let k15a = senet::rules::load("kendall", None, &["K-15a".to_string()]).unwrap();
+/// assert!(k15a.movement.gates.contains(26));
+/// ```
 pub fn load(
     spec: &str,
     relative_to: Option<&Path>,
@@ -102,6 +109,21 @@ pub fn load(
 /// Compiles rule-file text already in memory. The file's name is used for
 /// messages, for the rule set's name (its stem) and to resolve a relative
 /// `extends`.
+///
+/// ```
+/// use senet::diag::SourceFile;
+/// let text = r#"
+///     extends "kendall"
+///     throws with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4   [T-2]
+/// "#;
+/// let r = senet::rules::load_source(SourceFile::new("five.senet", text), &[]).unwrap();
+/// assert_eq!(r.meta.name, "five");
+/// assert_eq!(r.throws.values, [5, 1, 2, 3, 4]);
+///
+/// let bad = SourceFile::new("bad.senet", "extends \"kendall\"\nat 31: gate\n");
+/// let err = senet::rules::load_source(bad, &[]).unwrap_err();
+/// assert_eq!(err.errors().len(), 1);
+/// ```
 pub fn load_source(file: SourceFile, options: &[String]) -> Result<Ruleset, RulesError> {
     let origin = match builtin_names()
         .into_iter()
