@@ -117,13 +117,17 @@ impl Ruleset {
         for from in pos.pieces[side.index()].iter() {
             if let Some(lock) = &self.squares[from as usize].lock {
                 if let Some(to) = lock.release_to {
-                    let relocated = if pos.at(to).is_none() {
-                        None
+                    // When the release square is taken, the fallback is the
+                    // move's real destination (written `0:27-1`); only the
+                    // queue, which is no square, is written `=Q`.
+                    let (to, relocated) = if pos.at(to).is_none() {
+                        (to, None)
                     } else {
                         match lock.release_when_taken {
                             None => continue,
                             Some(r) => match self.relocate(pos, r, SquareSet::single(from)) {
-                                Some(Some(dest)) => Some(dest),
+                                Some(Some(Relocated::Square(s))) => (s, None),
+                                Some(Some(Relocated::Queue)) => (to, Some(Relocated::Queue)),
                                 _ => continue,
                             },
                         }
@@ -785,6 +789,8 @@ impl Ruleset {
             }
             UnitKind::Pass => {
                 fx.pass = true;
+                // A bound throw is used up by passing it too (P-6).
+                p.bound = None;
                 let forced = unit.forced;
                 let locked = pos.pieces[me].iter().find_map(|s| self.squares[s as usize].lock.as_ref());
                 ends_turn = if let Some(lock) = locked {

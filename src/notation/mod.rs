@@ -9,7 +9,6 @@
 
 pub mod grammar;
 pub mod reader;
-// pub mod replay;
 pub mod syntax;
 pub mod writer;
 
@@ -19,3 +18,4 @@ pub use syntax::{
     Tag, Target, UnitBody, UnitSyntax, Variation,
 };
 pub use writer::{write_game, write_games};
+pub mod replay;

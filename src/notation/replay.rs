@@ -1,0 +1,860 @@
+//! Replay: resolve each written unit of a game against the engine.
+//!
+//! Stage: spanned syntax ([`Game`]) + [`Ruleset`] → positions and
+//! [`Finding`]s. The reader never judges legality; this module does, unit by
+//! unit, and adds the span of the written unit to everything the engine
+//! says. Header checks (tags, rule set, options, result, score) live in
+//! [`crate::notation::check`]; this module replays movetext from a start
+//! position.
+
+use super::syntax::{
+    CommandKind, Comment, Game, MoveSep, Node, Reloc, Span, Target, UnitBody, UnitSyntax,
+};
+use crate::engine::{
+    Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind,
+};
+use serde::Serialize;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem found in a game record, with everything a reader needs to
+/// understand it without the rules at hand.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// Stable code, e.g. `senet::sgn::illegal_move`.
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip)]
+    pub span: Span,
+    /// What the label under the excerpt says.
+    #[serde(skip)]
+    pub label: String,
+    pub help: Option<String>,
+    /// The clause of the rule file that forbids it (`K-9a`).
+    pub clause: Option<String>,
+    pub turn: Option<u32>,
+    pub side: Option<Side>,
+    /// The unit as written.
+    pub unit: Option<String>,
+    pub throw: Option<u8>,
+    /// The legal units for that throw in that position.
+    pub legal: Vec<String>,
+    /// The position string before the unit.
+    pub position: Option<String>,
+    /// Found inside a variation.
+    pub in_variation: bool,
+}
+
+impl Finding {
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
+        Finding {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+            clause: None,
+            turn: None,
+            side: None,
+            unit: None,
+            throw: None,
+            legal: Vec::new(),
+            position: None,
+            in_variation: false,
+        }
+    }
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
+        Finding { severity: Severity::Warning, ..Finding::error(code, message, span) }
+    }
+    pub fn label(mut self, label: impl Into<String>) -> Finding {
+        self.label = label.into();
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Finding {
+        self.help = Some(help.into());
+        self
+    }
+    fn clause(mut self, clause: &str) -> Finding {
+        if !clause.is_empty() {
+            self.clause = Some(clause.to_string());
+        }
+        self
+    }
+}
+
+/// What the replay saw at one unit, for `senet replay` and statistics.
+#[derive(Debug, Clone)]
+pub struct Step<'g> {
+    pub written: &'g UnitSyntax,
+    pub before: Position,
+    pub after: Position,
+    pub unit: Unit,
+    pub effects: Effects,
+    pub in_variation: bool,
+}
+
+/// The outcome of replaying a game's movetext.
+#[derive(Debug, Clone, Default)]
+pub struct Replayed {
+    pub findings: Vec<Finding>,
+    /// Units of the main line resolved and played.
+    pub units: usize,
+    /// The position after the last main-line unit, if the replay reached it
+    /// in step with the record.
+    pub final_position: Option<Position>,
+    /// The replay of the main line lost step (an illegal unit or `--`) and
+    /// did not resynchronise.
+    pub lost: bool,
+    /// Findings past the cap that were not recorded.
+    pub suppressed: usize,
+}
+
+/// Replays movetext against a rule set.
+pub struct Replayer<'r, 'v> {
+    rules: &'r Ruleset,
+    max_errors: usize,
+    out: Replayed,
+    buf: Vec<Unit>,
+    visit: Option<&'v mut dyn FnMut(&Step<'_>)>,
+    errors: usize,
+}
+
+impl<'r, 'v> Replayer<'r, 'v> {
+    pub fn new(rules: &'r Ruleset, max_errors: usize) -> Replayer<'r, 'v> {
+        Replayer { rules, max_errors, out: Replayed::default(), buf: Vec::new(), visit: None, errors: 0 }
+    }
+
+    /// Calls `visit` for every unit played, main line and variations.
+    pub fn visiting(mut self, visit: &'v mut dyn FnMut(&Step<'_>)) -> Self {
+        self.visit = Some(visit);
+        self
+    }
+
+    /// Replays the game's movetext from `start`.
+    pub fn replay(mut self, game: &Game, start: Position) -> Replayed {
+        let end = self.line(&game.nodes, Some(start), false);
+        self.out.lost = end.is_none();
+        self.out.final_position = end;
+        self.out
+    }
+
+    fn report(&mut self, f: Finding) {
+        if f.severity == Severity::Error {
+            self.errors += 1;
+        }
+        if self.out.findings.len() >= self.max_errors {
+            self.out.suppressed += 1;
+        } else {
+            self.out.findings.push(f);
+        }
+    }
+
+    /// Replays one line (main line or variation). Returns the final position
+    /// when the line stayed in step.
+    fn line(&mut self, nodes: &[Node], start: Option<Position>, var: bool) -> Option<Position> {
+        let mut pos = start;
+        // The position before the last unit: where its variations start.
+        let mut before_last: Option<Position> = None;
+        let mut pending_turn_number: Option<(u32, bool, Span)> = None;
+        let mut i = 0;
+        while i < nodes.len() {
+            match &nodes[i] {
+                Node::TurnNumber { number, black, span } => {
+                    if let Some(p) = &pos {
+                        self.check_turn_number(p, *number, *black, *span, var);
+                    }
+                    pending_turn_number = Some((*number, *black, *span));
+                }
+                Node::Unit(u) => {
+                    // Comments and NAGs that follow belong to this unit.
+                    let mut j = i + 1;
+                    let mut illegal_ok = false;
+                    let mut nags: Vec<(u16, Span)> = Vec::new();
+                    while j < nodes.len() {
+                        match &nodes[j] {
+                            Node::Comment(c) => {
+                                illegal_ok |= c.commands.iter().any(|c| c.kind == CommandKind::PlayedIllegal)
+                            }
+                            Node::Nag { n, span } => nags.push((*n, *span)),
+                            _ => break,
+                        }
+                        j += 1;
+                    }
+                    before_last = pos;
+                    if let Some(p) = pos {
+                        if pending_turn_number.is_none() && !p.extra && !var && self.out.units > 0 {
+                            self.missing_turn_number(&p, u);
+                        }
+                        pos = self.unit(&p, u, illegal_ok, &nags, var);
+                    } else if !var && !matches!(u.body, UnitBody::Gap) {
+                        // Out of step: nothing to judge until a [%pos].
+                    }
+                    if matches!(u.body, UnitBody::Gap) {
+                        pos = None;
+                    }
+                    pending_turn_number = None;
+                }
+                Node::Comment(c) => {
+                    pos = self.comment(c, pos, var);
+                }
+                Node::Variation(v) => {
+                    if let Some(b) = before_last {
+                        self.line(&v.nodes, Some(b), true);
+                    }
+                }
+                Node::Nag { .. } | Node::Escape(_) => {}
+            }
+            i += 1;
+        }
+        pos
+    }
+
+    fn check_turn_number(&mut self, p: &Position, number: u32, black: bool, span: Span, var: bool) {
+        let written = if black { format!("{number}...") } else { format!("{number}.") };
+        let side = if black { Side::Black } else { Side::White };
+        let expected = turn_label(p);
+        if p.extra {
+            let f = Finding::error(
+                "senet::sgn::turn_not_over",
+                format!("{} is still in turn {}: its last throw gave another throw", p.to_move, p.turn),
+                span,
+            )
+            .label(format!("{written} starts a new turn too early"))
+            .help(format!(
+                "a throw of {} gives another throw; write {}'s next unit before `{written}`",
+                self.extra_values(),
+                p.to_move
+            ));
+            self.report(self.context(f, p, var));
+        } else if number != p.turn || side != p.to_move {
+            let f = Finding::error(
+                "senet::sgn::turn_number",
+                format!("turn number `{written}` does not match the game: the next turn is `{expected}` ({} to move)", p.to_move),
+                span,
+            )
+            .label(format!("expected `{expected}`"))
+            .help(format!("write `{expected}`; turns count rounds: White's turn N, then Black's turn N, then White's N+1"));
+            self.report(self.context(f, p, var));
+        }
+    }
+
+    fn missing_turn_number(&mut self, p: &Position, u: &UnitSyntax) {
+        let expected = turn_label(p);
+        let f = Finding::warning(
+            "senet::sgn::turn_number_missing",
+            format!("{}'s new turn starts here without its turn number", p.to_move),
+            u.span,
+        )
+        .label(format!("`{expected}` expected before this unit"))
+        .help(format!("write `{expected} {u}`; the previous turn ended (no pending extra throw)"));
+        self.report(self.context(f, p, false));
+    }
+
+    fn extra_values(&self) -> String {
+        let v: Vec<String> = (0..32u8)
+            .filter(|&v| self.rules.throws.gives_extra(v))
+            .map(|v| v.to_string())
+            .collect();
+        join_or(&v)
+    }
+
+    /// Fills the turn, side and position of a finding.
+    fn context(&self, mut f: Finding, p: &Position, var: bool) -> Finding {
+        f.turn = Some(p.turn);
+        f.side = Some(p.to_move);
+        f.position = Some(p.write(self.rules.board.len, self.rules.board.row_len));
+        f.in_variation = var;
+        f
+    }
+
+    fn comment(&mut self, c: &Comment, pos: Option<Position>, var: bool) -> Option<Position> {
+        let Some((text, span)) = c.pos() else { return pos };
+        let board = self.rules.board;
+        match Position::parse(text, board.len, board.row_len) {
+            Err(e) => {
+                let at = Span::new(span.start + e.at, span.start + e.at + e.len);
+                let f = Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), at)
+                    .label("here")
+                    .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`");
+                self.report(f);
+                pos
+            }
+            Ok(asserted) => {
+                if let Some(p) = pos {
+                    let actual = p.write(board.len, board.row_len);
+                    if actual != text {
+                        let f = Finding::error(
+                            "senet::sgn::pos_mismatch",
+                            "the asserted position differs from the replayed one",
+                            span,
+                        )
+                        .label(format!("the replay reaches `{actual}`"))
+                        .help(describe_difference(&p, &asserted, board.len));
+                        let mut f = self.context(f, &p, var);
+                        f.position = Some(actual);
+                        self.report(f);
+                    }
+                }
+                // A [%pos] resynchronises the replay (after `--` or an
+                // illegal unit), and after a mismatch the record's own
+                // position is what later units are written against.
+                let mut asserted = asserted;
+                if let Some(p) = pos {
+                    asserted.arrived = p.arrived;
+                }
+                Some(asserted)
+            }
+        }
+    }
+
+    /// Resolves and plays one unit. `None` when the replay loses step.
+    fn unit(
+        &mut self,
+        p: &Position,
+        u: &UnitSyntax,
+        illegal_ok: bool,
+        nags: &[(u16, Span)],
+        var: bool,
+    ) -> Option<Position> {
+        let rules = self.rules;
+        if rules.winner(p).is_some() {
+            let f = Finding::error("senet::sgn::after_end", "the game is already over: a side has borne off all its pieces", u.span)
+                .label("unit after the end of the game")
+                .help("remove the units after the winning unit, and check the result");
+            self.report(self.context(f, p, var));
+            return None;
+        }
+        if matches!(u.body, UnitBody::Gap) {
+            return None;
+        }
+        // The throw: value, faces, `+`.
+        let throw = match self.resolve_throw(p, u, var) {
+            Ok(t) => t,
+            Err(()) => return None,
+        };
+        let free = matches!(u.body, UnitBody::Skip) || throw == Some(0);
+        let mut units = std::mem::take(&mut self.buf);
+        if free {
+            rules.free_units(p, &mut units);
+        } else {
+            rules.legal_units(p, throw.unwrap_or(0), &mut units);
+        }
+        let found = units.iter().copied().find(|g| same_unit(u, g));
+        let result = match found {
+            Some(g) => {
+                if u.plus != g.extra_mark && u.plus {
+                    // handled in resolve_throw
+                }
+                if let (UnitBody::Move { sep: MoveSep::Dash, .. }, true) = (u.body, g.hit) {
+                    // `-` for a swap is accepted on input; fmt writes `x`.
+                }
+                self.check_nags(p, u, nags, &units, var);
+                match rules.play(p, &g) {
+                    Ok((next, fx)) => {
+                        self.visit_step(u, p, &next, g, fx, var);
+                        if !var {
+                            self.out.units += 1;
+                        }
+                        Some(next)
+                    }
+                    Err(_) => None,
+                }
+            }
+            None => {
+                let f = self.illegal(p, u, throw, free, &units, illegal_ok);
+                let f = self.context(f, p, var);
+                self.report(f);
+                if illegal_ok { self.force(p, u, throw, var) } else { None }
+            }
+        };
+        self.buf = units;
+        result
+    }
+
+    fn visit_step(&mut self, u: &UnitSyntax, p: &Position, next: &Position, g: Unit, fx: Effects, var: bool) {
+        if let Some(v) = self.visit.as_mut() {
+            v(&Step { written: u, before: *p, after: *next, unit: g, effects: fx, in_variation: var });
+        }
+    }
+
+    /// Plays a unit the record marks `[%played-illegal]` as written.
+    fn force(&mut self, p: &Position, u: &UnitSyntax, throw: Option<u8>, var: bool) -> Option<Position> {
+        let UnitBody::Move { from, to, reloc, .. } = u.body else {
+            // A pass or skip that the rules forbid: the turn simply ends.
+            let mut next = *p;
+            next.extra = false;
+            next.bound = None;
+            if p.to_move == Side::Black {
+                next.turn += 1;
+            }
+            next.to_move = p.to_move.other();
+            return Some(next);
+        };
+        if p.at(from) != Some(p.to_move) {
+            return None;
+        }
+        let off = self.rules.board.off();
+        let to = match to {
+            Target::Square(s) if s <= self.rules.board.len => s,
+            Target::Off => off,
+            _ => return None,
+        };
+        let hit = to != off && p.at(to) == Some(p.to_move.other());
+        if to != off && p.at(to) == Some(p.to_move) {
+            return None;
+        }
+        let unit = Unit {
+            kind: UnitKind::Move,
+            throw: throw.unwrap_or(0),
+            from,
+            to,
+            relocated: reloc.map(|r| match r {
+                Reloc::Square(s) => Relocated::Square(s),
+                Reloc::Queue => Relocated::Queue,
+            }),
+            hit,
+            extra_mark: throw.is_some_and(|t| self.rules.throws.gives_extra(t)),
+            off: to == off,
+            forced: false,
+        };
+        let (next, fx) = self.rules.play(p, &unit).ok()?;
+        self.visit_step(u, p, &next, unit, fx, var);
+        if !var {
+            self.out.units += 1;
+        }
+        Some(next)
+    }
+
+    /// The throw value of a unit, checking faces and the `+` mark.
+    fn resolve_throw(&mut self, p: &Position, u: &UnitSyntax, var: bool) -> Result<Option<u8>, ()> {
+        let rules = self.rules;
+        let throws = &rules.throws;
+        if matches!(u.body, UnitBody::Skip) {
+            return Ok(None);
+        }
+        let mut value = u.throw;
+        if let Some(faces) = u.faces {
+            if faces.len() != throws.sticks as usize {
+                let f = Finding::error(
+                    "senet::sgn::faces",
+                    format!("{} stick faces written, but the rules throw {} sticks", faces.len(), throws.sticks),
+                    u.span,
+                )
+                .label("stick faces")
+                .help(format!("write one digit per stick, {} digits, 1 for the marked side", throws.sticks))
+                .clause(&throws.clause);
+                self.report(self.context(f, p, var));
+                return Err(());
+            }
+            let derived = throws.values[faces.marked() as usize];
+            match value {
+                Some(v) if v != derived => {
+                    let f = Finding::error(
+                        "senet::sgn::faces_mismatch",
+                        format!("the faces `_{faces}` give {derived} under these rules, not {v}"),
+                        u.span,
+                    )
+                    .label(format!("{} marked sides up → {derived}", faces.marked()))
+                    .help(format!("write `{derived}_{faces}:` or correct the faces"))
+                    .clause(&throws.clause);
+                    let mut f = self.context(f, p, var);
+                    f.throw = Some(v);
+                    f.unit = Some(u.to_string());
+                    self.report(f);
+                    return Err(());
+                }
+                _ => value = Some(derived),
+            }
+        }
+        let Some(v) = value else {
+            return Ok(None);
+        };
+        if v == 0 {
+            return Ok(Some(0));
+        }
+        if !throws.values.contains(&v) {
+            let vals: Vec<String> = throws.distinct_values().iter().map(|v| v.to_string()).collect();
+            let f = Finding::error(
+                "senet::sgn::impossible_throw",
+                format!("a throw of {v} is impossible under these rules"),
+                u.span,
+            )
+            .label(format!("throw {v}"))
+            .help(format!("the throws are {}", join_or(&vals)))
+            .clause(&throws.clause);
+            let mut f = self.context(f, p, var);
+            f.throw = Some(v);
+            f.unit = Some(u.to_string());
+            self.report(f);
+            return Err(());
+        }
+        if u.plus && !throws.gives_extra(v) {
+            let f = Finding::error(
+                "senet::sgn::extra_mark",
+                format!("`+` marks a throw that gives another throw, and {v} does not"),
+                u.span,
+            )
+            .label(format!("`{v}+`"))
+            .help(format!("write `{v}:`; only {} give another throw", self.extra_values()))
+            .clause(&throws.extra_clause);
+            let mut f = self.context(f, p, var);
+            f.throw = Some(v);
+            f.unit = Some(u.to_string());
+            self.report(f);
+        }
+        Ok(Some(v))
+    }
+
+    fn check_nags(&mut self, p: &Position, u: &UnitSyntax, nags: &[(u16, Span)], legal: &[Unit], var: bool) {
+        for &(n, span) in nags {
+            if (n == 7 || n == 8) && legal.len() != 1 {
+                let what = if n == 7 { "a forced move" } else { "the only move" };
+                let f = Finding::warning(
+                    "senet::sgn::not_forced",
+                    format!("`${n}` claims {what}, but {} units were legal with this throw", legal.len()),
+                    span,
+                )
+                .label(format!("${n}"))
+                .help("remove the claim, or check the throw and the position");
+                let mut f = self.context(f, p, var);
+                f.unit = Some(u.to_string());
+                f.legal = legal.iter().map(|g| g.to_string()).collect();
+                self.report(f);
+            }
+        }
+    }
+
+    /// Explains why a written unit matches no legal unit.
+    fn illegal(
+        &self,
+        p: &Position,
+        u: &UnitSyntax,
+        throw: Option<u8>,
+        free: bool,
+        legal: &[Unit],
+        illegal_ok: bool,
+    ) -> Finding {
+        let rules = self.rules;
+        let side = p.to_move;
+        let legal_text: Vec<String> = legal.iter().map(|g| g.to_string()).collect();
+        let alternatives = if legal_text.is_empty() {
+            "no unit is legal with this throw".to_string()
+        } else {
+            format!("legal here: {}", legal_text.join(", "))
+        };
+        let mut clause = String::new();
+        let mut code = "senet::sgn::illegal_move";
+        let mut label = "not legal here".to_string();
+        let message: String;
+        let mut help = alternatives.clone();
+        let sq = |s: u8| self.square_name(s);
+        let refusals = match throw {
+            Some(t) if t > 0 => rules.refusals(p, t),
+            _ => Vec::new(),
+        };
+        match u.body {
+            UnitBody::Skip => {
+                code = "senet::sgn::illegal_skip";
+                message = format!("`skip` is written, but {side}'s turn is not missed");
+                label = "no missed turn is due".into();
+                if let Some(s) = rules.squares.iter().find(|s| s.miss_turn) {
+                    clause = s.miss_clause.clone();
+                }
+                help = "`skip` stands for a turn the rules take away (a piece moved onto the net); throw instead".into();
+            }
+            _ if p.skip[side.index()] && !p.extra => {
+                code = "senet::sgn::missed_turn";
+                message = format!("{side}'s turn is missed: the only unit is `skip`");
+                label = "write `skip` here".into();
+                if let Some(s) = rules.squares.iter().find(|s| s.miss_turn) {
+                    clause = s.miss_clause.clone();
+                }
+                help = "a piece of this side moved onto the square that makes its owner miss the next turn".into();
+            }
+            UnitBody::Pass => {
+                code = "senet::sgn::illegal_pass";
+                message = format!("{side} may not pass with this throw: a move is legal");
+                label = "pass not allowed".into();
+                clause = if rules.movement.voluntary_pass {
+                    rules.movement.voluntary_pass_clause.clone()
+                } else {
+                    rules.movement.compulsory_clause.clone()
+                };
+            }
+            UnitBody::Move { from, to, reloc, sep } => {
+                let off = rules.board.off();
+                let to_sq = match to {
+                    Target::Square(s) => s,
+                    Target::Off => off,
+                };
+                let to_name = if to_sq >= off { "off the board".to_string() } else { sq(to_sq) };
+                // The engine's own unit from that square, if one is legal.
+                let same_from = legal.iter().find(|g| g.kind != UnitKind::Pass && g.from == from && (g.kind == UnitKind::NoThrow) == free);
+                if free && throw == Some(0) {
+                    code = "senet::sgn::illegal_free_move";
+                    message = format!("no move without a throw is allowed here: {u}");
+                    label = "a throw is needed".into();
+                    if let Some(l) = rules.squares.iter().find_map(|s| s.lock.as_ref()) {
+                        clause = l.clause.clone();
+                    }
+                    help = if legal_text.is_empty() {
+                        "`0:` units move a piece out of the water without a throw, and only when the square they go to is empty".into()
+                    } else {
+                        alternatives.clone()
+                    };
+                } else if p.at(from) != Some(side) {
+                    code = "senet::sgn::no_piece";
+                    message = match p.at(from) {
+                        Some(other) => format!("the piece on {} is {other}'s, and it is {side}'s turn", sq(from)),
+                        None => format!("there is no {side} piece on {}", sq(from)),
+                    };
+                    label = format!("no {side} piece on {from}");
+                } else if let Some(g) = same_from {
+                    // Right piece, wrong destination, relocation or mark.
+                    let g_to = if g.off { off } else { g.to };
+                    if g_to != to_sq {
+                        code = "senet::sgn::wrong_destination";
+                        message = format!("with a throw of {}, the piece on {from} ends on {}, not on {to_name}", g.throw, if g.off { "off the board".into() } else { sq(g.to) });
+                        label = format!("write `{g}`");
+                        clause = self.divert_clause(p, from, to_sq);
+                        help = format!("the final square of a move is always written as the rules place it: `{g}`");
+                    } else if reloc.map(reloc_of) != g.relocated {
+                        code = "senet::sgn::relocation";
+                        message = match g.relocated {
+                            Some(Relocated::Square(s)) => format!("the piece does not stay on {}: the rules move it on to {}", sq(g.to), s),
+                            Some(Relocated::Queue) => format!("the piece does not stay on {}: it joins the queue of dead pieces", sq(g.to)),
+                            None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
+                        };
+                        label = format!("write `{g}`");
+                        if let Some(l) = &rules.squares[g.to as usize].on_land {
+                            clause = l.clause.clone();
+                        }
+                        help = format!("write the final square after `=`: `{g}`");
+                    } else if sep == MoveSep::Cross && !g.hit {
+                        code = "senet::sgn::no_capture";
+                        message = format!("`x` marks a swap, but {} holds no opposing piece", sq(to_sq));
+                        label = format!("write `{g}`");
+                        clause = rules.movement.swap_clause.clone();
+                    } else {
+                        message = format!("{u} is not legal here");
+                    }
+                } else if let Some(r) = refusals.iter().find(|r| r.from == from) {
+                    message = self.explain(p, r, to_sq, throw.unwrap_or(0));
+                    clause = rules.clause_of(r, p);
+                    label = self.short(r);
+                } else if free {
+                    message = format!("{u} is not legal here");
+                } else {
+                    message = format!("{u} is not legal here");
+                }
+            }
+            UnitBody::Gap => unreachable!("gaps are handled before resolution"),
+        }
+        if illegal_ok {
+            help = format!("{help}; the record marks it [%played-illegal], so it is applied as written");
+        }
+        let mut f = if illegal_ok {
+            Finding::warning(code, message, u.span)
+        } else {
+            Finding::error(code, message, u.span)
+        }
+        .label(label)
+        .help(help)
+        .clause(&clause);
+        if clause.is_empty() {
+            f.clause = None;
+        }
+        f.unit = Some(u.to_string());
+        f.throw = throw;
+        f.legal = legal_text;
+        f
+    }
+
+    fn divert_clause(&self, p: &Position, from: u8, to: u8) -> String {
+        let rules = self.rules;
+        if rules.movement.truncate_at.iter().any(|t| from < t && t < to) {
+            return rules.movement.truncate_clause.clone();
+        }
+        if let Some(s) = rules.squares.get(to as usize) {
+            if s.divert_when_protected.is_some() && p.at(to).is_some() {
+                return s.divert_clause.clone();
+            }
+        }
+        String::new()
+    }
+
+    fn short(&self, r: &Refusal) -> String {
+        match r.forbid {
+            Forbid::OwnPiece => "own piece there".into(),
+            Forbid::Protected => "protected piece".into(),
+            Forbid::Blockade(_) => "blockade in the way".into(),
+            Forbid::Gate(g) => format!("passes {g}"),
+            Forbid::Immobile => "this piece only bears off".into(),
+            Forbid::BeyondEnd => "beyond the end".into(),
+            Forbid::ExitThrow => "wrong throw to bear off".into(),
+            Forbid::NotAllIn => "not all pieces home".into(),
+            Forbid::Priority => "another piece must move".into(),
+            Forbid::Backward => "backward not allowed".into(),
+            Forbid::Opening => "the opening binds this unit".into(),
+            Forbid::Bound => "the throw belongs to another piece".into(),
+            Forbid::Locked => "pieces held by the water".into(),
+            Forbid::RelocationBlocked => "nowhere to go".into(),
+            Forbid::MissedTurn => "turn missed".into(),
+            Forbid::ArrivedThisTurn => "arrived this turn".into(),
+            Forbid::NoPiece => "no piece".into(),
+        }
+    }
+
+    /// A sentence on why the move from `r.from` is refused.
+    fn explain(&self, p: &Position, r: &Refusal, written_to: u8, throw: u8) -> String {
+        let rules = self.rules;
+        let side = p.to_move;
+        let sq = |s: u8| self.square_name(s);
+        let from = r.from;
+        let to = r.to;
+        match r.forbid {
+            Forbid::OwnPiece => format!("{} holds a {side} piece: a piece may not land on its own colour", sq(to)),
+            Forbid::Protected => format!("the {} piece on {} is protected and cannot be swapped", side.other(), sq(to)),
+            Forbid::Blockade(i) => {
+                let b = &rules.blockades[i as usize];
+                let kind = match b.of {
+                    crate::engine::BlockadeKind::Opposing => format!("{} {} pieces", b.length, side.other()),
+                    crate::engine::BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
+                    crate::engine::BlockadeKind::Any => format!("{} adjacent pieces", b.length),
+                };
+                format!("the move from {from} passes over {kind} in a row, which block the way")
+            }
+            Forbid::Gate(g) => format!("the move from {from} would pass {}, which must be landed on exactly", sq(g)),
+            Forbid::Immobile => format!("a piece on {} does not move along the track; it only bears off", sq(from)),
+            Forbid::BeyondEnd => format!("a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"),
+            Forbid::ExitThrow => {
+                let ok: Vec<String> = (1..32u8)
+                    .filter(|&v| rules.squares[from as usize].exit_throws.is_some_and(|e| e & (1 << v) != 0))
+                    .map(|v| v.to_string())
+                    .collect();
+                format!("a piece on {} bears off only with a throw of {}", sq(from), join_or(&ok))
+            }
+            Forbid::NotAllIn => {
+                let region = rules.bear_off.all_in.map(describe_set).unwrap_or_default();
+                format!("{side} may bear off only when all its pieces are on {region}")
+            }
+            Forbid::Priority => "a piece on a priority square can move, and one of those must".to_string(),
+            Forbid::Backward => format!("a forward move exists, so the piece on {from} may not move backward"),
+            Forbid::Opening => match rules.opening.iter().find(|o| o.side == side) {
+                Some(o) => match (o.throw, o.from) {
+                    (Some(t), Some(f)) if t != throw => format!("{side}'s opening unit is a throw of {t} moving the piece on {f}"),
+                    (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
+                    _ => "the opening binds this unit".to_string(),
+                },
+                None => "the opening binds this unit".to_string(),
+            },
+            Forbid::Bound => format!("the pending throw must be used by the piece on {}", p.bound.map(sq).unwrap_or_default()),
+            Forbid::Locked => format!("{side} has a piece held in the water: no other piece of {side} may move"),
+            Forbid::RelocationBlocked => format!("the piece could not be placed where {} sends it", sq(written_to)),
+            Forbid::MissedTurn => format!("{side}'s turn is missed"),
+            Forbid::ArrivedThisTurn => format!("the piece reached {} this turn and may bear off from it only in a later turn", sq(from)),
+            Forbid::NoPiece => format!("there is no {side} piece on {from}"),
+        }
+    }
+
+    /// "square 27 (House of Water)".
+    fn square_name(&self, s: u8) -> String {
+        match self.rules.houses.iter().find(|h| h.square == s) {
+            Some(h) => format!("square {s} ({})", h.name),
+            None => format!("square {s}"),
+        }
+    }
+}
+
+fn reloc_of(r: Reloc) -> Relocated {
+    match r {
+        Reloc::Square(s) => Relocated::Square(s),
+        Reloc::Queue => Relocated::Queue,
+    }
+}
+
+/// Whether a written unit is this generated unit. `-` is accepted for a swap
+/// and `+` is optional; everything else must be as the rules place it.
+pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
+    match (u.body, g.kind) {
+        (UnitBody::Skip, UnitKind::Skip) => true,
+        (UnitBody::Pass, UnitKind::Pass) => true,
+        (UnitBody::Move { from, sep, to, reloc }, UnitKind::Move | UnitKind::NoThrow) => {
+            if (u.throw == Some(0)) != (g.kind == UnitKind::NoThrow) || from != g.from {
+                return false;
+            }
+            let to_ok = match to {
+                Target::Off => g.off,
+                Target::Square(s) => !g.off && s == g.to,
+            };
+            to_ok && reloc.map(reloc_of) == g.relocated && (sep == MoveSep::Dash || g.hit)
+        }
+        _ => false,
+    }
+}
+
+/// `12.` or `12...` for the turn the side to move is about to start.
+pub fn turn_label(p: &Position) -> String {
+    match p.to_move {
+        Side::White => format!("{}.", p.turn),
+        Side::Black => format!("{}...", p.turn),
+    }
+}
+
+fn join_or(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+fn describe_set(set: crate::engine::SquareSet) -> String {
+    let squares: Vec<u8> = set.iter().collect();
+    if squares.is_empty() {
+        return String::new();
+    }
+    let contiguous = squares.windows(2).all(|w| w[1] == w[0] + 1);
+    if contiguous && squares.len() > 2 {
+        format!("squares {}..{}", squares[0], squares[squares.len() - 1])
+    } else {
+        format!("squares {}", squares.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
+    }
+}
+
+/// What differs between two positions, in words.
+fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> String {
+    let mut parts = Vec::new();
+    for s in 1..=len {
+        let (a, b) = (actual.at(s), asserted.at(s));
+        if a != b {
+            let name = |x: Option<Side>| x.map_or("empty".to_string(), |s| s.to_string());
+            parts.push(format!("square {s}: replay {}, record {}", name(a), name(b)));
+        }
+    }
+    if actual.to_move != asserted.to_move {
+        parts.push(format!("to move: replay {}, record {}", actual.to_move, asserted.to_move));
+    }
+    if actual.off != asserted.off {
+        parts.push(format!("borne off: replay {}-{}, record {}-{}", actual.off[0], actual.off[1], asserted.off[0], asserted.off[1]));
+    }
+    if actual.turn != asserted.turn {
+        parts.push(format!("turn: replay {}, record {}", actual.turn, asserted.turn));
+    }
+    if (actual.extra, actual.bound, actual.skip, actual.queue) != (asserted.extra, asserted.bound, asserted.skip, asserted.queue) {
+        parts.push("rule state (extra throw, bound piece, missed turn or queue) differs".into());
+    }
+    if parts.is_empty() {
+        "the two strings differ only in layout".into()
+    } else {
+        format!("{}; the replay continues from the record's position", parts.join("; "))
+    }
+}
