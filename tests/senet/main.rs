@@ -6,3 +6,4 @@ mod invariants;
 mod rules_fixtures;
 mod scenarios;
 mod sgn_fixtures;
+mod differential;
