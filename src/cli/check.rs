@@ -1,11 +1,386 @@
-//! `senet check` (being built).
+//! `senet check FILE|DIR|-...`: every game of every record, every layer:
+//! syntax, header, legality of the main line and variations, `[%pos]`,
+//! result and score. Files are read game by game, so memory stays bounded
+//! by one game whatever the file size.
 
+use crate::notation::check::{CheckOptions, RulesCache, check_game};
+use crate::notation::reader::{GameSource, ReadError, StreamReader, SyntaxError};
+use crate::notation::replay::{Finding, Severity};
+use crate::notation::syntax::Game;
+use miette::{Diagnostic, LabeledSpan, NamedSource};
+use serde::Serialize;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// SGN files, directories (every `*.sgn` below them) or `-` for standard input.
+    #[arg(required = true, value_name = "FILE|DIR|-")]
+    pub paths: Vec<PathBuf>,
+    /// Check every game under this rule set (a built-in name or a .senet
+    /// path), whatever its Rules tag says.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub rules: Option<String>,
+    /// Options to select with --rules (repeatable).
+    #[arg(long = "option", value_name = "NAME", requires = "rules")]
+    pub options: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Warnings count as errors.
+    #[arg(long)]
+    pub strict: bool,
+    /// Check the notation only: no rules, no replay.
+    #[arg(long)]
+    pub syntax_only: bool,
+    /// Most problems reported per game.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub max_errors: usize,
+}
 
-pub fn run(_args: CheckArgs) -> ExitCode {
-    eprintln!("senet check: not available in this build");
-    ExitCode::from(super::EXIT_USAGE)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Source excerpts with labels, like a compiler.
+    Human,
+    /// One line per problem: `file:line:col: severity[code]: message`.
+    Short,
+    /// JSON Lines: one object per problem, then a summary object.
+    Json,
+}
+
+/// Counts for the summary line and object.
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub games: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub units: usize,
+}
+
+/// One finding as a JSON line.
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    file: &'a str,
+    game: usize,
+    white: Option<&'a str>,
+    black: Option<&'a str>,
+    line: usize,
+    column: usize,
+    code: &'a str,
+    severity: Severity,
+    message: &'a str,
+    help: Option<&'a str>,
+    clause: Option<&'a str>,
+    turn: Option<u32>,
+    side: Option<crate::engine::Side>,
+    unit: Option<&'a str>,
+    throw: Option<u8>,
+    legal: &'a [String],
+    position: Option<&'a str>,
+    in_variation: bool,
+}
+
+/// A finding with its file, ready for miette.
+struct Report<'a> {
+    f: &'a Finding,
+    src: NamedSource<GameSource>,
+    game: usize,
+    players: String,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl std::error::Error for Report<'_> {}
+
+impl Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.f.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.f.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        let f = self.f;
+        let mut lines = Vec::new();
+        if let Some(h) = &f.help {
+            lines.push(h.clone());
+        }
+        let mut ctx = format!("game {}{}", self.game, self.players);
+        if let (Some(turn), Some(side)) = (f.turn, f.side) {
+            ctx.push_str(&format!(", turn {turn}, {side}"));
+        }
+        if let Some(t) = f.throw {
+            ctx.push_str(&format!(", throw {t}"));
+        }
+        if f.in_variation {
+            ctx.push_str(", in a variation");
+        }
+        lines.push(ctx);
+        if let Some(c) = &f.clause {
+            lines.push(format!("rule: {c}"));
+        }
+        if let Some(p) = &f.position {
+            lines.push(format!("position before: {p}"));
+        }
+        Some(Box::new(lines.join("\n")))
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = if self.f.label.is_empty() { None } else { Some(self.f.label.clone()) };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.f.span))))
+    }
+}
+
+fn syntax_finding(e: &SyntaxError) -> Finding {
+    let mut f = Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    f.help = e.help.clone();
+    f
+}
+
+struct Checker {
+    opts: CheckOptions,
+    args_format: Format,
+    strict: bool,
+    syntax_only: bool,
+    cache: RulesCache,
+    summary: Summary,
+    out: std::io::BufWriter<std::io::Stdout>,
+    rule_file_failed: bool,
+}
+
+impl Checker {
+    fn emit(&mut self, file: &str, game: Option<&Game>, index: usize, src: &GameSource, f: &Finding) {
+        let mut f = f.clone();
+        if self.strict && f.severity == Severity::Warning {
+            f.severity = Severity::Error;
+        }
+        match f.severity {
+            Severity::Error => self.summary.errors += 1,
+            Severity::Warning => self.summary.warnings += 1,
+        }
+        let (line, column) = line_col(src, f.span.start);
+        let white = game.and_then(|g| g.tag("White"));
+        let black = game.and_then(|g| g.tag("Black"));
+        match self.args_format {
+            Format::Json => {
+                let j = JsonFinding {
+                    file,
+                    game: index,
+                    white,
+                    black,
+                    line,
+                    column,
+                    code: f.code,
+                    severity: f.severity,
+                    message: &f.message,
+                    help: f.help.as_deref(),
+                    clause: f.clause.as_deref(),
+                    turn: f.turn,
+                    side: f.side,
+                    unit: f.unit.as_deref(),
+                    throw: f.throw,
+                    legal: &f.legal,
+                    position: f.position.as_deref(),
+                    in_variation: f.in_variation,
+                };
+                let _ = writeln!(self.out, "{}", serde_json::to_string(&j).expect("plain data serialises"));
+            }
+            Format::Short => {
+                let sev = if f.severity == Severity::Error { "error" } else { "warning" };
+                let clause = f.clause.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
+                let turn = match (f.turn, f.side) {
+                    (Some(t), Some(s)) => format!(", turn {t} {s}"),
+                    _ => String::new(),
+                };
+                let _ = writeln!(self.out, "{file}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})", f.code, f.message);
+            }
+            Format::Human => {
+                let players = match (white, black) {
+                    (Some(w), Some(b)) => format!(" ({w} – {b})"),
+                    _ => String::new(),
+                };
+                let report = Report { f: &f, src: NamedSource::new(file, src.clone()), game: index, players };
+                let _ = self.out.flush();
+                eprint!("{}", super::render(&report));
+            }
+        }
+    }
+
+    fn check_stream(&mut self, name: &str, dir: Option<&Path>, input: Box<dyn BufRead>) -> Result<(), std::io::Error> {
+        self.summary.files += 1;
+        let mut reader = StreamReader::new(input);
+        let mut index = 0usize;
+        while let Some(next) = reader.next_game() {
+            index += 1;
+            self.summary.games += 1;
+            let src = reader.source();
+            match next {
+                Err(ReadError::Io(e)) => return Err(e),
+                Err(ReadError::Syntax(e)) => {
+                    self.summary.invalid += 1;
+                    let f = syntax_finding(&e);
+                    self.emit(name, None, e.game.max(index), &src, &f);
+                }
+                Ok(game) => {
+                    let index = game.index;
+                    if self.syntax_only {
+                        self.summary.valid += 1;
+                        continue;
+                    }
+                    match check_game(&game, dir, &self.opts, &mut self.cache) {
+                        Ok(report) => {
+                            self.summary.units += report.units;
+                            let mut errors = 0;
+                            for f in &report.findings {
+                                if f.severity == Severity::Error || self.strict {
+                                    errors += 1;
+                                }
+                                self.emit(name, Some(&game), index, &src, f);
+                            }
+                            if report.suppressed > 0 && self.args_format != Format::Json {
+                                eprintln!("note: game {index}: {} more problems not shown (--max-errors)", report.suppressed);
+                            }
+                            if errors > 0 {
+                                self.summary.invalid += 1;
+                            } else {
+                                self.summary.valid += 1;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = self.out.flush();
+                            eprint!("{}", super::render(&e.0));
+                            self.rule_file_failed = true;
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn line_col(src: &GameSource, offset: usize) -> (usize, usize) {
+    let local = offset.saturating_sub(src.offset).min(src.text.len());
+    let (l, c) = crate::diag::line_col(&src.text, local);
+    (l + src.line, c)
+}
+
+/// Every `*.sgn` file below `dir`, sorted.
+fn sgn_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            sgn_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "sgn") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    if let Some(spec) = &args.rules {
+        // A bad --rules is a usage error before any record is read.
+        if let Err(code) = super::load_rules(spec, None, &args.options) {
+            return code;
+        }
+    }
+    let mut checker = Checker {
+        opts: CheckOptions { rules_override: args.rules.clone(), override_options: args.options.clone(), max_findings: args.max_errors.max(1) },
+        args_format: args.format,
+        strict: args.strict,
+        syntax_only: args.syntax_only,
+        cache: RulesCache::default(),
+        summary: Summary::default(),
+        out: std::io::BufWriter::new(std::io::stdout()),
+        rule_file_failed: false,
+    };
+    let mut io_failed = false;
+    for path in &args.paths {
+        let files = if path.as_os_str() == "-" {
+            let stdin = std::io::stdin();
+            if let Err(e) = checker.check_stream("<stdin>", None, Box::new(stdin.lock())) {
+                eprintln!("error: cannot read standard input: {e}");
+                io_failed = true;
+            }
+            continue;
+        } else if path.is_dir() {
+            let mut v = Vec::new();
+            if let Err(e) = sgn_files(path, &mut v) {
+                eprintln!("error: cannot read directory {}: {e}", path.display());
+                io_failed = true;
+                continue;
+            }
+            v
+        } else {
+            vec![path.clone()]
+        };
+        for file in files {
+            let name = file.display().to_string();
+            let input = match std::fs::File::open(&file) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: cannot read {name}: {e}");
+                    io_failed = true;
+                    continue;
+                }
+            };
+            let dir = file.parent().map(Path::to_path_buf);
+            if let Err(e) = checker.check_stream(&name, dir.as_deref(), Box::new(BufReader::with_capacity(1 << 16, input))) {
+                eprintln!("error: cannot read {name}: {e}");
+                io_failed = true;
+            }
+            if checker.rule_file_failed {
+                break;
+            }
+        }
+        if checker.rule_file_failed {
+            break;
+        }
+    }
+    let s = &checker.summary;
+    match args.format {
+        Format::Json => {
+            let _ = writeln!(checker.out, "{}", serde_json::json!({ "summary": s }));
+        }
+        _ => {
+            let _ = checker.out.flush();
+            let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+            let mut line = format!("{}, {} valid, {} invalid", plural(s.games, "game"), s.valid, s.invalid);
+            if s.files > 1 {
+                line = format!("{} in {}", line, plural(s.files, "file"));
+            }
+            if s.warnings > 0 && !args.strict {
+                line.push_str(&format!(" ({})", plural(s.warnings, "warning")));
+            }
+            eprintln!("{line}");
+        }
+    }
+    let _ = checker.out.flush();
+    if checker.rule_file_failed || io_failed {
+        ExitCode::from(super::EXIT_USAGE)
+    } else if checker.summary.errors > 0 {
+        ExitCode::from(super::EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -70,3 +70,34 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+/// Renders a diagnostic for standard error: colour only on a terminal and
+/// when `NO_COLOR` is unset.
+pub fn render(diag: &dyn miette::Diagnostic) -> String {
+    use std::io::IsTerminal;
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let theme = if colour {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let width = if colour { 100 } else { 100 };
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
+    let mut out = String::new();
+    if handler.render_report(&mut out, diag).is_err() {
+        out = format!("{diag}\n");
+    }
+    out
+}
+
+/// Loads a rule set for a command, reporting a failure on standard error.
+pub fn load_rules(
+    spec: &str,
+    relative_to: Option<&std::path::Path>,
+    options: &[String],
+) -> Result<crate::engine::Ruleset, ExitCode> {
+    crate::rules::load(spec, relative_to, options).map_err(|e| {
+        eprint!("{}", render(&e));
+        ExitCode::from(EXIT_USAGE)
+    })
+}

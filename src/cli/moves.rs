@@ -1,11 +1,130 @@
-//! `senet moves` (being built).
+//! `senet moves`: the legal units of a position for a throw, or the units
+//! due without a throw; `--why` adds, for each refused move, the clause
+//! that forbids it.
 
+use crate::engine::{Position, Unit};
+use serde::Serialize;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct MovesArgs {}
+pub struct MovesArgs {
+    /// A built-in rule set (`senet rules list`) or the path of a .senet file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub rules: String,
+    /// Select an option of the rule file (repeatable).
+    #[arg(long = "option", value_name = "NAME")]
+    pub options: Vec<String>,
+    /// The position string, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`.
+    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
+    pub position: String,
+    /// The throw value; without it, the units due without a throw.
+    #[arg(long)]
+    pub throw: Option<u8>,
+    /// Also list each refused move with the clause that forbids it.
+    #[arg(long)]
+    pub why: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
 
-pub fn run(_args: MovesArgs) -> ExitCode {
-    eprintln!("senet moves: not available in this build");
-    ExitCode::from(super::EXIT_USAGE)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Serialize)]
+struct Answer {
+    position: String,
+    throw: Option<u8>,
+    units: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refused: Option<Vec<RefusedMove>>,
+}
+
+#[derive(Serialize)]
+struct RefusedMove {
+    from: u8,
+    to: String,
+    clause: String,
+    reason: String,
+}
+
+pub fn run(args: MovesArgs) -> ExitCode {
+    let rules = match super::load_rules(&args.rules, None, &args.options) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let board = rules.board;
+    let pos = match Position::parse(&args.position, board.len, board.row_len) {
+        Ok(p) => p,
+        Err(e) => {
+            let diag = crate::notation::check::PositionArgError::new(&args.position, &e);
+            eprint!("{}", super::render(&diag));
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+    };
+    if let Some(t) = args.throw {
+        if !rules.throws.values.contains(&t) {
+            let values: Vec<String> = rules.throws.distinct_values().iter().map(|v| v.to_string()).collect();
+            eprintln!(
+                "error: a throw of {t} is impossible under `{}` [{}]; the throws are {}",
+                rules.meta.name,
+                rules.throws.clause,
+                values.join(", ")
+            );
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+    }
+    let mut units: Vec<Unit> = Vec::new();
+    match args.throw {
+        Some(t) => rules.legal_units(&pos, t, &mut units),
+        None => rules.free_units(&pos, &mut units),
+    }
+    let refused = match (args.why, args.throw) {
+        (true, Some(t)) => Some(
+            rules
+                .refusals(&pos, t)
+                .iter()
+                .map(|r| RefusedMove {
+                    from: r.from,
+                    to: if r.to > board.len { "off".into() } else { r.to.to_string() },
+                    clause: rules.clause_of(r, &pos),
+                    reason: crate::notation::replay::refusal_reason(&rules, &pos, r, t),
+                })
+                .collect(),
+        ),
+        (true, None) => Some(Vec::new()),
+        _ => None,
+    };
+    let answer = Answer {
+        position: pos.write(board.len, board.row_len),
+        throw: args.throw,
+        units: units.iter().map(|u| u.to_string()).collect(),
+        refused,
+    };
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string(&answer).expect("plain data serialises")),
+        Format::Text => {
+            if answer.units.is_empty() {
+                match args.throw {
+                    Some(t) => println!("no legal unit with a throw of {t}"),
+                    None => println!("no unit is due without a throw: throw the sticks"),
+                }
+            }
+            for u in &answer.units {
+                println!("{u}");
+            }
+            if let Some(refused) = &answer.refused {
+                if !refused.is_empty() {
+                    println!("\nrefused:");
+                }
+                for r in refused {
+                    let clause = if r.clause.is_empty() { String::new() } else { format!(" [{}]", r.clause) };
+                    println!("  {}-{}{clause}: {}", r.from, r.to, r.reason);
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -82,14 +82,9 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
     }
 }
 
-/// Renders a rules error with miette's graphical handler on stderr.
+/// Renders a rules error on stderr.
 fn report(e: &RulesError) {
-    let mut out = String::new();
-    let handler = miette::GraphicalReportHandler::new();
-    if handler.render_report(&mut out, e).is_err() {
-        out = e.to_string();
-    }
-    eprint!("{out}");
+    eprint!("{}", super::render(e));
 }
 
 /// The text of `senet rules show`.

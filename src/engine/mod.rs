@@ -10,7 +10,7 @@ mod ruleset;
 mod unit;
 
 pub use movegen::{Effects, Forbid, Refusal};
-pub use position::{Position, Queue};
+pub use position::{Position, PositionError, Queue};
 pub use ruleset::*;
 pub use unit::{Relocated, Unit, UnitKind};
 

@@ -555,7 +555,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         let mut label = "not legal here".to_string();
         let message: String;
         let mut help = alternatives.clone();
-        let sq = |s: u8| self.square_name(s);
+        let sq = |s: u8| square_name(self.rules, s);
         let refusals = match throw {
             Some(t) if t > 0 => rules.refusals(p, t),
             _ => Vec::new(),
@@ -647,7 +647,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         message = format!("{u} is not legal here");
                     }
                 } else if let Some(r) = refusals.iter().find(|r| r.from == from) {
-                    message = self.explain(p, r, to_sq, throw.unwrap_or(0));
+                    message = refusal_reason(rules, p, r, throw.unwrap_or(0));
                     clause = rules.clause_of(r, p);
                     label = self.short(r);
                 } else if free {
@@ -661,6 +661,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
         if illegal_ok {
             help = format!("{help}; the record marks it [%played-illegal], so it is applied as written");
         }
+        let message = if matches!(u.body, UnitBody::Move { .. }) && !message.starts_with('`') {
+            format!("`{u}` is illegal: {message}")
+        } else {
+            message
+        };
         let mut f = if illegal_ok {
             Finding::warning(code, message, u.span)
         } else {
@@ -712,65 +717,64 @@ impl<'r, 'v> Replayer<'r, 'v> {
             Forbid::NoPiece => "no piece".into(),
         }
     }
+}
 
-    /// A sentence on why the move from `r.from` is refused.
-    fn explain(&self, p: &Position, r: &Refusal, written_to: u8, throw: u8) -> String {
-        let rules = self.rules;
-        let side = p.to_move;
-        let sq = |s: u8| self.square_name(s);
-        let from = r.from;
-        let to = r.to;
-        match r.forbid {
-            Forbid::OwnPiece => format!("{} holds a {side} piece: a piece may not land on its own colour", sq(to)),
-            Forbid::Protected => format!("the {} piece on {} is protected and cannot be swapped", side.other(), sq(to)),
-            Forbid::Blockade(i) => {
-                let b = &rules.blockades[i as usize];
-                let kind = match b.of {
-                    crate::engine::BlockadeKind::Opposing => format!("{} {} pieces", b.length, side.other()),
-                    crate::engine::BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
-                    crate::engine::BlockadeKind::Any => format!("{} adjacent pieces", b.length),
-                };
-                format!("the move from {from} passes over {kind} in a row, which block the way")
-            }
-            Forbid::Gate(g) => format!("the move from {from} would pass {}, which must be landed on exactly", sq(g)),
-            Forbid::Immobile => format!("a piece on {} does not move along the track; it only bears off", sq(from)),
-            Forbid::BeyondEnd => format!("a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"),
-            Forbid::ExitThrow => {
-                let ok: Vec<String> = (1..32u8)
-                    .filter(|&v| rules.squares[from as usize].exit_throws.is_some_and(|e| e & (1 << v) != 0))
-                    .map(|v| v.to_string())
-                    .collect();
-                format!("a piece on {} bears off only with a throw of {}", sq(from), join_or(&ok))
-            }
-            Forbid::NotAllIn => {
-                let region = rules.bear_off.all_in.map(describe_set).unwrap_or_default();
-                format!("{side} may bear off only when all its pieces are on {region}")
-            }
-            Forbid::Priority => "a piece on a priority square can move, and one of those must".to_string(),
-            Forbid::Backward => format!("a forward move exists, so the piece on {from} may not move backward"),
-            Forbid::Opening => match rules.opening.iter().find(|o| o.side == side) {
-                Some(o) => match (o.throw, o.from) {
-                    (Some(t), Some(f)) if t != throw => format!("{side}'s opening unit is a throw of {t} moving the piece on {f}"),
-                    (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
-                    _ => "the opening binds this unit".to_string(),
-                },
-                None => "the opening binds this unit".to_string(),
+/// A sentence on why the move from `r.from` is refused.
+pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> String {
+    let side = p.to_move;
+    let sq = |s: u8| square_name(rules, s);
+    let from = r.from;
+    let to = r.to;
+    match r.forbid {
+        Forbid::OwnPiece => format!("{} holds a {side} piece: a piece may not land on its own colour", sq(to)),
+        Forbid::Protected => format!("the {} piece on {} is protected and cannot be swapped", side.other(), sq(to)),
+        Forbid::Blockade(i) => {
+            let b = &rules.blockades[i as usize];
+            let kind = match b.of {
+                crate::engine::BlockadeKind::Opposing => format!("{} {} pieces", b.length, side.other()),
+                crate::engine::BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
+                crate::engine::BlockadeKind::Any => format!("{} adjacent pieces", b.length),
+            };
+            format!("the move from {from} passes over {kind} in a row, which block the way")
+        }
+        Forbid::Gate(g) => format!("the move from {from} would pass {}, which must be landed on exactly", sq(g)),
+        Forbid::Immobile => format!("a piece on {} does not move along the track; it only bears off", sq(from)),
+        Forbid::BeyondEnd => format!("a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"),
+        Forbid::ExitThrow => {
+            let ok: Vec<String> = (1..32u8)
+                .filter(|&v| rules.squares[from as usize].exit_throws.is_some_and(|e| e & (1 << v) != 0))
+                .map(|v| v.to_string())
+                .collect();
+            format!("a piece on {} bears off only with a throw of {}", sq(from), join_or(&ok))
+        }
+        Forbid::NotAllIn => {
+            let region = rules.bear_off.all_in.map(describe_set).unwrap_or_default();
+            format!("{side} may bear off only when all its pieces are on {region}")
+        }
+        Forbid::Priority => "a piece on a priority square can move, and one of those must".to_string(),
+        Forbid::Backward => format!("a forward move exists, so the piece on {from} may not move backward"),
+        Forbid::Opening => match rules.opening.iter().find(|o| o.side == side) {
+            Some(o) => match (o.throw, o.from) {
+                (Some(t), Some(f)) if t != throw => format!("{side}'s opening unit is a throw of {t} moving the piece on {f}"),
+                (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
+                _ => "the opening binds this unit".to_string(),
             },
-            Forbid::Bound => format!("the pending throw must be used by the piece on {}", p.bound.map(sq).unwrap_or_default()),
-            Forbid::Locked => format!("{side} has a piece held in the water: no other piece of {side} may move"),
-            Forbid::RelocationBlocked => format!("the piece could not be placed where {} sends it", sq(written_to)),
-            Forbid::MissedTurn => format!("{side}'s turn is missed"),
-            Forbid::ArrivedThisTurn => format!("the piece reached {} this turn and may bear off from it only in a later turn", sq(from)),
-            Forbid::NoPiece => format!("there is no {side} piece on {from}"),
-        }
+            None => "the opening binds this unit".to_string(),
+        },
+        Forbid::Bound => format!("the pending throw must be used by the piece on {}", p.bound.map(sq).unwrap_or_default()),
+        Forbid::Locked => format!("{side} has a piece held in the water: no other piece of {side} may move"),
+        Forbid::RelocationBlocked => format!("the piece could not be placed where {} sends it", sq(to)),
+        Forbid::MissedTurn => format!("{side}'s turn is missed"),
+        Forbid::ArrivedThisTurn => format!("the piece reached {} this turn and may bear off from it only in a later turn", sq(from)),
+        Forbid::NoPiece => format!("there is no {side} piece on {from}"),
     }
+}
 
-    /// "square 27 (House of Water)".
-    fn square_name(&self, s: u8) -> String {
-        match self.rules.houses.iter().find(|h| h.square == s) {
-            Some(h) => format!("square {s} ({})", h.name),
-            None => format!("square {s}"),
-        }
+/// "square 27 (House of Water)".
+pub fn square_name(rules: &Ruleset, s: u8) -> String {
+    match rules.houses.iter().find(|h| h.square == s) {
+        Some(h) => format!("square {s} ({})", h.name),
+        None => format!("square {s}"),
     }
 }
 

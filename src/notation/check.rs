@@ -1,0 +1,426 @@
+//! Checking a game record: the header layer, then the replay.
+//!
+//! Stage: a read [`Game`] → the rule set its header names (loaded once per
+//! rule file and options) → start position → [`Replayer`] → result, score
+//! and tag checks → [`Finding`]s. Rule files that do not compile are not a
+//! problem of the record: they come back as [`RuleFileError`] so that the
+//! command line can stop with exit code 2.
+
+use super::replay::{Finding, Replayer, Severity};
+use super::syntax::{Game, Node, ResultToken, Span, Tag};
+use crate::engine::{Position, PositionError, Ruleset, Side, Starter};
+use crate::rules::RulesError;
+use miette::Diagnostic;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The seven tags every record should carry, as in PGN.
+pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// How to check.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// `--rules`: the rule set for every game, whatever its header says.
+    pub rules_override: Option<String>,
+    /// Options to select with `--rules` (the header's `RuleOptions` is used
+    /// otherwise).
+    pub override_options: Vec<String>,
+    /// Most findings kept per game.
+    pub max_findings: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { rules_override: None, override_options: Vec::new(), max_findings: 20 }
+    }
+}
+
+/// A rule file named by a record that does not compile.
+#[derive(Debug)]
+pub struct RuleFileError(pub RulesError);
+
+/// Compiled rule sets by (spec, directory, options).
+#[derive(Default)]
+pub struct RulesCache {
+    map: HashMap<(String, Option<PathBuf>, Vec<String>), Result<Arc<Ruleset>, Arc<RulesError>>>,
+    digests: HashMap<(String, Option<PathBuf>), Option<String>>,
+}
+
+impl RulesCache {
+    fn get(&mut self, spec: &str, dir: Option<&Path>, options: &[String]) -> Result<Arc<Ruleset>, Arc<RulesError>> {
+        // Built-in names do not depend on the directory.
+        let dir_key = if crate::rules::builtin_source(spec).is_some() { None } else { dir.map(Path::to_path_buf) };
+        let key = (spec.to_string(), dir_key, options.to_vec());
+        self.map
+            .entry(key)
+            .or_insert_with(|| crate::rules::load(spec, dir, options).map(Arc::new).map_err(Arc::new))
+            .clone()
+    }
+
+    fn digest(&mut self, spec: &str, dir: Option<&Path>) -> Option<String> {
+        let key = (spec.to_string(), dir.map(Path::to_path_buf));
+        self.digests.entry(key).or_insert_with(|| crate::rules::digest(spec, dir).ok()).clone()
+    }
+}
+
+/// The result of checking one game.
+#[derive(Debug, Clone, Default)]
+pub struct GameReport {
+    pub findings: Vec<Finding>,
+    /// Main-line units replayed.
+    pub units: usize,
+    /// Findings past the cap.
+    pub suppressed: usize,
+    /// The rule set's name, when one was loaded.
+    pub rules: Option<String>,
+}
+
+impl GameReport {
+    pub fn errors(&self) -> usize {
+        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+    }
+}
+
+/// Checks one game: header, replay of the main line and every variation,
+/// result and score. `dir` is the directory of the `.sgn` file, against
+/// which a `Rules` path is resolved.
+pub fn check_game(
+    game: &Game,
+    dir: Option<&Path>,
+    opts: &CheckOptions,
+    cache: &mut RulesCache,
+) -> Result<GameReport, RuleFileError> {
+    let mut report = GameReport::default();
+    let mut findings = Vec::new();
+    let head = game.tags.first().map(|t| t.span).unwrap_or(Span::new(game.span.start, game.span.start));
+    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
+
+    // Tags.
+    let missing: Vec<&str> = ROSTER.iter().copied().filter(|n| tag(n).is_none()).collect();
+    if !missing.is_empty() {
+        findings.push(
+            Finding::warning(
+                "senet::sgn::missing_tag",
+                format!("the game has no {} tag{}", join(&missing), if missing.len() > 1 { "s" } else { "" }),
+                head,
+            )
+            .label("tags of this game")
+            .help("every record carries Event, Site, Date, Round, White, Black and Result; write `?` for an unknown value"),
+        );
+    }
+    if let Some(t) = tag("Date") {
+        if !date_ok(&t.value) {
+            findings.push(
+                Finding::warning("senet::sgn::date", format!("`{}` is not a date of the form YYYY.MM.DD", t.value), value_span(t))
+                    .label("date")
+                    .help("write `2026.03.14`, with `??` for unknown parts: `1979.??.??`"),
+            );
+        }
+    }
+    if let Some(t) = tag("Result") {
+        if ResultToken::parse(&t.value) != Some(game.result) {
+            findings.push(
+                Finding::error(
+                    "senet::sgn::result_tag",
+                    format!("the Result tag says `{}` but the game ends with `{}`", t.value, game.result),
+                    value_span(t),
+                )
+                .label("Result tag")
+                .help("the Result tag and the result token after the movetext must be equal"),
+            );
+        }
+    }
+
+    // The rule set.
+    let (spec, spec_span) = match (&opts.rules_override, tag("Rules")) {
+        (Some(s), _) => (s.clone(), None),
+        (None, Some(t)) => (t.value.clone(), Some(value_span(t))),
+        (None, None) => {
+            findings.push(
+                Finding::error("senet::sgn::missing_rules", "the game does not say which rules it was played under", head)
+                    .label("no Rules tag")
+                    .help("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or check with `--rules NAME`"),
+            );
+            report.findings = findings;
+            return Ok(report);
+        }
+    };
+    let (options, options_span) = if opts.rules_override.is_some() {
+        (opts.override_options.clone(), None)
+    } else {
+        match tag("RuleOptions") {
+            Some(t) => (
+                t.value.split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
+                Some(value_span(t)),
+            ),
+            None => (Vec::new(), None),
+        }
+    };
+    let rules = match cache.get(&spec, dir, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            if e.is_io() {
+                findings.push(
+                    Finding::error("senet::sgn::unknown_rules", format!("no rule set `{spec}`: not a built-in name and no such file"), spec_span.unwrap_or(head))
+                        .label("Rules tag")
+                        .help(format!(
+                            "use a built-in rule set ({}) or a path to a .senet file relative to this record",
+                            crate::rules::builtin_names().join(", ")
+                        )),
+                );
+                report.findings = findings;
+                return Ok(report);
+            }
+            let only_options = !e.errors().is_empty()
+                && e.errors().iter().all(|x| x.code().is_some_and(|c| c.to_string() == "senet::rules::unknown_option"));
+            if only_options {
+                let known = crate::rules::load(&spec, dir, &[]).map(|r| r.meta.options.iter().map(|o| o.0.clone()).collect::<Vec<_>>()).unwrap_or_default();
+                findings.push(
+                    Finding::error(
+                        "senet::sgn::rule_options",
+                        format!("`{}` names an option that `{spec}` does not have", options.join("; ")),
+                        options_span.unwrap_or(head),
+                    )
+                    .label("RuleOptions")
+                    .help(if known.is_empty() {
+                        format!("`{spec}` has no options")
+                    } else {
+                        format!("the options of `{spec}` are: {}", known.join(", "))
+                    }),
+                );
+                report.findings = findings;
+                return Ok(report);
+            }
+            return Err(RuleFileError(Arc::try_unwrap(e).unwrap_or_else(|e| RulesError::Io {
+                path: spec.clone(),
+                reason: e.to_string(),
+                builtins: String::new(),
+            })));
+        }
+    };
+    report.rules = Some(rules.meta.name.clone());
+    if let Some(t) = tag("RulesDigest") {
+        let have = cache.digest(&spec, dir).map(|d| format!("sha256:{d}"));
+        if have.as_deref() != Some(t.value.as_str()) {
+            findings.push(
+                Finding::warning(
+                    "senet::sgn::rules_digest",
+                    format!("the rule file `{spec}` has changed since this record was checked against it"),
+                    value_span(t),
+                )
+                .label("RulesDigest")
+                .help(format!("the rule file's digest is now `{}`; re-check the record and update the tag", have.unwrap_or_default())),
+            );
+        }
+    }
+
+    // The start position.
+    let board = rules.board;
+    let first_written = game.nodes.iter().find_map(|n| match n {
+        Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
+        _ => None,
+    });
+    let start = if tag("SetUp").is_some_and(|t| t.value == "1") {
+        match tag("Position") {
+            None => {
+                findings.push(
+                    Finding::error("senet::sgn::setup", "`SetUp \"1\"` needs a Position tag", value_span(tag("SetUp").expect("checked above")))
+                        .label("SetUp")
+                        .help("add `[Position \"...\"]` with the position string the game starts from"),
+                );
+                None
+            }
+            Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    let vs = value_span(t);
+                    findings.push(
+                        Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), Span::new(vs.start + e.at, vs.start + e.at + e.len))
+                            .label("here")
+                            .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"),
+                    );
+                    None
+                }
+            },
+        }
+    } else {
+        let named = tag("FirstPlayer").map(|t| (t, t.value.as_str()));
+        let named_side = match named {
+            Some((_, "White")) => Some(Side::White),
+            Some((_, "Black")) => Some(Side::Black),
+            Some((t, v)) => {
+                findings.push(
+                    Finding::error("senet::sgn::first_player", format!("`{v}` is not a side"), value_span(t))
+                        .label("FirstPlayer")
+                        .help("write `White` or `Black`"),
+                );
+                None
+            }
+            None => None,
+        };
+        match &rules.starter {
+            Starter::Fixed(side, clause) => {
+                if let (Some(n), Some((t, _))) = (named_side, named) {
+                    if n != *side {
+                        let mut f = Finding::error(
+                            "senet::sgn::first_player",
+                            format!("under `{}` {side} moves first, not {n}", rules.meta.name),
+                            value_span(t),
+                        )
+                        .label("FirstPlayer")
+                        .help(format!("write `[FirstPlayer \"{side}\"]` or leave the tag out"));
+                        if !clause.is_empty() {
+                            f.clause = Some(clause.clone());
+                        }
+                        findings.push(f);
+                    }
+                }
+                Some(Position::start(&rules, *side))
+            }
+            Starter::ByLot(clause) => {
+                let first = match named_side {
+                    Some(s) => s,
+                    None => {
+                        let mut f = Finding::error(
+                            "senet::sgn::first_player_missing",
+                            format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
+                            head,
+                        )
+                        .label("no FirstPlayer tag")
+                        .help("add `[FirstPlayer \"White\"]` or `[FirstPlayer \"Black\"]`");
+                        if !clause.is_empty() {
+                            f.clause = Some(clause.clone());
+                        }
+                        findings.push(f);
+                        first_written.unwrap_or(Side::White)
+                    }
+                };
+                Some(Position::start(&rules, first))
+            }
+        }
+    };
+    let Some(start) = start else {
+        report.findings = findings;
+        return Ok(report);
+    };
+
+    // The movetext.
+    let replayed = Replayer::new(&rules, opts.max_findings).replay(game, start);
+    findings.extend(replayed.findings);
+    report.units = replayed.units;
+    report.suppressed = replayed.suppressed;
+
+    // Result and score against the final position.
+    if let Some(end) = replayed.final_position {
+        let winner = rules.winner(&end);
+        let abandoned = tag("Termination").is_some_and(|t| t.value == "abandoned");
+        let claimed = match game.result {
+            ResultToken::WhiteWins => Some(Side::White),
+            ResultToken::BlackWins => Some(Side::Black),
+            _ => None,
+        };
+        match (claimed, winner) {
+            (Some(c), Some(w)) if c != w => findings.push(
+                Finding::error("senet::sgn::result", format!("the result says {c} won, but {w} bore off all its pieces"), game.result_span)
+                    .label("result")
+                    .help(format!("write `{}`", if w == Side::White { "1-0" } else { "0-1" })),
+            ),
+            (Some(c), None) if !abandoned => {
+                let f = Finding::error(
+                    "senet::sgn::result",
+                    format!("the result says {c} won, but the game is not over: White has {} and Black {} pieces left", end.in_play(Side::White), end.in_play(Side::Black)),
+                    game.result_span,
+                )
+                .label("result")
+                .help("write `*` for an unfinished game, or `[Termination \"abandoned\"]` if it was given up");
+                findings.push(with_goal(f, &rules));
+            }
+            (None, Some(w)) => findings.push(
+                Finding::warning("senet::sgn::result_unfinished", format!("the game is over ({w} bore off all its pieces) but the result is `*`"), game.result_span)
+                    .label("result")
+                    .help(format!("write `{}` here and in the Result tag", if w == Side::White { "1-0" } else { "0-1" })),
+            ),
+            _ => {}
+        }
+        let score = rules.score(&end);
+        match (tag("Score"), score) {
+            (Some(t), Some((side, points))) => {
+                let want = format!("{side} {points}");
+                if t.value != want {
+                    let mut f = Finding::error("senet::sgn::score", format!("the score is `{want}`, not `{}`", t.value), value_span(t))
+                        .label("Score")
+                        .help(format!("write `[Score \"{want}\"]`: the winner scores for each opposing piece left, by row"));
+                    if !rules.end.clause.is_empty() {
+                        f.clause = Some(rules.end.clause.clone());
+                    }
+                    findings.push(f);
+                }
+            }
+            (None, Some((side, points))) => {
+                let mut f = Finding::warning("senet::sgn::score_missing", "the game is over and the rules score it, but there is no Score tag", game.result_span)
+                    .label("finished game")
+                    .help(format!("add `[Score \"{side} {points}\"]`"));
+                if !rules.end.clause.is_empty() {
+                    f.clause = Some(rules.end.clause.clone());
+                }
+                findings.push(f);
+            }
+            (Some(t), None) if rules.end.score_by_row.is_none() => findings.push(
+                Finding::warning("senet::sgn::score", format!("`{}` does not score games", rules.meta.name), value_span(t))
+                    .label("Score")
+                    .help("remove the Score tag"),
+            ),
+            _ => {}
+        }
+    }
+    report.findings = findings;
+    Ok(report)
+}
+
+fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
+    if !rules.end.goal_clause.is_empty() {
+        f.clause = Some(rules.end.goal_clause.clone());
+    }
+    f
+}
+
+/// The span of a tag's value (inside the quotes).
+fn value_span(t: &Tag) -> Span {
+    t.value_span
+}
+
+fn date_ok(d: &str) -> bool {
+    let parts: Vec<&str> = d.split('.').collect();
+    let ok = |p: &str, n: usize| p.len() == n && (p.chars().all(|c| c.is_ascii_digit()) || p.chars().all(|c| c == '?'));
+    parts.len() == 3 && ok(parts[0], 4) && ok(parts[1], 2) && ok(parts[2], 2)
+}
+
+fn join(items: &[&str]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].to_string(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// A bad position string given on the command line.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("bad position string: {message}")]
+#[diagnostic(
+    code(senet::position),
+    help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`")
+)]
+pub struct PositionArgError {
+    message: String,
+    #[source_code]
+    src: String,
+    #[label("here")]
+    span: miette::SourceSpan,
+}
+
+impl PositionArgError {
+    pub fn new(text: &str, e: &PositionError) -> PositionArgError {
+        PositionArgError { message: e.message.clone(), src: text.to_string(), span: (e.at, e.len).into() }
+    }
+}
