@@ -112,7 +112,7 @@ impl Iterator for Reader<'_> {
                     Some(r) => self.pos = r,
                     None => self.done = true,
                 }
-                Some(Err(e))
+                Some(Err(*e))
             }
         }
     }
@@ -187,6 +187,8 @@ pub struct StreamReader<R> {
     input: R,
     /// Whole lines of the input from file offset `base` on.
     buf: String,
+    /// Bytes read after the last line end: the start of a line still coming.
+    partial: Vec<u8>,
     /// Where the next game starts in `buf`.
     pos: usize,
     base: usize,
@@ -194,8 +196,12 @@ pub struct StreamReader<R> {
     base_line: usize,
     eof: bool,
     started: bool,
-    /// `buf` may hold a whole game: try before reading more.
+    /// `buf` may hold a whole game from `pos` on: try before reading more.
     try_parse: bool,
+    /// After an incomplete try, read at least this much before the next.
+    want: usize,
+    /// How much to read at once, at least.
+    chunk: usize,
     index: usize,
     done: bool,
     /// `buf[last.0..last.1]` is the text of the game last returned.
@@ -204,23 +210,39 @@ pub struct StreamReader<R> {
     trailing: Vec<Escape>,
 }
 
+/// How much a [`StreamReader`] reads at once, at least.
+const CHUNK: usize = 1 << 16;
+
 impl<R: BufRead> StreamReader<R> {
     pub fn new(input: R) -> StreamReader<R> {
         StreamReader {
             input,
-            buf: String::with_capacity(1 << 16),
+            buf: String::with_capacity(2 * CHUNK),
+            partial: Vec::new(),
             pos: 0,
             base: 0,
             base_line: 0,
             eof: false,
             started: false,
             try_parse: false,
+            want: CHUNK,
+            chunk: CHUNK,
             index: 0,
             done: false,
             last: (0, 0),
             last_error_source: None,
             trailing: Vec::new(),
         }
+    }
+
+    /// A reader that reads `chunk` bytes at least at a time (tests use tiny
+    /// chunks to reach every path of the buffering).
+    #[doc(hidden)]
+    pub fn with_chunk(input: R, chunk: usize) -> StreamReader<R> {
+        let mut r = StreamReader::new(input);
+        r.chunk = chunk.max(1);
+        r.want = r.chunk;
+        r
     }
 
     /// Escape lines after the last game (known once the games are read).
@@ -243,27 +265,6 @@ impl<R: BufRead> StreamReader<R> {
         }
     }
 
-    /// Appends one line to the buffer; `false` at the end of the input.
-    fn read_line(&mut self) -> std::io::Result<bool> {
-        let before = self.buf.len();
-        let n = self.input.read_line(&mut self.buf)?;
-        if n == 0 {
-            self.eof = true;
-            return Ok(false);
-        }
-        if !self.started {
-            self.started = true;
-            if self.buf[before..].starts_with('\u{feff}') {
-                self.buf.replace_range(before..before + 3, "");
-                self.base += 3;
-            }
-        }
-        if ends_with_result(&self.buf.as_bytes()[before..]) {
-            self.try_parse = true;
-        }
-        Ok(true)
-    }
-
     /// Drops the text before the line where the next game starts.
     fn compact(&mut self) {
         let cut = line_start(self.buf.as_bytes(), self.pos);
@@ -272,7 +273,61 @@ impl<R: BufRead> StreamReader<R> {
             self.base += cut;
             self.buf.drain(..cut);
             self.pos -= cut;
+            self.last = (0, 0);
         }
+    }
+
+    /// Appends at least `want` bytes of whole lines to the buffer (less at
+    /// the end of the input).
+    fn fill(&mut self) -> std::io::Result<()> {
+        self.compact();
+        let goal = self.buf.len() + self.want;
+        while self.buf.len() < goal && !self.eof {
+            let chunk = self.input.fill_buf()?;
+            if chunk.is_empty() {
+                self.eof = true;
+                let rest = std::mem::take(&mut self.partial);
+                self.push_lines(&rest)?;
+                break;
+            }
+            let n = chunk.len();
+            match chunk.iter().rposition(|&c| c == b'\n') {
+                Some(p) if self.partial.is_empty() => {
+                    let (lines, rest) = chunk.split_at(p + 1);
+                    let rest = rest.to_vec();
+                    let lines = std::str::from_utf8(lines).map_err(utf8_error)?;
+                    Self::push_str(&mut self.buf, &mut self.base, &mut self.started, lines);
+                    self.partial = rest;
+                }
+                Some(p) => {
+                    self.partial.extend_from_slice(&chunk[..p + 1]);
+                    let rest = chunk[p + 1..].to_vec();
+                    let lines = std::mem::replace(&mut self.partial, rest);
+                    self.push_lines(&lines)?;
+                }
+                None => self.partial.extend_from_slice(chunk),
+            }
+            self.input.consume(n);
+        }
+        self.try_parse = true;
+        Ok(())
+    }
+
+    fn push_lines(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let s = std::str::from_utf8(bytes).map_err(utf8_error)?;
+        Self::push_str(&mut self.buf, &mut self.base, &mut self.started, s);
+        Ok(())
+    }
+
+    fn push_str(buf: &mut String, base: &mut usize, started: &mut bool, mut s: &str) {
+        if !*started && !s.is_empty() {
+            *started = true;
+            if let Some(rest) = s.strip_prefix('\u{feff}') {
+                s = rest;
+                *base += 3;
+            }
+        }
+        buf.push_str(s);
     }
 
     /// The next game, or `None` at the end of the input.
@@ -281,19 +336,13 @@ impl<R: BufRead> StreamReader<R> {
             return None;
         }
         self.last_error_source = None;
-        self.compact();
         loop {
-            if self.try_parse || self.eof {
-                let line0 = if self.base == 3 && self.base_line == 0 {
-                    0
-                } else {
-                    usize::MAX
-                };
+            if self.try_parse {
                 let mut p = Parser::new(
                     &self.buf,
                     self.pos,
                     self.base,
-                    line0,
+                    usize::MAX,
                     self.eof,
                     self.index + 1,
                 );
@@ -302,6 +351,7 @@ impl<R: BufRead> StreamReader<R> {
                         self.index += 1;
                         self.last = (self.pos, p.i);
                         self.pos = p.i;
+                        self.want = self.chunk;
                         return Some(Ok(game));
                     }
                     Ok(None) => {
@@ -309,27 +359,32 @@ impl<R: BufRead> StreamReader<R> {
                         self.trailing = p.trailing;
                         return None;
                     }
-                    Err(Fail::Incomplete) => self.try_parse = false,
+                    Err(Fail::Incomplete) => {
+                        // Read as much again as the game so far before the
+                        // next try: a large game is parsed O(log n) times.
+                        self.try_parse = false;
+                        self.want = self.chunk.max(self.buf.len() - self.pos);
+                    }
                     Err(Fail::Syntax(e)) => {
                         self.index += 1;
-                        self.recover(&e);
-                        return Some(Err(e.into()));
+                        if let Err(io) = self.recover(&e) {
+                            self.done = true;
+                            return Some(Err(io.into()));
+                        }
+                        return Some(Err((*e).into()));
                     }
                 }
             }
-            match self.read_line() {
-                Ok(_) => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e.into()));
-                }
+            if let Err(e) = self.fill() {
+                self.done = true;
+                return Some(Err(e.into()));
             }
         }
     }
 
     /// Keeps the text of the broken game for [`StreamReader::source`], then
     /// skips to where the next game can start.
-    fn recover(&mut self, e: &SyntaxError) {
+    fn recover(&mut self, e: &SyntaxError) -> std::io::Result<()> {
         let bytes = self.buf.as_bytes();
         let local = e.span.start.saturating_sub(self.base).min(bytes.len());
         let a = line_start(bytes, self.pos);
@@ -344,35 +399,39 @@ impl<R: BufRead> StreamReader<R> {
             offset: self.base + a,
             line: self.base_line + count_lines(&bytes[..a]),
         });
-        if let Some(r) = resume_after(bytes, local, self.pos) {
-            self.pos = r;
-            self.try_parse = true;
-            return;
-        }
-        // Not in the buffer: drop it and read on, line by line.
-        let mut prev_ok = line_ends_game(last_line(bytes));
-        self.pos = self.buf.len();
-        self.compact();
+        let (mut from, mut start) = (local, self.pos);
         loop {
-            let at = self.buf.len();
-            match self.read_line() {
-                Ok(true) => {}
-                _ => {
-                    self.done = self.eof;
-                    return;
-                }
-            }
-            let line = &self.buf.as_bytes()[at..];
-            if prev_ok && line.first() == Some(&b'[') {
-                self.pos = at;
+            if let Some(r) = resume_after(self.buf.as_bytes(), from, start) {
+                self.pos = r;
                 self.try_parse = true;
-                return;
+                self.want = self.chunk;
+                return Ok(());
             }
-            prev_ok = line_ends_game(line);
-            self.pos = self.buf.len();
-            self.compact();
+            if self.eof {
+                self.done = true;
+                return Ok(());
+            }
+            // Keep only the last whole line (it decides whether a `[` on
+            // the next one starts a game), then read on.
+            let bytes = self.buf.as_bytes();
+            let end = if bytes.ends_with(b"\n") {
+                bytes.len() - 1
+            } else {
+                bytes.len()
+            };
+            self.pos = line_start(bytes, end);
+            self.want = self.chunk;
+            self.fill()?;
+            (from, start) = (0, 0);
         }
     }
+}
+
+fn utf8_error(e: std::str::Utf8Error) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("the file is not UTF-8: {e}"),
+    )
 }
 
 impl<R: BufRead> Iterator for StreamReader<R> {
@@ -398,15 +457,6 @@ fn line_end(b: &[u8], i: usize) -> usize {
         .iter()
         .position(|&c| c == b'\n')
         .map_or(b.len(), |p| i + p + 1)
-}
-
-fn last_line(b: &[u8]) -> &[u8] {
-    let t = if b.ends_with(b"\n") {
-        &b[..b.len() - 1]
-    } else {
-        b
-    };
-    &t[line_start(t, t.len())..]
 }
 
 fn is_ws(c: u8) -> bool {
@@ -458,14 +508,14 @@ fn resume_after(b: &[u8], err: usize, game_start: usize) -> Option<usize> {
 }
 
 enum Fail {
-    Syntax(SyntaxError),
+    Syntax(Box<SyntaxError>),
     /// The buffer ends before the game does: read more and try again.
     Incomplete,
 }
 
 impl From<SyntaxError> for Fail {
     fn from(e: SyntaxError) -> Fail {
-        Fail::Syntax(e)
+        Fail::Syntax(Box::new(e))
     }
 }
 
@@ -488,6 +538,9 @@ struct Parser<'a> {
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`; or `skip`, or `--` for an illegible unit";
 const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won) or `*` (unfinished or unknown)";
+
+/// The commands SGN 1 defines.
+const KNOWN_COMMANDS: [&str; 6] = ["pos", "src", "conf", "rule", "played-illegal", "eval"];
 
 /// Whether `c` may follow a token (a unit, NAG or result) directly.
 fn is_boundary(c: Option<&u8>) -> bool {
@@ -536,6 +589,8 @@ impl<'a> Parser<'a> {
         j == 0 || j == self.line0 || self.b[j - 1] == b'\n'
     }
 
+    #[cold]
+    #[inline(never)]
     fn error(
         &self,
         a: usize,
@@ -544,16 +599,17 @@ impl<'a> Parser<'a> {
         label: impl Into<String>,
         help: Option<&str>,
     ) -> Fail {
-        Fail::Syntax(SyntaxError {
+        Fail::Syntax(Box::new(SyntaxError {
             message: message.into(),
             span: self.span(a, b.max(a)),
             label: label.into(),
             help: help.map(str::to_string),
             game: self.game,
-        })
+        }))
     }
 
     /// The token at `j`, for messages: up to the next space or delimiter.
+    #[cold]
     fn found(&self, j: usize) -> (usize, String) {
         if j >= self.b.len() {
             return (j, "the end of the file".to_string());
@@ -577,6 +633,8 @@ impl<'a> Parser<'a> {
         (e, format!("`{}`", &self.s[j..e]))
     }
 
+    #[cold]
+    #[inline(never)]
     fn expected(&self, j: usize, what: &str, help: Option<&str>) -> Fail {
         let (e, found) = self.found(j);
         self.error(
@@ -1128,13 +1186,13 @@ impl<'a> Parser<'a> {
                     }
                     Some(v)
                 };
-                let what = if no_throw {
-                    "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
-                        .to_string()
-                } else {
-                    format!("a move such as `12-15`, or `pass`, after `{throw_text}`")
-                };
                 let Some(from) = sq(&mut j) else {
+                    let what = if no_throw {
+                        "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
+                            .to_string()
+                    } else {
+                        format!("a move such as `12-15`, or `pass`, after `{throw_text}`")
+                    };
                     return Err(self.expected(j, &what, Some(UNIT_HELP)));
                 };
                 let sep = match self.at(j) {
@@ -1462,7 +1520,17 @@ impl<'a> Parser<'a> {
             ));
         }
         let cmd = Command {
-            name: name.to_string(),
+            name: match kind {
+                CommandKind::Other => std::borrow::Cow::Owned(name.to_string()),
+                // The known names: no allocation.
+                _ => std::borrow::Cow::Borrowed(
+                    KNOWN_COMMANDS
+                        .iter()
+                        .find(|&&k| k == name)
+                        .copied()
+                        .unwrap_or(""),
+                ),
+            },
             args: self.s[as_..ae].to_string(),
             kind,
             span: self.span(cs, j + 1),

@@ -266,7 +266,7 @@ impl Comment {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Command {
     /// `pos`, `src`, `conf`, `rule`, `played-illegal`, `eval`, or another name.
-    pub name: String,
+    pub name: std::borrow::Cow<'static, str>,
     /// The arguments as written, trimmed (for `src`, with the quotes).
     pub args: String,
     pub kind: CommandKind,

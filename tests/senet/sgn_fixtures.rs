@@ -66,11 +66,6 @@ fn read_ok(name: &str, text: &str) -> (Vec<Game>, Vec<Escape>) {
     (games, r.trailing().to_vec())
 }
 
-fn canonical(name: &str, text: &str) -> String {
-    let (games, trailing) = read_ok(name, text);
-    write_games(&games, &trailing)
-}
-
 /// Games as the writer sees them: spans aside, tags in canonical order.
 fn strip(games: &[Game]) -> Vec<Game> {
     games
@@ -109,16 +104,21 @@ fn assert_round_trip(name: &str, text: &str) -> String {
 /// and errors (spans included) as the in-memory reader.
 fn assert_stream_agrees(name: &str, text: &str) {
     let mem: Vec<Result<Game, SyntaxError>> = Reader::new(text).collect();
-    let input = std::io::BufReader::with_capacity(7, text.as_bytes());
-    let mut stream = StreamReader::new(input);
-    let mut got = Vec::new();
-    while let Some(g) = stream.next_game() {
-        got.push(g.map_err(|e| match e {
-            senet::notation::ReadError::Syntax(e) => e,
-            e => panic!("{name}: {e}"),
-        }));
+    for (capacity, chunk) in [(7, 1), (7, 16), (1 << 16, 1 << 16)] {
+        let input = std::io::BufReader::with_capacity(capacity, text.as_bytes());
+        let mut stream = StreamReader::with_chunk(input, chunk);
+        let mut got = Vec::new();
+        while let Some(g) = stream.next_game() {
+            got.push(g.map_err(|e| match e {
+                senet::notation::ReadError::Syntax(e) => e,
+                e => panic!("{name}: {e}"),
+            }));
+        }
+        assert_eq!(
+            mem, got,
+            "{name}: streaming (chunk {chunk}) and in-memory readers differ"
+        );
     }
-    assert_eq!(mem, got, "{name}: streaming and in-memory readers differ");
 }
 
 fn assert_pest_agrees(name: &str, text: &str) {
