@@ -1,0 +1,266 @@
+//! `cargo bench --bench throughput`: random playouts per second of the
+//! compiled engine for every built-in rule set, and, for `bga`, of the
+//! hand-written engine of `benches/hand_bga` on the very same games.
+//!
+//! Single-threaded. The random player: at each unit, when units are due
+//! without a throw (`skip`, `0:27-15`) a `skip` is played, and a release is
+//! chosen uniformly among the releases plus "throw"; otherwise four sticks
+//! are thrown and one of the legal units is chosen uniformly. One 64-bit draw
+//! of a seeded PCG (`Pcg64Mcg`) per unit: the low four bits are the sticks,
+//! the high 32 bits choose the unit. Games stop at a win or after 2000 units.
+//! Both `bga` engines list units in ascending order of the square moved from,
+//! so with the same seed they play the same games, and the bench checks it.
+//!
+//! Wall time and process CPU time are both reported: the machine is shared.
+//! `SENET_BENCH_SECONDS` (default 5) sets the time spent per measurement.
+
+#[path = "hand_bga/mod.rs"]
+#[allow(dead_code)] // shared with the differential test, which uses the rest
+mod hand_bga;
+
+use rand::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet::engine::{Position, Ruleset, Side, Starter, Unit, UnitKind};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Units per game at most.
+const CAP: u32 = 2000;
+const SEED: u64 = 0x5e7e7_2026;
+
+/// Process CPU time (user + system), from `CLOCK_PROCESS_CPUTIME_ID`.
+fn cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Chooses one of `n` with the high 32 bits of a draw (multiply-shift).
+#[inline(always)]
+fn pick(draw: u64, n: usize) -> usize {
+    (((draw >> 32) * n as u64) >> 32) as usize
+}
+
+/// What one batch of games did.
+#[derive(Default, Clone, Copy, PartialEq, Eq, Debug)]
+struct Tally {
+    games: u64,
+    units: u64,
+    wins: [u64; 2],
+    /// Games stopped by the cap.
+    capped: u64,
+}
+
+struct Measure {
+    tally: Tally,
+    wall: Duration,
+    cpu: Duration,
+}
+
+impl Measure {
+    fn per_second(&self, n: u64, cpu: bool) -> f64 {
+        n as f64 / if cpu { self.cpu } else { self.wall }.as_secs_f64()
+    }
+}
+
+fn timed(run: impl FnOnce() -> Tally) -> Measure {
+    let (w, c) = (Instant::now(), cpu_time());
+    let tally = run();
+    Measure { tally, wall: w.elapsed(), cpu: cpu_time() - c }
+}
+
+/// `games` random playouts with the compiled engine.
+fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let first = match rules.starter {
+        Starter::Fixed(side, _) => side,
+        Starter::ByLot(_) => Side::White,
+    };
+    let values = rules.throws.values.clone();
+    let sticks_mask = (1u64 << rules.throws.sticks) - 1;
+    let start = Position::start(rules, first);
+    let mut units: Vec<Unit> = Vec::with_capacity(16);
+    let mut free: Vec<Unit> = Vec::with_capacity(4);
+    let mut t = Tally::default();
+    for _ in 0..games {
+        let mut pos = start;
+        let mut n = 0;
+        let mut redraws = 0;
+        let mut won = None;
+        while n < CAP {
+            let mut draw = rng.next_u64();
+            rules.free_units(&pos, &mut free);
+            let unit = if free.is_empty() {
+                None
+            } else if free[0].kind == UnitKind::Skip {
+                Some(free[0])
+            } else {
+                let k = pick(draw, free.len() + 1);
+                draw = rng.next_u64();
+                free.get(k).copied()
+            };
+            let unit = match unit {
+                Some(u) => u,
+                None => {
+                    let throw = values[(draw & sticks_mask).count_ones() as usize];
+                    rules.legal_units(&pos, throw, &mut units);
+                    if units.is_empty() {
+                        // The throw is not allowed now (K-5: the opening
+                        // roll-off wants a 1): throw again.
+                        redraws += 1;
+                        assert!(redraws < 10_000, "no throw is ever allowed in {}", pos.write(30, 10));
+                        continue;
+                    }
+                    units[pick(draw, units.len())]
+                }
+            };
+            let (next, fx) = rules.play(&pos, &unit).expect("a generated unit plays");
+            pos = next;
+            n += 1;
+            if fx.won {
+                won = Some(pos.to_move.other());
+                break;
+            }
+        }
+        t.games += 1;
+        t.units += n as u64;
+        match won {
+            Some(s) => t.wins[s.index()] += 1,
+            None => t.capped += 1,
+        }
+    }
+    black_box(t)
+}
+
+/// `games` random playouts with the hand-written bga engine, drawing exactly
+/// as [`compiled_games`] does.
+fn hand_games(games: u64, seed: u64) -> Tally {
+    use hand_bga::{Moves, Pos, VALUE};
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut moves = Moves::default();
+    let mut t = Tally::default();
+    for _ in 0..games {
+        let mut pos = Pos::START;
+        let mut n = 0;
+        let mut won = None;
+        while n < CAP {
+            let mut draw = rng.next_u64();
+            let mut unit = None;
+            if let Some(r) = pos.release() {
+                if pick(draw, 2) == 0 {
+                    unit = Some(r);
+                }
+                draw = rng.next_u64();
+            }
+            let unit = match unit {
+                Some(u) => u,
+                None => {
+                    pos.legal(VALUE[(draw & 15).count_ones() as usize], &mut moves);
+                    moves.buf[pick(draw, moves.len)]
+                }
+            };
+            let side = pos.side;
+            pos = pos.play(&unit);
+            n += 1;
+            if pos.off[side as usize] == 5 {
+                won = Some(side);
+                break;
+            }
+        }
+        t.games += 1;
+        t.units += n as u64;
+        match won {
+            Some(s) => t.wins[s as usize] += 1,
+            None => t.capped += 1,
+        }
+    }
+    black_box(t)
+}
+
+/// How many games fill about `secs` seconds (from a short trial run).
+fn calibrate(secs: f64, run: impl Fn(u64) -> Tally) -> u64 {
+    let mut games = 64;
+    loop {
+        let m = timed(|| run(games));
+        if m.wall.as_secs_f64() > 0.25 {
+            return ((games as f64 * secs / m.wall.as_secs_f64()) as u64).max(1);
+        }
+        games *= 4;
+    }
+}
+
+fn row(rules: &str, engine: &str, m: &Measure) {
+    let t = &m.tally;
+    println!(
+        "{rules:<10} {engine:<13} {:>9} {:>11} {:>7.2} {:>7.2} {:>10.0} {:>10.0} {:>8.2} {:>8.2} {:>7.1}",
+        t.games,
+        t.units,
+        m.wall.as_secs_f64(),
+        m.cpu.as_secs_f64(),
+        m.per_second(t.games, false),
+        m.per_second(t.games, true),
+        m.per_second(t.units, false) / 1e6,
+        m.per_second(t.units, true) / 1e6,
+        t.units as f64 / t.games as f64,
+    );
+}
+
+fn main() {
+    let secs: f64 = std::env::var("SENET_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(5.0);
+    println!("senet throughput: single thread, random playouts (uniform legal units, Pcg64Mcg seed {SEED:#x}, cap {CAP} units/game)");
+    println!("{} seconds per measurement; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)", secs);
+    println!();
+    println!(
+        "{:<10} {:<13} {:>9} {:>11} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7}",
+        "rules", "engine", "games", "units", "wall s", "cpu s", "games/s", "games/cpu", "Mu/s", "Mu/cpu-s", "u/game"
+    );
+    let mut ratios = None;
+    for name in senet::rules::builtin_names() {
+        let name: &str = name.as_ref();
+        let rules = senet::rules::load(name, None, &[]).unwrap_or_else(|e| panic!("built-in rule set {name}: {e}"));
+        if name != "bga" {
+            let games = calibrate(secs, |g| compiled_games(&rules, g, SEED));
+            let m = timed(|| compiled_games(&rules, games, SEED));
+            row(name, "compiled", &m);
+            continue;
+        }
+        // bga: the same games on both engines, alternating in rounds so
+        // that noise on the shared machine hits both alike.
+        let rounds = 3;
+        let games = calibrate(secs / rounds as f64, |g| compiled_games(&rules, g, SEED));
+        let (mut c, mut h) = (Vec::new(), Vec::new());
+        for r in 0..rounds {
+            let seed = SEED + r;
+            c.push(timed(|| compiled_games(&rules, games, seed)));
+            h.push(timed(|| hand_games(games, seed)));
+            let (a, b) = (c[r as usize].tally, h[r as usize].tally);
+            assert_eq!(a, b, "the compiled and the hand-written bga engines played different games (seed {seed:#x})");
+        }
+        let sum = |ms: &[Measure]| Measure {
+            tally: ms.iter().fold(Tally::default(), |mut a, m| {
+                a.games += m.tally.games;
+                a.units += m.tally.units;
+                a.capped += m.tally.capped;
+                a.wins[0] += m.tally.wins[0];
+                a.wins[1] += m.tally.wins[1];
+                a
+            }),
+            wall: ms.iter().map(|m| m.wall).sum(),
+            cpu: ms.iter().map(|m| m.cpu).sum(),
+        };
+        let (c, h) = (sum(&c), sum(&h));
+        row(name, "compiled", &c);
+        row(name, "hand-written", &h);
+        ratios = Some((
+            h.wall.as_secs_f64() / c.wall.as_secs_f64(),
+            h.cpu.as_secs_f64() / c.cpu.as_secs_f64(),
+        ));
+    }
+    println!();
+    if let Some((wall, cpu)) = ratios {
+        println!("bga compiled / hand-written speed: {wall:.3} (wall), {cpu:.3} (CPU)  [target >= 0.8]");
+        println!("(both engines played identical games: same units, same winners)");
+    }
+}
