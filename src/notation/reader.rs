@@ -58,6 +58,8 @@ pub struct Reader<'a> {
     index: usize,
     done: bool,
     trailing: Vec<Escape>,
+    /// Room for nodes in the next game.
+    hint: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -70,6 +72,7 @@ impl<'a> Reader<'a> {
             index: 0,
             done: false,
             trailing: Vec::new(),
+            hint: 64,
         }
     }
 
@@ -92,10 +95,12 @@ impl Iterator for Reader<'_> {
             return None;
         }
         let mut p = Parser::new(self.text, self.pos, 0, self.line0, true, self.index + 1);
+        p.hint = self.hint;
         match p.game() {
             Ok(Some(game)) => {
                 self.index += 1;
                 self.pos = p.i;
+                self.hint = node_hint(&game);
                 Some(Ok(game))
             }
             Ok(None) => {
@@ -116,6 +121,11 @@ impl Iterator for Reader<'_> {
             }
         }
     }
+}
+
+/// Room for the nodes of the next game: games in one file tend to be alike.
+fn node_hint(game: &Game) -> usize {
+    (game.nodes.len() + game.nodes.len() / 4).clamp(16, 4096)
 }
 
 /// Every game and every syntax error of a text.
@@ -208,6 +218,8 @@ pub struct StreamReader<R> {
     last: (usize, usize),
     last_error_source: Option<GameSource>,
     trailing: Vec<Escape>,
+    /// Room for nodes in the next game.
+    hint: usize,
 }
 
 /// How much a [`StreamReader`] reads at once, at least.
@@ -232,6 +244,7 @@ impl<R: BufRead> StreamReader<R> {
             last: (0, 0),
             last_error_source: None,
             trailing: Vec::new(),
+            hint: 64,
         }
     }
 
@@ -346,9 +359,11 @@ impl<R: BufRead> StreamReader<R> {
                     self.eof,
                     self.index + 1,
                 );
+                p.hint = self.hint;
                 match p.game() {
                     Ok(Some(game)) => {
                         self.index += 1;
+                        self.hint = node_hint(&game);
                         self.last = (self.pos, p.i);
                         self.pos = p.i;
                         self.want = self.chunk;
@@ -459,6 +474,15 @@ fn line_end(b: &[u8], i: usize) -> usize {
         .map_or(b.len(), |p| i + p + 1)
 }
 
+/// `s` without ASCII blank space at either end.
+fn trim_blank(s: &str) -> &str {
+    let b = s.as_bytes();
+    let a = b.iter().position(|&c| !is_ws(c)).unwrap_or(b.len());
+    let e = b.iter().rposition(|&c| !is_ws(c)).map_or(a, |p| p + 1);
+    // Both ends are next to ASCII bytes: char boundaries.
+    &s[a..e]
+}
+
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
@@ -534,6 +558,8 @@ struct Parser<'a> {
     eof: bool,
     game: usize,
     trailing: Vec<Escape>,
+    /// Room for this many nodes at first (the size of the last game).
+    hint: usize,
 }
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`; or `skip`, or `--` for an illegible unit";
@@ -570,6 +596,7 @@ impl<'a> Parser<'a> {
             eof,
             game,
             trailing: Vec::new(),
+            hint: 64,
         }
     }
 
@@ -577,10 +604,12 @@ impl<'a> Parser<'a> {
         Span::new(self.base + a, self.base + b)
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
+    #[inline]
     fn at(&self, j: usize) -> u8 {
         self.b.get(j).copied().unwrap_or(0)
     }
@@ -681,7 +710,7 @@ impl<'a> Parser<'a> {
             self.skip_ws();
         }
         let mut intro = Vec::new();
-        let mut nodes = Vec::with_capacity(64);
+        let mut nodes = Vec::with_capacity(self.hint);
         let End::Result(result, result_span) =
             self.movetext(&mut nodes, Some((&mut intro, &mut leading)), None)?
         else {
@@ -701,7 +730,7 @@ impl<'a> Parser<'a> {
 
     fn escape(&mut self) -> PResult<Escape> {
         let st = self.i;
-        let e = match self.b[st..].iter().position(|&c| c == b'\n') {
+        let e = match self.s[st..].find('\n') {
             Some(p) => st + p,
             None if self.eof => self.b.len(),
             None => return Err(Fail::Incomplete),
@@ -1079,16 +1108,6 @@ impl<'a> Parser<'a> {
 
     /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
     fn push_unit(&mut self, nodes: &mut Vec<Node>) -> PResult<()> {
-        let (unit, nag) = self.unit()?;
-        nodes.push(Node::Unit(unit));
-        if let Some(nag) = nag {
-            nodes.push(nag);
-        }
-        Ok(())
-    }
-
-    /// A unit at `self.i`, and its suffix as a NAG.
-    fn unit(&mut self) -> PResult<(UnitSyntax, Option<Node>)> {
         let st = self.i;
         let mut j = st;
         let b = self.b;
@@ -1121,7 +1140,7 @@ impl<'a> Parser<'a> {
                 }
                 throw = Some(0);
             } else if c.is_ascii_digit() {
-                let mut v = (c - b'0') as u8;
+                let mut v = c - b'0';
                 j += 1;
                 if self.at(j).is_ascii_digit() {
                     v = v * 10 + (self.at(j) - b'0');
@@ -1278,13 +1297,14 @@ impl<'a> Parser<'a> {
             ));
         }
         self.i = j;
-        Ok((
-            unit,
-            nag.map(|(n, len)| Node::Nag {
+        nodes.push(Node::Unit(unit));
+        if let Some((n, len)) = nag {
+            nodes.push(Node::Nag {
                 n,
                 span: self.span(ue, ue + len),
-            }),
-        ))
+            });
+        }
+        Ok(())
     }
 
     /// `{ … }`, or `; …` to the end of the line.
@@ -1292,7 +1312,7 @@ impl<'a> Parser<'a> {
         let st = self.i;
         let b = self.b;
         let (is, ie, end) = if b[st] == b'{' {
-            match b[st + 1..].iter().position(|&c| c == b'}') {
+            match self.s[st + 1..].find('}') {
                 Some(p) => (st + 1, st + 1 + p, st + 2 + p),
                 None if !self.eof => return Err(Fail::Incomplete),
                 None => {
@@ -1306,7 +1326,7 @@ impl<'a> Parser<'a> {
                 }
             }
         } else {
-            let e = match b[st..].iter().position(|&c| c == b'\n') {
+            let e = match self.s[st..].find('\n') {
                 Some(p) => st + p,
                 None if self.eof => b.len(),
                 None => return Err(Fail::Incomplete),
@@ -1320,12 +1340,9 @@ impl<'a> Parser<'a> {
         };
         self.i = end;
         let inner = &self.s[is..ie];
-        let commands = if inner.contains("[%") {
-            self.commands(is, ie)?
-        } else {
-            Vec::new()
-        };
-        let t = inner.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        let commands = self.commands(is, ie)?;
+        // ASCII blank space only: a comment may end in other spaces.
+        let t = trim_blank(inner);
         let text = if t.contains('\r') {
             t.replace("\r\n", "\n")
         } else {
@@ -1342,7 +1359,11 @@ impl<'a> Parser<'a> {
     fn commands(&self, is: usize, ie: usize) -> PResult<Vec<Command>> {
         let mut out = Vec::new();
         let mut j = is;
-        while let Some(p) = self.s[j..ie].find("[%") {
+        while let Some(p) = self.s[j..ie].find('[') {
+            if self.at(j + p + 1) != b'%' || j + p + 1 >= ie {
+                j += p + 1;
+                continue;
+            }
             let (cmd, next) = self.command(j + p, ie)?;
             out.push(cmd);
             j = next;
@@ -1394,9 +1415,17 @@ impl<'a> Parser<'a> {
         let mut ae;
         match name {
             "pos" => {
-                while !matches!(at(j), 0 | b']' | b'}' | b'\n') {
-                    j += 1;
-                }
+                // The position ends at `]`; a line end or the comment's end
+                // before it is an error, found by the check below.
+                j = match self.s[j..ie].find(']') {
+                    Some(p) if !self.b[j..j + p].iter().any(|&c| c == b'\n' || c == b'}') => j + p,
+                    _ => {
+                        while !matches!(at(j), 0 | b']' | b'}' | b'\n') {
+                            j += 1;
+                        }
+                        j
+                    }
+                };
                 ae = j;
                 while ae > as_ && matches!(b[ae - 1], b' ' | b'\t' | b'\r') {
                     ae -= 1;
