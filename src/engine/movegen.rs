@@ -5,10 +5,14 @@
 //! (`legal_units`) and the explaining path (`refusals`) share it, so what the
 //! checker explains is exactly what the generator decided.
 
+// Nested `if let`s here test a rule and then a position fact; keeping them
+// apart reads closer to the clauses than let-chains do.
+#![allow(clippy::collapsible_if)]
+
 use super::unit::Relocated;
 use super::{
-    Backward, BlockadeKind, Clause, Position, Pred, Reach, Relocation, Ruleset, Side, SquareSet,
-    Unit, UnitKind,
+    Backward, BlockadeKind, Clause, Goal, Hit, Position, Pred, Reach, Relocation, Ruleset, Side,
+    SquareSet, Unit, UnitKind,
 };
 
 /// Why a move was refused.
@@ -86,6 +90,16 @@ pub struct Effects {
 enum Dir {
     Forward,
     Backward,
+}
+
+/// Where a hit opposing piece goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HitDest {
+    Square(u8),
+    /// Off the board into the dead-piece queue.
+    Queue,
+    /// Out of the game (BL-4).
+    Removed,
 }
 
 /// The outcome of trying one move: the unit, or the refusal together with,
@@ -168,6 +182,11 @@ impl Ruleset {
         match refusal.forbid {
             Forbid::NoPiece => String::new(),
             Forbid::OwnPiece => self.movement.own_clause.clone(),
+            // A backward move onto an opposing piece where backward moves go
+            // to empty squares only (JQ-7) is refused as `Protected`.
+            Forbid::Protected if !self.protected(pos, refusal.to) => {
+                self.movement.backward_clause.clone()
+            }
             Forbid::Protected => self.protection_clause(pos, refusal.to),
             Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
             Forbid::Gate(_) => self.movement.gate_clause.clone(),
@@ -187,6 +206,14 @@ impl Ruleset {
                 } else {
                     self.movement.backward_clause.clone()
                 }
+            }
+            // The setup guard (JQ-4) and the starting throw (KD-10) bind the
+            // first moves of pieces and sides, and are refused as `Opening`.
+            Forbid::Opening if self.guarded(pos, refusal.from) => {
+                self.movement.setup_guard_clause.clone()
+            }
+            Forbid::Opening if self.start_throw_due(pos) => {
+                self.movement.start_throw_clause.clone()
             }
             Forbid::Opening => self
                 .opening
@@ -221,7 +248,9 @@ impl Ruleset {
             match pred {
                 Pred::RunLength { clause, .. }
                 | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. } => {
+                | Pred::OnSquare { clause, .. }
+                | Pred::Taken { clause, .. }
+                | Pred::OwnerOn { clause, .. } => {
                     rules.eval(pred, pos, sq).then(|| clause.clone())
                 }
                 Pred::And(ps) => {
@@ -246,7 +275,9 @@ impl Ruleset {
             match pred {
                 Pred::RunLength { clause, .. }
                 | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. } => Some(clause.clone()),
+                | Pred::OnSquare { clause, .. }
+                | Pred::Taken { clause, .. }
+                | Pred::OwnerOn { clause, .. } => Some(clause.clone()),
                 Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
                 Pred::Not(p) => first_clause(p),
             }
@@ -260,6 +291,23 @@ impl Ruleset {
 
     fn skip_due(&self, pos: &Position) -> bool {
         pos.skip[pos.to_move.index()] && !pos.extra
+    }
+
+    /// Whether the side to move still needs its starting throw (KD-10): all
+    /// its pieces stand on its setup squares and none has borne off.
+    fn start_throw_due(&self, pos: &Position) -> bool {
+        let side = pos.to_move.index();
+        self.movement.start_throw.is_some()
+            && pos.off[side] == 0
+            && pos.pieces[side] == self.movement.setup_squares[side]
+    }
+
+    /// Whether the piece on `from` is held by the setup guard (JQ-4): it
+    /// stands on one of its side's setup squares and the next square is taken.
+    fn guarded(&self, pos: &Position, from: u8) -> bool {
+        self.movement.setup_guard
+            && self.movement.setup_squares[pos.to_move.index()].contains(from)
+            && pos.occupied().contains(from + 1)
     }
 
     /// The throw the opening procedure gives the next unit (K-5: the
@@ -347,6 +395,18 @@ impl Ruleset {
             }
         }
 
+        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
+        if let Some(need) = self.movement.start_throw
+            && need != throw
+            && self.start_throw_due(pos)
+        {
+            for from in me.iter() {
+                refuse(Refusal { from, to: from, forbid: Forbid::Opening });
+            }
+            out.push(Unit::pass(throw, extra_mark, true));
+            return;
+        }
+
         let opening = self.opening_rule(pos);
         if let Some(rule) = opening {
             if rule.throw.is_some_and(|t| t != throw) {
@@ -431,15 +491,19 @@ impl Ruleset {
                 }
             }
         } else if pos.bound.is_none() && self.movement.backward != Backward::Never {
+            let step = self.backward_step(throw);
             for from in me.iter() {
-                if throw < from && !self.movement.immobile.contains(from) {
-                    refuse(Refusal { from, to: from - throw, forbid: Forbid::Backward });
+                if step < from && !self.movement.immobile.contains(from) {
+                    refuse(Refusal { from, to: from - step, forbid: Forbid::Backward });
                 }
             }
         }
         if out.len() == start {
             out.push(Unit::pass(throw, extra_mark, true));
         } else if self.movement.voluntary_pass && pos.bound.is_none() {
+            out.push(Unit::pass(throw, extra_mark, false));
+        } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
+            // KD-6: bearing off is never compulsory.
             out.push(Unit::pass(throw, extra_mark, false));
         }
     }
@@ -461,6 +525,9 @@ impl Ruleset {
         let square = &self.squares[from as usize];
         let extra_mark = self.throws.gives_extra(throw);
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
+        if self.movement.setup_guard && self.guarded(pos, from) {
+            return refuse(from + 1, Forbid::Opening);
+        }
 
         let mut to: u8;
         let mut truncated = false;
@@ -468,10 +535,15 @@ impl Ruleset {
             if self.movement.immobile.contains(from) {
                 return refuse(from, Forbid::Immobile);
             }
-            if throw >= from {
+            let step = self.backward_step(throw);
+            if step >= from {
                 return refuse(from, Forbid::BeyondEnd);
             }
-            to = from - throw;
+            to = from - step;
+            // JQ-7: backward moves go to empty squares only.
+            if self.movement.backward == Backward::ToEmptyWhenNoForward && opp.contains(to) {
+                return refuse(to, Forbid::Protected);
+            }
         } else {
             to = from + throw;
             // Truncation: a move that would pass the square ends on it.
@@ -481,9 +553,16 @@ impl Ruleset {
                 to = trunc.trailing_zeros() as u8;
                 truncated = true;
             }
-            let gates = self.movement.gates.0 & between(from, to);
-            if gates != 0 {
-                return refuse(to.min(off), Forbid::Gate(gates.trailing_zeros() as u8));
+            // KD-10 Trap: a move that would pass the square drops into another.
+            let over = self.movement.overshoot.0 & between(from, to.min(off));
+            if over != 0 {
+                let s = over.trailing_zeros() as u8;
+                to = self.squares[s as usize].overshoot_to.unwrap_or(s);
+            } else {
+                let gates = self.movement.gates.0 & between(from, to);
+                if gates != 0 {
+                    return refuse(to.min(off), Forbid::Gate(gates.trailing_zeros() as u8));
+                }
             }
             let bears_off = match self.bear_off.reach {
                 Reach::ExactPast | Reach::Beyond => to >= off,
@@ -560,7 +639,7 @@ impl Ruleset {
             if hit {
                 let dest = self.hit_destination(pos, from, to);
                 occ.remove(to);
-                if let Some(d) = dest {
+                if let HitDest::Square(d) = dest {
                     occ.insert(d);
                 }
             }
@@ -655,6 +734,10 @@ impl Ruleset {
                 len % 2 == 1 && index == len / 2
             }
             Pred::OnSquare { squares, .. } => squares.contains(square),
+            Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
+            Pred::OwnerOn { squares, .. } => {
+                pos.at(square).is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0)
+            }
             Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
             Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
             Pred::Not(p) => !self.eval(p, pos, square),
@@ -681,9 +764,17 @@ impl Ruleset {
         (up + down, down)
     }
 
-    /// Where a hit piece on `to` goes when the mover came from `from`, or
-    /// `None` when it leaves the board (queue).
-    fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> Option<u8> {
+    /// How far a backward move goes with `throw` (MB-1: one square).
+    fn backward_step(&self, throw: u8) -> u8 {
+        if self.movement.backward == Backward::OneSquareWhenNoForward {
+            1
+        } else {
+            throw
+        }
+    }
+
+    /// Where a hit piece on `to` goes when the mover came from `from`.
+    fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
         match self.squares[to as usize].hit_sends_to {
             Some(d) if pos.at(d).is_none() => {
                 // The hit piece lands on `d` and that square's rule applies.
@@ -693,14 +784,25 @@ impl Ruleset {
                 occ.insert(to); // the mover now stands on `to`
                 match self.squares[d as usize].on_land.as_ref() {
                     Some(l) => match self.relocate_in(occ, l.effect, l.when_taken) {
-                        Some(Some(Relocated::Square(s))) => Some(s),
-                        Some(Some(Relocated::Queue)) => None,
-                        _ => Some(d),
+                        Some(Some(Relocated::Square(s))) => HitDest::Square(s),
+                        Some(Some(Relocated::Queue)) => HitDest::Queue,
+                        _ => HitDest::Square(d),
                     },
-                    None => Some(d),
+                    None => HitDest::Square(d),
                 }
             }
-            _ => Some(from),
+            _ => match self.movement.hit {
+                Hit::Swap => HitDest::Square(from),
+                Hit::Capture => HitDest::Removed,
+                Hit::LowestEmpty => {
+                    // The board once the mover stands on `to` (JQ-6): the
+                    // square it left is empty, so one always exists.
+                    let mut occ = pos.occupied();
+                    occ.remove(from);
+                    let q = (1..=self.board.len).find(|&q| !occ.contains(q)).unwrap_or(from);
+                    HitDest::Square(q)
+                }
+            },
         }
     }
 
@@ -785,6 +887,14 @@ impl Ruleset {
                         fx.queue_join = true;
                     }
                 }
+                // KD-8: the release to 15 costs the next turn.
+                if self.squares[unit.from as usize]
+                    .lock
+                    .as_ref()
+                    .is_some_and(|l| l.release_misses_turn)
+                {
+                    p.skip[me] = true;
+                }
                 ends_turn = true;
             }
             UnitKind::Pass => {
@@ -828,18 +938,19 @@ impl Ruleset {
                         fx.swap = true;
                         p.pieces[them].remove(unit.to);
                         match self.hit_destination(pos, unit.from, unit.to) {
-                            Some(d) => {
+                            HitDest::Square(d) => {
                                 p.pieces[them].insert(d);
                                 fx.hit_to = Some(d);
                                 if d != unit.from {
                                     fx.water = true;
                                 }
                             }
-                            None => {
+                            HitDest::Queue => {
                                 p.queue.push(side.other());
                                 fx.water = true;
                                 fx.queue_join = true;
                             }
+                            HitDest::Removed => fx.swap = false,
                         }
                     }
                     let sq = &self.squares[unit.to as usize];
@@ -884,7 +995,9 @@ impl Ruleset {
             }
         }
         if p.in_play(side) == 0 {
-            fx.won = true;
+            // BL-7: with captures the game ends only when neither side has a
+            // piece in play; the mover's turn ends when it has none.
+            fx.won = self.winner(&p) == Some(side);
             ends_turn = true;
         }
         if ends_turn {
@@ -902,9 +1015,30 @@ impl Ruleset {
         Ok((p, fx))
     }
 
-    /// The winner, once a side has no pieces left in play.
+    /// The winner, once a side has no pieces left in play (K-4); under
+    /// [`Goal::MostBorneOff`], once neither side has, the side that bore off
+    /// more (`None` for a draw: see [`game_over`](Self::game_over)).
     pub fn winner(&self, pos: &Position) -> Option<Side> {
-        Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0)
+        match self.end.goal {
+            Goal::BearOffAll => Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0),
+            Goal::MostBorneOff => {
+                if !self.game_over(pos) || pos.off[0] == pos.off[1] {
+                    None
+                } else if pos.off[0] > pos.off[1] {
+                    Some(Side::White)
+                } else {
+                    Some(Side::Black)
+                }
+            }
+        }
+    }
+
+    /// Whether the game has ended (with a winner, or drawn under BL-7).
+    pub fn game_over(&self, pos: &Position) -> bool {
+        match self.end.goal {
+            Goal::BearOffAll => Side::BOTH.into_iter().any(|s| pos.in_play(s) == 0),
+            Goal::MostBorneOff => Side::BOTH.into_iter().all(|s| pos.in_play(s) == 0),
+        }
     }
 
     /// The winner's points under the rule set's scoring (K-14), if it scores.

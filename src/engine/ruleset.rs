@@ -127,11 +127,15 @@ pub enum Lapse {
     Pass,
 }
 
-/// Throw values. `values[k]` is the value when `k` sticks show the marked side.
+/// Throw values. With sticks, `values[k]` is the value when `k` sticks show
+/// the marked side; with a die (`die`), `values` lists its faces, each
+/// equally likely, and `sticks` is 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Throws {
     pub sticks: u8,
     pub values: Vec<u8>,
+    /// The throw is one die whose faces are `values` (BL-2), not sticks.
+    pub die: bool,
     /// Bit `v` set: a throw of value `v` gives another throw.
     pub extra: u32,
     pub clause: Clause,
@@ -149,8 +153,12 @@ impl Throws {
         v.dedup();
         v
     }
-    /// Number of stick faces (out of `2^sticks`) that give `value`.
+    /// Number of stick faces (out of `2^sticks`) that give `value`; for a
+    /// die, the number of its faces that show `value` (out of `values.len()`).
     pub fn weight(&self, value: u8) -> u32 {
+        if self.die {
+            return self.values.iter().filter(|&&v| v == value).count() as u32;
+        }
         let n = self.sticks as u32;
         self.values
             .iter()
@@ -190,8 +198,41 @@ pub struct Movement {
     pub immobile_clause: Clause,
     /// Clause forbidding landing on one's own piece (T-7, K-8).
     pub own_clause: Clause,
-    /// Clause for swapping with an opposing piece (T-6, K-9).
+    /// What landing on an opposing piece does (where no square rule says
+    /// otherwise): swap (T-6), send it to the lowest empty square (JQ-6) or
+    /// capture it (BL-4).
+    pub hit: Hit,
+    /// Clause for what landing on an opposing piece does (T-6, K-9, JQ-6).
     pub swap_clause: Clause,
+    /// Squares of a move that would pass them send the piece to another
+    /// square instead (`SquareRule::overshoot_to`, KD-10 Trap).
+    pub overshoot: SquareSet,
+    /// A piece on one of its side's setup squares may move only when the
+    /// next square is empty (JQ-4); `setup_squares` holds those squares.
+    pub setup_guard: bool,
+    pub setup_guard_clause: Clause,
+    /// The setup squares, `[white, black]`, as sets.
+    pub setup_squares: [SquareSet; 2],
+    /// When every legal unit bears a piece off, the player may pass instead
+    /// (KD-6 "bearing off is never compulsory").
+    pub bear_off_voluntary: bool,
+    pub bear_off_voluntary_clause: Clause,
+    /// A side whose pieces all still stand on its setup squares (none borne
+    /// off) moves only with this throw; other throws are passes (KD-10
+    /// Starting Throw).
+    pub start_throw: Option<u8>,
+    pub start_throw_clause: Clause,
+}
+
+/// What landing on an opposing piece does to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hit {
+    /// It goes to the square the mover came from (T-6).
+    Swap,
+    /// It goes to the lowest-numbered empty square (JQ-6).
+    LowestEmpty,
+    /// It is removed from the game (BL-4).
+    Capture,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +241,12 @@ pub enum Backward {
     Never,
     /// A backward move by the throw when no forward move exists (T-9b, B-9).
     WhenNoForward,
+    /// A backward move of one square, whatever the throw, when no forward
+    /// move exists (MB-1).
+    OneSquareWhenNoForward,
+    /// A backward move by the throw onto an empty square only, when no
+    /// forward move exists (JQ-7).
+    ToEmptyWhenNoForward,
 }
 
 /// Protection: when an opposing piece on the target square cannot be hit.
@@ -222,6 +269,10 @@ pub enum Pred {
     Middle { clause: Clause },
     /// The target stands on one of these squares.
     OnSquare { squares: SquareSet, clause: Clause },
+    /// Some piece, of either side, stands on one of these squares (KD-9).
+    Taken { squares: SquareSet, clause: Clause },
+    /// The target's owner has a piece on one of these squares (KD-9).
+    OwnerOn { squares: SquareSet, clause: Clause },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),
@@ -276,6 +327,10 @@ pub struct SquareRule {
     /// While its owner has a piece here, the owner's other pieces cannot move
     /// and each unit deals with this piece (B-12).
     pub lock: Option<Lock>,
+    /// A forward move that would pass this square ends on this other square
+    /// instead, whose landing rule then applies (KD-10 Trap).
+    pub overshoot_to: Option<u8>,
+    pub overshoot_clause: Clause,
 }
 
 /// What happens to a piece that lands on a square.
@@ -324,6 +379,8 @@ pub struct Lock {
     pub otherwise: Relocation,
     /// Whether a failed throw ends the turn.
     pub fail_ends_turn: bool,
+    /// The release also makes the owner miss their next turn (KD-8).
+    pub release_misses_turn: bool,
     /// Whether an exit throw gives another throw as any throw of its value
     /// does (A-8 default `true`); `false`: the turn ends after it (A-8 "no").
     /// Added by the rules compiler.
@@ -365,9 +422,21 @@ pub struct TurnRules {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct EndRules {
+    /// How the game is won.
+    pub goal: Goal,
     /// Points per opposing piece left, by row from the start of the track
     /// (K-14: `[3, 2, 1]`); `None`: the rule set does not score.
     pub score_by_row: Option<Vec<u8>>,
     pub clause: Clause,
     pub goal_clause: Clause,
+}
+
+/// How a game is won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// The first side to bear off all its pieces wins (K-4).
+    BearOffAll,
+    /// The game ends when neither side has a piece in play (pieces can be
+    /// captured); the side that bore off more wins, equal counts draw (BL-7).
+    MostBorneOff,
 }

@@ -95,6 +95,7 @@ pub enum LockPart {
     Otherwise(RelocationAst),
     FailureEndsTurn(bool),
     ExitNoExtra,
+    ReleaseMissesTurn,
 }
 
 /// What a square does (`at 27: ...`).
@@ -113,6 +114,7 @@ pub enum Effect {
     BoundExtra,
     MissTurn,
     Lock(Vec<Spanned<LockPart>>),
+    OvershootTo(Spanned<SquareRef>),
 }
 
 /// A protection condition.
@@ -123,6 +125,8 @@ pub enum PredAst {
     RunIn(Vec<Spanned<u32>>),
     Middle,
     On(SquareSetAst),
+    Taken(SquareSetAst),
+    OwnerOn(SquareSetAst),
     And(Vec<PredNode>),
     Or(Vec<PredNode>),
     Not(Box<PredNode>),
@@ -176,6 +180,10 @@ pub enum DeclKind {
         sticks: Spanned<u32>,
         map: Vec<(Spanned<u32>, Spanned<u32>)>,
     },
+    Die {
+        faces: Spanned<u32>,
+        values: Vec<Spanned<u32>>,
+    },
     Extra(Vec<Spanned<u32>>),
     Backward(Backward),
     Compulsory,
@@ -183,7 +191,7 @@ pub enum DeclKind {
         voluntary: bool,
     },
     OwnPieceForbidden,
-    OpposingSwaps,
+    Opposing(crate::engine::Hit),
     Protect(Option<PredNode>),
     Runs(SquareSetAst),
     Blockades(Vec<BlockadeAst>),
@@ -200,6 +208,9 @@ pub enum DeclKind {
     BoundThrow {
         ends_turn: bool,
     },
-    Goal,
+    Goal(crate::engine::Goal),
+    Guard,
+    BearOffVoluntary,
+    StartThrow(Spanned<u32>),
     Score(Option<Vec<Spanned<u32>>>),
 }

@@ -6,7 +6,7 @@
 use super::ast::*;
 use super::errors::RuleError;
 use crate::diag::SourceFile;
-use crate::engine::{Backward, BlockadeKind, Lapse, Reach, Side};
+use crate::engine::{Backward, BlockadeKind, Goal, Hit, Lapse, Reach, Side};
 use pest::Parser;
 use pest::iterators::Pair;
 
@@ -192,6 +192,7 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
         Rule::miss_turn => Effect::MissTurn,
+        Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
         _ => Effect::Lock(
             // grammar: lock = "lock" ~ ":" ~ lock_part ~ ("," ~ lock_part)*
             p.into_inner()
@@ -199,6 +200,7 @@ fn effect(p: Pair<Rule>) -> Effect {
                     let sp = span(&part);
                     let node = match part.as_rule() {
                         Rule::release => LockPart::Release(relocation(first(part))),
+                        Rule::release_miss => LockPart::ReleaseMissesTurn,
                         Rule::exit_with => LockPart::Exit(throw_set(first(part))),
                         Rule::otherwise => LockPart::Otherwise(relocate_or_stay(first(part))),
                         Rule::failure => {
@@ -270,6 +272,16 @@ fn pred(p: Pair<Rule>) -> PredNode {
                 }
                 Rule::middle => PredNode {
                     pred: PredAst::Middle,
+                    clauses: Vec::new(),
+                    span: bs,
+                },
+                Rule::taken => PredNode {
+                    pred: PredAst::Taken(square_set(first(body))),
+                    clauses: Vec::new(),
+                    span: bs,
+                },
+                Rule::owner_on => PredNode {
+                    pred: PredAst::OwnerOn(square_set(first(body))),
                     clauses: Vec::new(),
                     span: bs,
                 },
@@ -358,6 +370,13 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 .collect();
             DeclKind::Throws { sticks, map }
         }
+        Rule::die_throws => {
+            let faces = int(&next());
+            DeclKind::Die {
+                faces,
+                values: ints(next()),
+            }
+        }
         Rule::extra => {
             let a = next();
             match a.as_rule() {
@@ -367,6 +386,8 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         }
         Rule::backward => match next().as_rule() {
             Rule::backward_never => DeclKind::Backward(Backward::Never),
+            Rule::backward_one_square => DeclKind::Backward(Backward::OneSquareWhenNoForward),
+            Rule::backward_to_empty => DeclKind::Backward(Backward::ToEmptyWhenNoForward),
             _ => DeclKind::Backward(Backward::WhenNoForward),
         },
         Rule::compulsory => DeclKind::Compulsory,
@@ -374,7 +395,11 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             voluntary: next().as_rule() == Rule::pass_voluntary,
         },
         Rule::own_piece => DeclKind::OwnPieceForbidden,
-        Rule::opposing => DeclKind::OpposingSwaps,
+        Rule::opposing => DeclKind::Opposing(match next().as_rule() {
+            Rule::opposing_lowest => Hit::LowestEmpty,
+            Rule::opposing_captures => Hit::Capture,
+            _ => Hit::Swap,
+        }),
         Rule::protect => {
             let a = next();
             match a.as_rule() {
@@ -416,7 +441,13 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         Rule::bound_throw => DeclKind::BoundThrow {
             ends_turn: next().as_rule() == Rule::ends_turn,
         },
-        Rule::goal => DeclKind::Goal,
+        Rule::goal => DeclKind::Goal(match next().as_rule() {
+            Rule::goal_most => Goal::MostBorneOff,
+            _ => Goal::BearOffAll,
+        }),
+        Rule::guard => DeclKind::Guard,
+        Rule::bear_off_voluntary => DeclKind::BearOffVoluntary,
+        Rule::start_throw => DeclKind::StartThrow(int(&next())),
         Rule::score => {
             let a = next();
             match a.as_rule() {
@@ -469,7 +500,24 @@ pub fn describe(rule: Rule) -> &'static str {
         throw_entry => "`K -> VALUE`",
         extra => "`extra throw on VALUES`",
         no_extra => "`no extra throw`",
-        backward => "`backward never` or `backward when no forward move`",
+        backward => {
+            "`backward never`, `backward when no forward move`, `backward one square when no forward move` or `backward to empty squares when no forward move`"
+        }
+        backward_one_square => "`one square when no forward move`",
+        backward_to_empty => "`to empty squares when no forward move`",
+        die_throws => "`throws with a die of N faces: VALUES`",
+        opposing_swaps => "`swaps`",
+        opposing_lowest => "`sends it to lowest empty`",
+        opposing_captures => "`captures`",
+        taken => "`square SQUARES taken`",
+        owner_on => "`owner on SQUARES`",
+        overshoot => "`overshoot drops to SQUARE`",
+        release_miss => "`release misses next turn`",
+        bear_off_voluntary => "`bear off voluntary`",
+        goal_all => "`bear off all pieces`",
+        goal_most => "`most pieces borne off`",
+        guard => "`guard: setup square needs next square empty`",
+        start_throw => "`first move needs throw N`",
         backward_never => "`never`",
         backward_when_stuck => "`when no forward move`",
         compulsory => "`forward move compulsory`",
@@ -477,7 +525,7 @@ pub fn describe(rule: Rule) -> &'static str {
         pass_voluntary => "`voluntary`",
         pass_forced_only => "`only when no move`",
         own_piece => "`landing on own piece forbidden`",
-        opposing => "`landing on opposing piece swaps`",
+        opposing => "`landing on opposing piece swaps|sends it to lowest empty|captures`",
         protect => "`protect when CONDITION` or `protect nothing`",
         protect_nothing => "`nothing`",
         pred | pred_and | pred_not | pred_atom => {
@@ -537,7 +585,7 @@ pub fn describe(rule: Rule) -> &'static str {
         keeps_or_loses => "`keeps` or `loses`",
         bound_throw => "`unusable bound throw passes|ends turn`",
         bound_passes => "`passes`",
-        goal => "`goal: bear off all pieces`",
+        goal => "`goal: bear off all pieces` or `goal: most pieces borne off`",
         score => "`score by row N, N, ...` or `no score`",
         no_score => "`no score`",
     }
@@ -628,7 +676,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "setup" => &[setup],
         "starter" => &[starter],
         "opening" => &[opening],
-        "throws" => &[throws],
+        "throws" => &[throws, die_throws],
         "extra" => &[extra],
         "no" => &[no_extra, no_blockade, no_score],
         "backward" => &[backward],
@@ -639,7 +687,9 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "runs" => &[runs],
         "blockade" => &[blockade],
         "at" => &[at],
-        "bear" => &[bear_off, bear_off_all_in],
+        "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],
+        "guard" => &[guard],
+        "first" => &[start_throw],
         "forced" | "voluntary" => &[pass_extra],
         "unusable" => &[bound_throw],
         "goal" => &[goal],

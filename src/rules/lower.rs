@@ -34,6 +34,7 @@ pub enum SquareKind {
     Divert,
     BoundExtra,
     MissTurn,
+    Overshoot,
 }
 
 /// What a declaration decides. A later declaration with the same key (in an
@@ -61,9 +62,12 @@ pub enum Key {
     Protect,
     Runs,
     Blockade,
+    Guard,
+    StartThrow,
     Square(SquareKind, u8),
     BearOffAllIn,
     BearOff,
+    BearOffVoluntary,
     PassExtra(bool),
     BoundThrow,
     Score,
@@ -79,6 +83,7 @@ struct LockSpec {
     otherwise: Relocation,
     fail_ends_turn: bool,
     exit_gives_extra: bool,
+    release_misses_turn: bool,
 }
 
 /// The checked content of a declaration.
@@ -106,7 +111,10 @@ enum Setting {
     Throws {
         sticks: u8,
         values: Vec<u8>,
+        die: bool,
     },
+    Hit(Hit),
+    Goal(Goal),
     Values(Vec<u8>),
     Backward(Backward),
     Bool(bool),
@@ -544,6 +552,14 @@ impl Lowerer<'_> {
                 squares: self.squares(layer, set),
                 clause,
             },
+            PredAst::Taken(set) => Pred::Taken {
+                squares: self.squares(layer, set),
+                clause,
+            },
+            PredAst::OwnerOn(set) => Pred::OwnerOn {
+                squares: self.squares(layer, set),
+                clause,
+            },
             PredAst::And(ps) => Pred::And(
                 ps.iter()
                     .map(|q| self.pred(layer, q, &clause))
@@ -581,7 +597,46 @@ impl Lowerer<'_> {
             DeclKind::Title(t) => push(Key::Title, Setting::Text(t.clone())),
             DeclKind::Source(t) => push(Key::Source, Setting::Text(t.clone())),
             DeclKind::Status(t) => push(Key::Status, Setting::Text(t.clone())),
-            DeclKind::Goal => push(Key::Goal, Setting::Flag),
+            DeclKind::Goal(g) => push(Key::Goal, Setting::Goal(*g)),
+            DeclKind::Guard => push(Key::Guard, Setting::Flag),
+            DeclKind::BearOffVoluntary => push(Key::BearOffVoluntary, Setting::Flag),
+            DeclKind::StartThrow(t) => {
+                if let Some(t) = self.small(layer, t, 1, 31, "a throw value") {
+                    push(Key::StartThrow, Setting::Values(vec![t]));
+                }
+            }
+            DeclKind::Die { faces, values } => {
+                let Some(n) = self.small(layer, faces, 2, 31, "the number of faces") else {
+                    return;
+                };
+                let vals: Vec<u8> = values
+                    .iter()
+                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
+                    .collect();
+                if values.len() != n as usize {
+                    self.errors.push(RuleError::ThrowMapIncomplete {
+                        src: self.src(layer),
+                        span: mspan(d.span.start, d.span.end),
+                        missing: format!("{} of {n} faces given", values.len()),
+                        sticks: n as u32,
+                        example: format!(
+                            "throws with a die of {n} faces: {}",
+                            (1..=n).map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                        ),
+                    });
+                    return;
+                }
+                if vals.len() == values.len() {
+                    push(
+                        Key::Throws,
+                        Setting::Throws {
+                            sticks: 0,
+                            values: vals,
+                            die: true,
+                        },
+                    );
+                }
+            }
             DeclKind::Board { len, row_len } => {
                 let l = self.small(layer, len, 2, 62, "the number of squares");
                 let r = self.small(layer, row_len, 1, 62, "the row length");
@@ -701,6 +756,7 @@ impl Lowerer<'_> {
                         Setting::Throws {
                             sticks: n,
                             values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
+                            die: false,
                         },
                     );
                 }
@@ -716,7 +772,7 @@ impl Lowerer<'_> {
             DeclKind::Compulsory => push(Key::Compulsory, Setting::Flag),
             DeclKind::Pass { voluntary } => push(Key::Pass, Setting::Bool(*voluntary)),
             DeclKind::OwnPieceForbidden => push(Key::OwnPiece, Setting::Flag),
-            DeclKind::OpposingSwaps => push(Key::Opposing, Setting::Flag),
+            DeclKind::Opposing(h) => push(Key::Opposing, Setting::Hit(*h)),
             DeclKind::Protect(p) => {
                 let pred = match p {
                     None => None,
@@ -785,6 +841,10 @@ impl Lowerer<'_> {
                     },
                     Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
                     Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
+                    Effect::OvershootTo(s) => match self.square(layer, s) {
+                        Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
+                        None => return,
+                    },
                     Effect::Lock(parts) => match self.lock(layer, d, parts) {
                         Some(l) => (SquareKind::Lock, Setting::Lock(l)),
                         None => return,
@@ -827,6 +887,7 @@ impl Lowerer<'_> {
             otherwise: Relocation::Stay,
             fail_ends_turn: true,
             exit_gives_extra: true,
+            release_misses_turn: false,
         };
         let mut seen: Vec<(std::mem::Discriminant<LockPart>, Span)> = Vec::new();
         let mut has_exit = false;
@@ -879,6 +940,7 @@ impl Lowerer<'_> {
                 },
                 LockPart::FailureEndsTurn(b) => spec.fail_ends_turn = *b,
                 LockPart::ExitNoExtra => spec.exit_gives_extra = false,
+                LockPart::ReleaseMissesTurn => spec.release_misses_turn = true,
             }
         }
         if !has_exit {
@@ -1020,7 +1082,7 @@ impl Lowerer<'_> {
             .collect();
         let throws = match get(Key::Throws) {
             Some(Item {
-                setting: Setting::Throws { sticks, values },
+                setting: Setting::Throws { sticks, values, die },
                 clause,
                 ..
             }) => {
@@ -1042,6 +1104,7 @@ impl Lowerer<'_> {
                 Some(Throws {
                     sticks: *sticks,
                     values: values.clone(),
+                    die: *die,
                     extra,
                     clause: clause.clone(),
                     extra_clause,
@@ -1079,6 +1142,11 @@ impl Lowerer<'_> {
         let (truncate_at, truncate_clause) = set_of(SquareKind::Truncate);
         let (immobile, immobile_clause) = set_of(SquareKind::Immobile);
         let (priority, priority_clause) = set_of(SquareKind::Priority);
+        let (overshoot, _) = set_of(SquareKind::Overshoot);
+        let setup_squares = [
+            setup[0].iter().copied().collect::<SquareSet>(),
+            setup[1].iter().copied().collect::<SquareSet>(),
+        ];
         for s in SquareSet(gates.0 & truncate_at.0).iter() {
             let g = &map[&Key::Square(SquareKind::Gate, s)];
             let t = &map[&Key::Square(SquareKind::Truncate, s)];
@@ -1114,7 +1182,22 @@ impl Lowerer<'_> {
             immobile,
             immobile_clause,
             own_clause: clause(Key::OwnPiece),
+            hit: match get(Key::Opposing).map(|i| &i.setting) {
+                Some(Setting::Hit(h)) => *h,
+                _ => Hit::Swap,
+            },
             swap_clause: clause(Key::Opposing),
+            overshoot,
+            setup_guard: get(Key::Guard).is_some(),
+            setup_guard_clause: clause(Key::Guard),
+            setup_squares,
+            bear_off_voluntary: get(Key::BearOffVoluntary).is_some(),
+            bear_off_voluntary_clause: clause(Key::BearOffVoluntary),
+            start_throw: match get(Key::StartThrow).map(|i| &i.setting) {
+                Some(Setting::Values(v)) => v.first().copied(),
+                _ => None,
+            },
+            start_throw_clause: clause(Key::StartThrow),
         };
         let len = board.map_or(self.len, |b| b.len);
         let protection = Protection {
@@ -1179,6 +1262,10 @@ impl Lowerer<'_> {
                     sq.miss_turn = true;
                     sq.miss_clause = c;
                 }
+                (SquareKind::Overshoot, Setting::Target(t)) => {
+                    sq.overshoot_to = Some(*t);
+                    sq.overshoot_clause = c;
+                }
                 (SquareKind::Lock, Setting::Lock(l)) => {
                     sq.lock = Some(Lock {
                         release_to: l.release.map(|r| r.0),
@@ -1187,6 +1274,7 @@ impl Lowerer<'_> {
                         otherwise: l.otherwise,
                         fail_ends_turn: l.fail_ends_turn,
                         exit_gives_extra: l.exit_gives_extra,
+                        release_misses_turn: l.release_misses_turn,
                         clause: c,
                     })
                 }
@@ -1293,6 +1381,10 @@ impl Lowerer<'_> {
             _ => None,
         };
         let end = EndRules {
+            goal: match get(Key::Goal).map(|i| &i.setting) {
+                Some(Setting::Goal(g)) => *g,
+                _ => Goal::BearOffAll,
+            },
             score_by_row,
             clause: clause(Key::Score),
             goal_clause: clause(Key::Goal),
@@ -1363,6 +1455,9 @@ fn describe_key(k: Key) -> String {
         Key::Protect => "protection".into(),
         Key::Runs => "where runs count".into(),
         Key::Blockade => "blockades".into(),
+        Key::Guard => "the setup guard".into(),
+        Key::StartThrow => "the starting throw".into(),
+        Key::BearOffVoluntary => "voluntary bearing off".into(),
         Key::Square(kind, s) => format!("{} of square {s}", kind_name(kind)),
         Key::BearOffAllIn => "the bear-off region".into(),
         Key::BearOff => "how pieces bear off".into(),
@@ -1388,6 +1483,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::Divert => "the diversion",
         SquareKind::BoundExtra => "the bound extra throw",
         SquareKind::MissTurn => "the missed turn",
+        SquareKind::Overshoot => "the overshoot",
     }
 }
 
@@ -1490,6 +1586,10 @@ fn pred_text(p: &Pred, n: &Namer) -> String {
         }
         Pred::Middle { .. } => "it is the middle piece of its run".into(),
         Pred::OnSquare { squares, .. } => format!("it stands on {}", n.set(*squares)),
+        Pred::Taken { squares, .. } => format!("a piece stands on {}", n.set(*squares)),
+        Pred::OwnerOn { squares, .. } => {
+            format!("its owner has a piece on {}", n.set(*squares))
+        }
         Pred::And(ps) => ps
             .iter()
             .map(|q| paren(q, n))
@@ -1520,7 +1620,9 @@ fn pred_clauses(p: &Pred) -> Vec<String> {
     match p {
         Pred::RunLength { clause, .. }
         | Pred::Middle { clause }
-        | Pred::OnSquare { clause, .. } => add(clause),
+        | Pred::OnSquare { clause, .. }
+        | Pred::Taken { clause, .. }
+        | Pred::OwnerOn { clause, .. } => add(clause),
         Pred::And(ps) | Pred::Or(ps) => {
             for q in ps {
                 for c in pred_clauses(q) {
@@ -1583,11 +1685,16 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
                 }
                 Setting::Exit(ts) => exit_text(ts, all_throws),
                 Setting::Target(t) if kind == SquareKind::HitSends => format!("an opposing piece moved onto here is not swapped: it goes to {}", n.sq(*t)),
+                Setting::Target(t) if kind == SquareKind::Overshoot => format!("a forward move that would pass it ends on {} instead", n.sq(*t)),
                 Setting::Target(t) => format!("when a move targets a protected opposing piece here and the mover has no other forward move, the mover goes to {} instead", n.sq(*t)),
                 Setting::Lock(l) => {
                     let mut parts = vec!["while a player has a piece here, none of their other pieces may move".to_string()];
                     if let Some((s, fb)) = l.release {
-                        let mut t = format!("at each unit they may move it to {} without a throw, which ends the turn", n.sq(s));
+                        let mut t = format!(
+                            "at each unit they may move it to {} without a throw, which ends the turn{}",
+                            n.sq(s),
+                            if l.release_misses_turn { " and makes them miss their next turn" } else { "" }
+                        );
                         match fb {
                             None => t += " (not when that square is taken)",
                             Some(r) => t += &format!("; if that square is taken the piece {}", n.reloc(r)),
@@ -1633,7 +1740,11 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
         let text = match (k, &i.setting) {
             // The header is provenance, not a rule: `Meta` carries it.
             (Key::Title | Key::Source | Key::Status, _) => continue,
+            (Key::Goal, Setting::Goal(Goal::MostBorneOff)) => "The game ends when neither side has a piece in play; the side that bore off more pieces wins, and equal counts are a draw.".into(),
             (Key::Goal, _) => "The first player to bear off all their pieces wins.".into(),
+            (Key::Guard, _) => "A piece on one of its side's starting squares may move only when the square in front of it is empty.".into(),
+            (Key::StartThrow, Setting::Values(v)) => format!("A side whose pieces all still stand on their starting squares moves only with a throw of {}; any other throw is passed.", list(v)),
+            (Key::BearOffVoluntary, _) => "Bearing off is never compulsory: when every legal move bears off, the player may pass instead.".into(),
             (Key::Board, Setting::Board { len, row_len }) => format!(
                 "The board has {len} squares in {} rows of {row_len}; the track runs boustrophedon (row 1 left to right, row 2 right to left, ...), and bearing off is step {}.",
                 len.div_ceil(*row_len),
@@ -1661,18 +1772,27 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
                 };
                 t
             }
-            (Key::Throws, Setting::Throws { sticks, values }) => format!(
+            (Key::Throws, Setting::Throws { values, die: true, .. }) => format!(
+                "A throw uses one die of {} faces, each equally likely: {}.",
+                values.len(),
+                values.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            (Key::Throws, Setting::Throws { sticks, values, .. }) => format!(
                 "A throw uses {sticks} sticks; by the number of marked sides up: {}.",
                 values.iter().enumerate().map(|(k, v)| format!("{k} gives {v}")).collect::<Vec<_>>().join(", ")
             ),
             (Key::Extra, Setting::Values(v)) if v.is_empty() => "No throw gives another throw.".into(),
             (Key::Extra, Setting::Values(v)) => format!("A throw of {} gives another throw.", list(v)),
             (Key::Backward, Setting::Backward(Backward::Never)) => "Pieces move forward only.".into(),
+            (Key::Backward, Setting::Backward(Backward::OneSquareWhenNoForward)) => "When no forward move exists, a piece must move backward one square, whatever the throw (same landing rules).".into(),
+            (Key::Backward, Setting::Backward(Backward::ToEmptyWhenNoForward)) => "When no forward move exists, a piece must move backward by the throw, onto an empty square only.".into(),
             (Key::Backward, _) => "When no forward move exists, a piece must move backward by the throw (same landing rules).".into(),
             (Key::Compulsory, _) => "A forward move is compulsory when one exists.".into(),
             (Key::Pass, Setting::Bool(true)) => "A player may pass voluntarily at any unit.".into(),
             (Key::Pass, _) => "A player may pass only when no move is legal.".into(),
             (Key::OwnPiece, _) => "A piece may not land on a piece of its own colour.".into(),
+            (Key::Opposing, Setting::Hit(Hit::LowestEmpty)) => "A piece that lands on an opposing piece sends it to the lowest-numbered empty square.".into(),
+            (Key::Opposing, Setting::Hit(Hit::Capture)) => "A piece that lands on an opposing piece captures it: the opposing piece leaves the game.".into(),
             (Key::Opposing, _) => "A piece that lands on an opposing piece swaps with it: the opposing piece goes to the square the mover came from.".into(),
             (Key::Protect, Setting::Protect(None)) => "No piece is protected.".into(),
             (Key::Protect, Setting::Protect(Some(p))) => format!("An opposing piece cannot be hit when {}.", pred_text(p, &n)),

@@ -49,6 +49,8 @@ fn pred(p: &Pred) -> String {
         }
         Pred::Middle { clause } => format!("middle{}", cl(clause)),
         Pred::OnSquare { squares, clause } => format!("on {}{}", set(*squares), cl(clause)),
+        Pred::Taken { squares, clause } => format!("taken {}{}", set(*squares), cl(clause)),
+        Pred::OwnerOn { squares, clause } => format!("owner-on {}{}", set(*squares), cl(clause)),
         Pred::And(ps) => format!(
             "and({})",
             ps.iter().map(pred).collect::<Vec<_>>().join(", ")
@@ -114,8 +116,12 @@ pub fn summary(r: &Ruleset) -> String {
     let t = &r.throws;
     let _ = writeln!(
         o,
-        "throws: {} sticks {:?}{}; extra {}{}",
-        t.sticks,
+        "throws: {} {:?}{}; extra {}{}",
+        if t.die {
+            format!("die of {} faces", t.values.len())
+        } else {
+            format!("{} sticks", t.sticks)
+        },
         t.values,
         cl(&t.clause),
         bitlist(t.extra),
@@ -155,6 +161,20 @@ pub fn summary(r: &Ruleset) -> String {
         cl(&mv.own_clause),
         cl(&mv.swap_clause)
     );
+    // Constructs beyond the four source rule sets print only when used, so
+    // that the summaries of rule sets without them stay as they were.
+    if mv.hit != Hit::Swap {
+        let _ = writeln!(o, "hit: {:?}{}", mv.hit, cl(&mv.swap_clause));
+    }
+    if mv.setup_guard {
+        let _ = writeln!(o, "setup guard{}", cl(&mv.setup_guard_clause));
+    }
+    if let Some(t) = mv.start_throw {
+        let _ = writeln!(o, "start throw: {t}{}", cl(&mv.start_throw_clause));
+    }
+    if mv.bear_off_voluntary {
+        let _ = writeln!(o, "bear off voluntary{}", cl(&mv.bear_off_voluntary_clause));
+    }
     let _ = writeln!(
         o,
         "protection: {}",
@@ -197,11 +217,15 @@ pub fn summary(r: &Ruleset) -> String {
         if sq.miss_turn {
             parts.push(format!("miss-turn{}", cl(&sq.miss_clause)));
         }
+        if let Some(d) = sq.overshoot_to {
+            parts.push(format!("overshoot-to {d}{}", cl(&sq.overshoot_clause)));
+        }
         if let Some(l) = &sq.lock {
             parts.push(format!(
-                "lock(release {}{}, exit {}, otherwise {}, fail-ends-turn {}, exit-gives-extra {}){}",
+                "lock(release {}{}{}, exit {}, otherwise {}, fail-ends-turn {}, exit-gives-extra {}){}",
                 l.release_to.map_or("-".into(), |s| s.to_string()),
                 l.release_when_taken.map(|f| format!(" else {}", reloc(f))).unwrap_or_default(),
+                if l.release_misses_turn { " misses-turn" } else { "" },
                 bitlist(l.exit_throws),
                 reloc(l.otherwise),
                 l.fail_ends_turn,
@@ -231,7 +255,8 @@ pub fn summary(r: &Ruleset) -> String {
     );
     let _ = writeln!(
         o,
-        "end: goal{}; score {}{}",
+        "end: goal{}{}; score {}{}",
+        if r.end.goal == Goal::MostBorneOff { " most-borne-off" } else { "" },
         cl(&r.end.goal_clause),
         r.end
             .score_by_row
