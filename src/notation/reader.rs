@@ -270,7 +270,7 @@ impl<R: BufRead> StreamReader<R> {
             return s.clone();
         }
         let (a, b) = self.last;
-        let a = line_start(self.buf.as_bytes(), a);
+        let a = context_start(self.buf.as_bytes(), a);
         GameSource {
             text: self.buf[a..b].to_string(),
             offset: self.base + a,
@@ -280,7 +280,7 @@ impl<R: BufRead> StreamReader<R> {
 
     /// Drops the text before the line where the next game starts.
     fn compact(&mut self) {
-        let cut = line_start(self.buf.as_bytes(), self.pos);
+        let cut = context_start(self.buf.as_bytes(), self.pos);
         if cut > 0 {
             self.base_line += count_lines(&self.buf.as_bytes()[..cut]);
             self.base += cut;
@@ -400,15 +400,23 @@ impl<R: BufRead> StreamReader<R> {
     /// Keeps the text of the broken game for [`StreamReader::source`], then
     /// skips to where the next game can start.
     fn recover(&mut self, e: &SyntaxError) -> std::io::Result<()> {
+        // The source shown with the error has the lines after it that a
+        // diagnostic shows as context, as when rendered from the whole file.
+        while !self.eof {
+            let end = e.span.end.saturating_sub(self.base).min(self.buf.len());
+            if count_lines(&self.buf.as_bytes()[end..]) >= 3 {
+                break;
+            }
+            self.want = self.chunk;
+            self.fill()?;
+        }
         let bytes = self.buf.as_bytes();
         let local = e.span.start.saturating_sub(self.base).min(bytes.len());
-        let a = line_start(bytes, self.pos);
-        let b = line_end(
-            bytes,
-            local
-                .max(e.span.end.saturating_sub(self.base))
-                .min(bytes.len()),
-        );
+        let a = context_start(bytes, self.pos);
+        let end = local
+            .max(e.span.end.saturating_sub(self.base))
+            .min(bytes.len());
+        let b = line_end(bytes, line_end(bytes, line_end(bytes, end)));
         self.last_error_source = Some(GameSource {
             text: self.buf[a..b].to_string(),
             offset: self.base + a,
@@ -465,6 +473,13 @@ fn line_start(b: &[u8], i: usize) -> usize {
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |p| p + 1)
+}
+
+/// The start of the line before the one holding `i` (the context a
+/// diagnostic shows above its first line), or of that line at the start.
+fn context_start(b: &[u8], i: usize) -> usize {
+    let ls = line_start(b, i);
+    if ls == 0 { 0 } else { line_start(b, ls - 1) }
 }
 
 fn line_end(b: &[u8], i: usize) -> usize {
@@ -646,7 +661,7 @@ impl<'a> Parser<'a> {
         let mut e = j;
         while e < self.b.len()
             && !is_ws(self.b[e])
-            && !(e > j && matches!(self.b[e], b'{' | b'(' | b')' | b';'))
+            && !(e > j && matches!(self.b[e], b'{' | b'(' | b')' | b';' | b']' | b'}'))
         {
             e += 1;
             if e - j >= 24 {
@@ -657,7 +672,13 @@ impl<'a> Parser<'a> {
             e += 1;
         }
         if e == j {
-            return (j + 1, "a line end".to_string());
+            let what = match self.b[j] {
+                b'\n' | b'\r' => "a line end".to_string(),
+                b' ' => "a space".to_string(),
+                b'\t' => "a tab".to_string(),
+                c => format!("`{}`", c as char),
+            };
+            return (j + 1, what);
         }
         (e, format!("`{}`", &self.s[j..e]))
     }
@@ -912,9 +933,10 @@ impl<'a> Parser<'a> {
                             (b'0', b'1') => Some(ResultToken::BlackWins),
                             _ => None,
                         };
-                        if let Some(r) = r
-                            && is_boundary(self.b.get(j + 2))
-                        {
+                        if let Some(r) = r {
+                            if !is_boundary(self.b.get(j + 2)) {
+                                return Err(self.after_result(st, j + 2));
+                            }
                             self.i = j + 2;
                             return self.result(r, st, open);
                         }
@@ -930,7 +952,7 @@ impl<'a> Parser<'a> {
                 }
                 b'*' => {
                     if !is_boundary(self.b.get(st + 1)) {
-                        return Err(self.expected(st, "a unit such as `3:12-15`", Some(UNIT_HELP)));
+                        return Err(self.after_result(st, st + 1));
                     }
                     self.i = st + 1;
                     return self.result(ResultToken::Unknown, st, open);
@@ -1052,6 +1074,22 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.expected(st, "a unit such as `3:12-15`", Some(UNIT_HELP))),
             }
         }
+    }
+
+    /// A result token run together with what follows it.
+    #[cold]
+    fn after_result(&self, st: usize, e: usize) -> Fail {
+        let (end, found) = self.found(e);
+        self.error(
+            st,
+            end,
+            format!(
+                "expected a space after the result `{}`, found {found}",
+                &self.s[st..e]
+            ),
+            "the result ends before this",
+            Some(RESULT_HELP),
+        )
     }
 
     fn result(&mut self, r: ResultToken, st: usize, open: Option<usize>) -> PResult<End> {

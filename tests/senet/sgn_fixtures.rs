@@ -121,6 +121,35 @@ fn assert_stream_agrees(name: &str, text: &str) {
     }
 }
 
+/// A diagnostic renders the same from the streaming reader's
+/// [`GameSource`] (one game of text, file-wide spans) as from the whole file.
+fn assert_stream_renders_alike(name: &str, text: &str) {
+    let whole: Vec<String> = read_all(text)
+        .1
+        .iter()
+        .map(|e| render(e, name, text))
+        .collect();
+    let mut stream =
+        StreamReader::with_chunk(std::io::BufReader::with_capacity(5, text.as_bytes()), 3);
+    let mut parts = Vec::new();
+    while let Some(g) = stream.next_game() {
+        if let Err(senet::notation::ReadError::Syntax(e)) = g {
+            let report = miette::Report::new(e)
+                .with_source_code(miette::NamedSource::new(name, stream.source()));
+            let mut out = String::new();
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .with_width(100)
+                .render_report(&mut out, report.as_ref())
+                .unwrap();
+            parts.push(out);
+        }
+    }
+    assert_eq!(
+        whole, parts,
+        "{name}: diagnostics render differently from the streaming reader"
+    );
+}
+
 fn assert_pest_agrees(name: &str, text: &str) {
     let (games, errors) = read_all(text);
     let pest = grammar::check(text);
@@ -200,6 +229,7 @@ fn sgn_syntax_errors() {
             assert!(!errors.is_empty(), "{name}: expected a syntax error");
             assert_stream_agrees(&name, &text);
             assert_pest_agrees(&name, &text);
+            assert_stream_renders_alike(&name, &text);
             let mut out = format!("{} game(s) read, {} error(s)\n", games.len(), errors.len());
             for e in &errors {
                 out.push_str(&format!("\ngame {}:\n", e.game));
