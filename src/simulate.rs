@@ -91,6 +91,8 @@ pub struct Played {
     pub winner: Option<Side>,
     pub score: Option<(Side, u32)>,
     pub turns: u32,
+    /// Units played (also when `units` was not kept).
+    pub unit_count: u32,
     pub events: Events,
     pub final_position: Position,
 }
@@ -164,6 +166,7 @@ pub fn play_game(
         winner: rules.winner(&pos),
         score: rules.score(&pos),
         turns,
+        unit_count: count as u32,
         events,
         final_position: pos,
     }
@@ -204,10 +207,17 @@ pub struct Stats {
     pub units_mean: f64,
     pub units_median: f64,
     pub turns_mean: f64,
-    pub white_win_rate: f64,
-    /// 95% Wilson interval of `white_win_rate`, over finished games.
-    pub white_win_rate_ci95: [f64; 2],
+    /// White's share of the finished games, with its 95% interval.
+    pub white_win_rate: WinRate,
     pub events_per_game: EventsMean,
+}
+
+/// A win rate with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct WinRate {
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Mean events per game.
@@ -254,8 +264,10 @@ impl Stats {
             units_mean: mean(&|g| g.units as f64),
             units_median: median,
             turns_mean: mean(&|g| g.turns as f64),
-            white_win_rate: rate,
-            white_win_rate_ci95: wilson(white, finished),
+            white_win_rate: {
+                let [low, high] = wilson(white, finished);
+                WinRate { rate, low, high }
+            },
             events_per_game: EventsMean {
                 swap: mean(&|g| g.events.swap as f64),
                 water: mean(&|g| g.events.water as f64),
@@ -304,5 +316,57 @@ mod tests {
         let [lo, hi] = wilson(50.0, 100.0);
         assert!(lo < 0.5 && hi > 0.5 && lo > 0.39 && hi < 0.61, "{lo} {hi}");
         assert_eq!(wilson(0.0, 0.0), [0.0, 1.0]);
+    }
+}
+
+/// How a run of games is played.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub players: [Player; 2],
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub max_units: usize,
+    /// Keep every game's units (for records).
+    pub keep_units: bool,
+}
+
+/// Plays `config.games` games over `config.threads` threads. The games come
+/// back in index order and do not depend on the thread count. `progress`
+/// is called with the number of games finished so far.
+pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync)) -> Vec<Played> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let results: Mutex<Vec<(u64, Played)>> = Mutex::new(Vec::with_capacity(config.games as usize));
+    let threads = config.threads.max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut mine = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= config.games {
+                        break;
+                    }
+                    let g = play_game(rules, config.players, game_seed(config.seed, i), config.max_units, config.keep_units);
+                    mine.push((i, g));
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(d);
+                }
+                results.lock().expect("no thread panics while holding the lock").extend(mine);
+            });
+        }
+    });
+    let mut all = results.into_inner().expect("threads joined");
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, g)| g).collect()
+}
+
+impl Played {
+    /// The figures `--stats` needs.
+    pub fn figures(&self) -> GameFigures {
+        GameFigures { units: self.unit_count, turns: self.turns, winner: self.winner, events: self.events }
     }
 }

@@ -1,11 +1,192 @@
-//! `senet simulate` (being built).
+//! `senet simulate`: play games between computer players, write their
+//! records and summarise them.
 
+use crate::engine::{Ruleset, Side};
+use crate::notation::record;
+use crate::notation::syntax::ResultToken;
+use crate::simulate::{self, GameFigures, Played, Player, RunConfig, Stats};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct SimulateArgs {}
+pub struct SimulateArgs {
+    /// A built-in rule set or the path of a .senet file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub rules: String,
+    /// Select an option of the rule file (repeatable).
+    #[arg(long = "option", value_name = "NAME")]
+    pub options: Vec<String>,
+    /// How many games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The seed: the same seed gives the same games on any thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop a game after this many units, with result `*`.
+    #[arg(long, default_value_t = 2000)]
+    pub max_units: usize,
+    /// The players: one for both sides, or `WHITE,BLACK`.
+    #[arg(long, value_enum, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
+    pub player: Vec<Player>,
+    /// Write the records: a `.sgn` file for all games, or a directory for
+    /// one file per game.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub out: Option<PathBuf>,
+    /// Print statistics (the default when there is no --out).
+    #[arg(long)]
+    pub stats: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
 
-pub fn run(_args: SimulateArgs) -> ExitCode {
-    eprintln!("senet simulate: not available in this build");
-    ExitCode::from(super::EXIT_USAGE)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// The SGN record of a simulated game.
+pub fn record_text(rules: &Ruleset, g: &Played, index: u64, players: [Player; 2], label: &str) -> String {
+    let result = match g.winner {
+        Some(Side::White) => ResultToken::WhiteWins,
+        Some(Side::Black) => ResultToken::BlackWins,
+        None => ResultToken::Unknown,
+    };
+    let name = |p: Player| match p {
+        Player::Random => "random",
+        Player::Greedy => "greedy",
+    };
+    let mut tags = vec![
+        record::tag("Event", format!("senet simulate {label}")),
+        record::tag("Site", "?"),
+        record::tag("Date", "????.??.??"),
+        record::tag("Round", (index + 1).to_string()),
+        record::tag("White", name(players[0])),
+        record::tag("Black", name(players[1])),
+        record::tag("Result", result.to_string()),
+        record::tag("Rules", rules.meta.name.clone()),
+        record::tag("ThrowSource", format!("rng:{}:{}", simulate::RNG_NAME, g.seed)),
+        record::tag("FirstPlayer", g.first.name()),
+    ];
+    if !rules.meta.selected.is_empty() {
+        tags.push(record::tag("RuleOptions", rules.meta.selected.join("; ")));
+    }
+    if let Some((side, points)) = g.score {
+        tags.push(record::tag("Score", format!("{side} {points}")));
+    }
+    if g.winner.is_none() {
+        tags.push(record::tag("Termination", "abandoned"));
+    }
+    let game = record::game(tags, &g.units, result);
+    let mut out = String::new();
+    crate::notation::writer::write_game(&game, &mut out);
+    out
+}
+
+fn write_records(rules: &Ruleset, games: &[Played], args: &SimulateArgs, out: &Path) -> std::io::Result<()> {
+    let players = players(args);
+    let label = format!("{} seed {}", rules.meta.name, args.seed);
+    let single = out.extension().is_some_and(|e| e == "sgn");
+    if single {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
+        for (i, g) in games.iter().enumerate() {
+            if i > 0 {
+                f.write_all(b"\n")?;
+            }
+            f.write_all(record_text(rules, g, i as u64, players, &label).as_bytes())?;
+        }
+        f.flush()
+    } else {
+        std::fs::create_dir_all(out)?;
+        for (i, g) in games.iter().enumerate() {
+            let path = out.join(format!("{}-{:05}.sgn", rules.meta.name, i + 1));
+            std::fs::write(path, record_text(rules, g, i as u64, players, &label))?;
+        }
+        Ok(())
+    }
+}
+
+fn players(args: &SimulateArgs) -> [Player; 2] {
+    let white = args.player.first().copied().unwrap_or(Player::Random);
+    [white, args.player.get(1).copied().unwrap_or(white)]
+}
+
+/// The statistics text of `--stats --format text`.
+pub fn stats_text(rules: &Ruleset, s: &Stats) -> String {
+    let e = &s.events_per_game;
+    format!(
+        "rules            {}\ngames            {}\nunfinished       {}\nunits_mean       {:.1}\nunits_median     {:.1}\nturns_mean       {:.1}\nwhite_win_rate   {:.3} (95% interval {:.3}..{:.3})\nevents_per_game  swap {:.2}, water {:.2}, bear_off {:.2}, pass {:.2}, skip {:.2}, backward {:.2}, truncation {:.2}, queue_join {:.2}\n",
+        rules.meta.name,
+        s.games,
+        s.unfinished,
+        s.units_mean,
+        s.units_median,
+        s.turns_mean,
+        s.white_win_rate.rate,
+        s.white_win_rate.low,
+        s.white_win_rate.high,
+        e.swap,
+        e.water,
+        e.bear_off,
+        e.pass,
+        e.skip,
+        e.backward,
+        e.truncation,
+        e.queue_join
+    )
+}
+
+pub fn run(args: SimulateArgs) -> ExitCode {
+    let rules = match super::load_rules(&args.rules, None, &args.options) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = RunConfig {
+        players: players(&args),
+        games: args.games,
+        seed: args.seed,
+        threads,
+        max_units: args.max_units,
+        keep_units: args.out.is_some(),
+    };
+    use std::io::IsTerminal;
+    let bar = (std::io::stderr().is_terminal() && args.games >= 1000).then(|| {
+        let b = indicatif::ProgressBar::new(args.games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
+                .expect("the template is valid"),
+        );
+        b
+    });
+    let progress = |d: u64| {
+        if let Some(b) = &bar {
+            if d % 64 == 0 || d == args.games {
+                b.set_position(d);
+            }
+        }
+    };
+    let games = simulate::run(&rules, &config, &progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(out) = &args.out {
+        if let Err(e) = write_records(&rules, &games, &args, out) {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+    }
+    if args.stats || args.out.is_none() {
+        let figures: Vec<GameFigures> = games.iter().map(Played::figures).collect();
+        let stats = Stats::from_games(&figures);
+        match args.format {
+            Format::Json => println!("{}", serde_json::to_string(&stats).expect("plain data serialises")),
+            Format::Text => print!("{}", stats_text(&rules, &stats)),
+        }
+    }
+    ExitCode::SUCCESS
 }

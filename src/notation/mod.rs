@@ -20,3 +20,4 @@ pub use syntax::{
 pub use writer::{write_game, write_games};
 pub mod replay;
 pub mod check;
+pub mod record;
