@@ -540,3 +540,75 @@ fn sgn_tags_comments_commands() {
     assert_eq!(g.result_span.text(text), "*");
     assert_eq!(g.span.text(text), text.trim_end());
 }
+
+/// `senet fmt`: exit codes, `--check`, `--stdout`, rewriting in place.
+#[test]
+fn sgn_fmt_command() {
+    let bin = env!("CARGO_BIN_EXE_senet");
+    let dir = std::env::temp_dir().join(format!("senet-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sgn");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .arg("fmt")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let canonical = root.join("ok/kendall-0001.sgn");
+    let loose = dir.join("loose.sgn");
+    std::fs::copy(root.join("ok/loose/forms.sgn"), &loose).unwrap();
+    let before = std::fs::read_to_string(&loose).unwrap();
+
+    let (code, out, _) = run(&["--check", canonical.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = run(&[
+        "--check",
+        canonical.to_str().unwrap(),
+        loose.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("loose.sgn") && !out.contains("kendall"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&loose).unwrap(),
+        before,
+        "--check changes nothing"
+    );
+
+    let (code, printed, _) = run(&["--stdout", loose.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&loose).unwrap(),
+        before,
+        "--stdout changes nothing"
+    );
+    let (code, _, _) = run(&[loose.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&loose).unwrap(),
+        printed,
+        "rewritten in place"
+    );
+    let (code, _, _) = run(&["--check", loose.to_str().unwrap()]);
+    assert_eq!(code, 0);
+
+    let broken = root.join("err-syntax/several-games.sgn");
+    let (code, out, err) = run(&["--stdout", broken.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("senet::sgn::syntax") && err.contains("several-games.sgn:8:8"),
+        "{err}"
+    );
+
+    let (code, _, err) = run(&[dir.join("missing.sgn").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
