@@ -218,8 +218,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
     }
 
     fn check_turn_number(&mut self, p: &Position, number: u32, black: bool, span: Span, var: bool) {
-        let written = if black { format!("{number}...") } else { format!("{number}.") };
         let side = if black { Side::Black } else { Side::White };
+        if !p.extra && number == p.turn && side == p.to_move {
+            return;
+        }
+        let written = if black { format!("{number}...") } else { format!("{number}.") };
         let expected = turn_label(p);
         if p.extra {
             let f = Finding::error(
