@@ -12,7 +12,10 @@
 //! so with the same seed they play the same games, and the bench checks it.
 //!
 //! Wall time and process CPU time are both reported: the machine is shared.
-//! `SENET_BENCH_SECONDS` (default 5) sets the time spent per measurement.
+//! `SENET_BENCH_SECONDS` (default 5) sets the time spent per measurement;
+//! `SENET_BENCH_RULES=bga,thai` measures only those rule sets, and
+//! `SENET_BENCH_GAMES=N` plays exactly N games per measurement instead of
+//! timing a calibration run (for instruction counts under callgrind).
 
 #[path = "hand_bga/mod.rs"]
 #[allow(dead_code)] // shared with the differential test, which uses the rest
@@ -181,6 +184,9 @@ fn hand_games(games: u64, seed: u64) -> Tally {
 
 /// How many games fill about `secs` seconds (from a short trial run).
 fn calibrate(secs: f64, run: impl Fn(u64) -> Tally) -> u64 {
+    if let Some(games) = std::env::var("SENET_BENCH_GAMES").ok().and_then(|s| s.parse().ok()) {
+        return games;
+    }
     let mut games = 64;
     loop {
         let m = timed(|| run(games));
@@ -216,9 +222,14 @@ fn main() {
         "{:<10} {:<13} {:>9} {:>11} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7}",
         "rules", "engine", "games", "units", "wall s", "cpu s", "games/s", "games/cpu", "Mu/s", "Mu/cpu-s", "u/game"
     );
+    let only: Option<Vec<String>> =
+        std::env::var("SENET_BENCH_RULES").ok().map(|s| s.split(',').map(str::to_string).collect());
     let mut ratios = None;
     for name in senet::rules::builtin_names() {
         let name: &str = name.as_ref();
+        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == name)) {
+            continue;
+        }
         let rules = senet::rules::load(name, None, &[]).unwrap_or_else(|e| panic!("built-in rule set {name}: {e}"));
         if name != "bga" {
             let games = calibrate(secs, |g| compiled_games(&rules, g, SEED));
