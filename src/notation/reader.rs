@@ -696,13 +696,13 @@ impl<'a> Parser<'a> {
         )
     }
 
+    #[inline]
     fn skip_ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            if !is_ws(c) {
-                break;
-            }
-            self.i += 1;
+        let mut i = self.i;
+        while i < self.b.len() && is_ws(self.b[i]) {
+            i += 1;
         }
+        self.i = i;
     }
 
     /// The next game, `None` when only blank space and escapes remain.
@@ -1224,7 +1224,7 @@ impl<'a> Parser<'a> {
                 ));
             }
             j += 1;
-            let throw_text = &self.s[st..j];
+            let colon = j;
             if b[j..].starts_with(b"pass") && !no_throw {
                 j += 4;
                 body = UnitBody::Pass;
@@ -1248,7 +1248,10 @@ impl<'a> Parser<'a> {
                         "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
                             .to_string()
                     } else {
-                        format!("a move such as `12-15`, or `pass`, after `{throw_text}`")
+                        format!(
+                            "a move such as `12-15`, or `pass`, after `{}`",
+                            &self.s[st..colon]
+                        )
                     };
                     return Err(self.expected(j, &what, Some(UNIT_HELP)));
                 };
