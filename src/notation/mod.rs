@@ -1,11 +1,19 @@
-//! SGN, the Senet Game Notation (NOTATION.md): reader, writer and the
-//! syntax tree between them.
+//! SGN, the Senet Game Notation (NOTATION.md).
 //!
 //! Stage: text → [`reader`] → [`syntax::Game`] (spanned, no game knowledge)
-//! → replay against the engine (being built) → checked games; and
-//! [`syntax::Game`] → [`writer`] → canonical text.
+//! → [`replay`] against the engine → [`check`] findings; and the way back,
+//! [`syntax::Game`] → [`writer`] → canonical text (games played by the
+//! engine become syntax trees in [`record`]).
 //! `grammar/sgn.pest` is the normative grammar; [`grammar`] wraps it, and a
 //! test keeps the hand-written reader in agreement with it.
+//!
+//! ```
+//! use senet::notation::{Reader, write_games};
+//! let text = "[Rules \"bga\"]\n1.  2:9-11  4+:10x14!\n*";
+//! let games: Vec<_> = Reader::new(text).games().collect::<Result<_, _>>().unwrap();
+//! assert_eq!(games[0].main_line_units().count(), 2);
+//! assert_eq!(write_games(&games, &[]), "[Rules \"bga\"]\n\n1. 2:9-11 4+:10x14 $1\n*\n");
+//! ```
 
 pub mod grammar;
 pub mod reader;
@@ -21,3 +29,4 @@ pub use writer::{write_game, write_games};
 pub mod replay;
 pub mod check;
 pub mod record;
+pub mod board;
