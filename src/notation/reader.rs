@@ -1144,8 +1144,75 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The common units, `3:12-15`, `4+:9x13`, `2:29-off`, followed by
+    /// blank space: read without the general path's checks. `None` for
+    /// anything else, which the general path then reads (with the same
+    /// result for what this accepts).
+    #[inline]
+    fn common_unit(&self) -> Option<(UnitSyntax, usize)> {
+        let st = self.i;
+        let t = &self.b[st..self.b.len().min(st + 12)];
+        let digit = |k: usize| {
+            t.get(k)
+                .copied()
+                .filter(u8::is_ascii_digit)
+                .map(|d| d - b'0')
+        };
+        let square = |k: &mut usize| -> Option<u8> {
+            let mut v = digit(*k).filter(|&d| d > 0)?;
+            *k += 1;
+            if let Some(d) = digit(*k) {
+                v = v * 10 + d;
+                *k += 1;
+            }
+            Some(v)
+        };
+        let throw = digit(0).filter(|&d| d > 0)?;
+        let plus = t.get(1) == Some(&b'+');
+        let mut k = 1 + plus as usize;
+        if t.get(k) != Some(&b':') {
+            return None;
+        }
+        k += 1;
+        let from = square(&mut k)?;
+        let sep = match t.get(k)? {
+            b'-' => MoveSep::Dash,
+            b'x' => MoveSep::Cross,
+            _ => return None,
+        };
+        k += 1;
+        let to = if t[k..].starts_with(b"off") {
+            k += 3;
+            Target::Off
+        } else {
+            Target::Square(square(&mut k)?)
+        };
+        if !matches!(t.get(k)?, b' ' | b'\n' | b'\r' | b'\t') {
+            return None;
+        }
+        let body = UnitBody::Move {
+            from,
+            sep,
+            to,
+            reloc: None,
+        };
+        let unit = UnitSyntax {
+            span: self.span(st, st + k),
+            throw: Some(throw),
+            faces: None,
+            plus,
+            body,
+        };
+        Some((unit, st + k))
+    }
+
     /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
     fn push_unit(&mut self, nodes: &mut Vec<Node>) -> PResult<()> {
+        if let Some((unit, end)) = self.common_unit() {
+            nodes.push(Node::Unit(unit));
+            self.i = end;
+            return Ok(());
+        }
         let st = self.i;
         let mut j = st;
         let b = self.b;
