@@ -40,6 +40,12 @@ pub enum Formatted {
 
 /// The canonical form of an SGN text, checked to mean the same.
 pub fn format_text(text: &str) -> Formatted {
+    format_text_in(text, None)
+}
+
+/// [`format_text`] for a file in `dir`, against which a `Rules` path is
+/// resolved.
+pub fn format_text_in(text: &str, dir: Option<&std::path::Path>) -> Formatted {
     let mut reader = Reader::new(text);
     let mut games = Vec::new();
     let mut errors = Vec::new();
@@ -51,6 +57,12 @@ pub fn format_text(text: &str) -> Formatted {
     }
     if !errors.is_empty() {
         return Formatted::Syntax(errors);
+    }
+    // Where the game names rules that load, the replay knows which moves
+    // were swaps and which throws give another throw: write `x` and `+`.
+    let mut cache = crate::notation::check::RulesCache::default();
+    for g in &mut games {
+        crate::notation::check::canonical_marks(g, dir, &mut cache);
     }
     let out = write_games(&games, reader.trailing());
     let again: Vec<Game> = Reader::new(&out).filter_map(Result::ok).collect();
@@ -90,7 +102,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             code = code.max(super::EXIT_USAGE);
             continue;
         }
-        match format_text(&text) {
+        match format_text_in(&text, if stdin { None } else { path.parent() }) {
             Formatted::Syntax(errors) => {
                 let source = SourceFile::new(name.clone(), text);
                 for e in errors {

@@ -216,90 +216,7 @@ pub fn check_game(
     }
 
     // The start position.
-    let board = rules.board;
-    let first_written = game.nodes.iter().find_map(|n| match n {
-        Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
-        _ => None,
-    });
-    let start = if tag("SetUp").is_some_and(|t| t.value == "1") {
-        match tag("Position") {
-            None => {
-                findings.push(
-                    Finding::error("senet::sgn::setup", "`SetUp \"1\"` needs a Position tag", value_span(tag("SetUp").expect("checked above")))
-                        .label("SetUp")
-                        .help("add `[Position \"...\"]` with the position string the game starts from"),
-                );
-                None
-            }
-            Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    let vs = value_span(t);
-                    findings.push(
-                        Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), Span::new(vs.start + e.at, vs.start + e.at + e.len))
-                            .label("here")
-                            .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"),
-                    );
-                    None
-                }
-            },
-        }
-    } else {
-        let named = tag("FirstPlayer").map(|t| (t, t.value.as_str()));
-        let named_side = match named {
-            Some((_, "White")) => Some(Side::White),
-            Some((_, "Black")) => Some(Side::Black),
-            Some((t, v)) => {
-                findings.push(
-                    Finding::error("senet::sgn::first_player", format!("`{v}` is not a side"), value_span(t))
-                        .label("FirstPlayer")
-                        .help("write `White` or `Black`"),
-                );
-                None
-            }
-            None => None,
-        };
-        match &rules.starter {
-            Starter::Fixed(side, clause) => {
-                if let (Some(n), Some((t, _))) = (named_side, named) {
-                    if n != *side {
-                        let mut f = Finding::error(
-                            "senet::sgn::first_player",
-                            format!("under `{}` {side} moves first, not {n}", rules.meta.name),
-                            value_span(t),
-                        )
-                        .label("FirstPlayer")
-                        .help(format!("write `[FirstPlayer \"{side}\"]` or leave the tag out"));
-                        if !clause.is_empty() {
-                            f.clause = Some(clause.clone());
-                        }
-                        findings.push(f);
-                    }
-                }
-                Some(Position::start(&rules, *side))
-            }
-            Starter::ByLot(clause) => {
-                let first = match named_side {
-                    Some(s) => s,
-                    None => {
-                        let mut f = Finding::error(
-                            "senet::sgn::first_player_missing",
-                            format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
-                            head,
-                        )
-                        .label("no FirstPlayer tag")
-                        .help("add `[FirstPlayer \"White\"]` or `[FirstPlayer \"Black\"]`");
-                        if !clause.is_empty() {
-                            f.clause = Some(clause.clone());
-                        }
-                        findings.push(f);
-                        first_written.unwrap_or(Side::White)
-                    }
-                };
-                Some(Position::start(&rules, first))
-            }
-        }
-    };
+    let start = start_position(game, &rules, head, &mut findings);
     let Some(start) = start else {
         report.findings = findings;
         return Ok(report);
@@ -378,6 +295,98 @@ pub fn check_game(
     Ok(report)
 }
 
+/// The position a game starts from: its `SetUp`/`Position` tags, or the
+/// rule set's setup with the first player from the rules or `FirstPlayer`.
+/// Problems with those tags go to `findings`; `None` when there is no
+/// usable start.
+pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut Vec<Finding>) -> Option<Position> {
+    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
+    let board = rules.board;
+    let first_written = game.nodes.iter().find_map(|n| match n {
+        Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
+        _ => None,
+    });
+    if tag("SetUp").is_some_and(|t| t.value == "1") {
+        match tag("Position") {
+            None => {
+                findings.push(
+                    Finding::error("senet::sgn::setup", "`SetUp \"1\"` needs a Position tag", value_span(tag("SetUp").expect("checked above")))
+                        .label("SetUp")
+                        .help("add `[Position \"...\"]` with the position string the game starts from"),
+                );
+                None
+            }
+            Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    let vs = value_span(t);
+                    findings.push(
+                        Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), Span::new(vs.start + e.at, vs.start + e.at + e.len))
+                            .label("here")
+                            .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"),
+                    );
+                    None
+                }
+            },
+        }
+    } else {
+        let named = tag("FirstPlayer").map(|t| (t, t.value.as_str()));
+        let named_side = match named {
+            Some((_, "White")) => Some(Side::White),
+            Some((_, "Black")) => Some(Side::Black),
+            Some((t, v)) => {
+                findings.push(
+                    Finding::error("senet::sgn::first_player", format!("`{v}` is not a side"), value_span(t))
+                        .label("FirstPlayer")
+                        .help("write `White` or `Black`"),
+                );
+                None
+            }
+            None => None,
+        };
+        match &rules.starter {
+            Starter::Fixed(side, clause) => {
+                if let (Some(n), Some((t, _))) = (named_side, named) {
+                    if n != *side {
+                        let mut f = Finding::error(
+                            "senet::sgn::first_player",
+                            format!("under `{}` {side} moves first, not {n}", rules.meta.name),
+                            value_span(t),
+                        )
+                        .label("FirstPlayer")
+                        .help(format!("write `[FirstPlayer \"{side}\"]` or leave the tag out"));
+                        if !clause.is_empty() {
+                            f.clause = Some(clause.clone());
+                        }
+                        findings.push(f);
+                    }
+                }
+                Some(Position::start(&rules, *side))
+            }
+            Starter::ByLot(clause) => {
+                let first = match named_side {
+                    Some(s) => s,
+                    None => {
+                        let mut f = Finding::error(
+                            "senet::sgn::first_player_missing",
+                            format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
+                            head,
+                        )
+                        .label("no FirstPlayer tag")
+                        .help("add `[FirstPlayer \"White\"]` or `[FirstPlayer \"Black\"]`");
+                        if !clause.is_empty() {
+                            f.clause = Some(clause.clone());
+                        }
+                        findings.push(f);
+                        first_written.unwrap_or(Side::White)
+                    }
+                };
+                Some(Position::start(&rules, first))
+            }
+        }
+    }
+}
+
 fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
     if !rules.end.goal_clause.is_empty() {
         f.clause = Some(rules.end.goal_clause.clone());
@@ -423,4 +432,50 @@ impl PositionArgError {
     pub fn new(text: &str, e: &PositionError) -> PositionArgError {
         PositionArgError { message: e.message.clone(), src: text.to_string(), span: (e.at, e.len).into() }
     }
+}
+
+/// Writes `x` for every swap and `+` for every throw that gives another
+/// throw, on each unit the replay resolves (main line and variations),
+/// under the rule set the game's header names. Units the replay cannot
+/// resolve stay as written. Returns how many units changed, or `None` when
+/// the game names no rule set that loads.
+pub fn canonical_marks(game: &mut Game, dir: Option<&Path>, cache: &mut RulesCache) -> Option<usize> {
+    let spec = game.tag("Rules")?.to_string();
+    let options: Vec<String> = game
+        .tag("RuleOptions")
+        .map(|v| v.split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect())
+        .unwrap_or_default();
+    let rules = cache.get(&spec, dir, &options).ok()?;
+    let mut ignored = Vec::new();
+    let start = start_position(game, &rules, Span::default(), &mut ignored)?;
+    let mut marks: HashMap<usize, (bool, bool)> = HashMap::new();
+    let mut visit = |step: &super::replay::Step<'_>| {
+        marks.insert(step.written.span.start, (step.unit.hit, step.unit.extra_mark));
+    };
+    Replayer::new(&rules, usize::MAX).visiting(&mut visit).replay(game, start);
+    fn fix(nodes: &mut [Node], marks: &HashMap<usize, (bool, bool)>, changed: &mut usize) {
+        for node in nodes {
+            match node {
+                Node::Unit(u) => {
+                    if let Some(&(hit, extra)) = marks.get(&u.span.start) {
+                        let before = *u;
+                        if let super::syntax::UnitBody::Move { sep, .. } = &mut u.body {
+                            if hit {
+                                *sep = super::syntax::MoveSep::Cross;
+                            }
+                        }
+                        if extra && u.throw.is_some_and(|t| t > 0) {
+                            u.plus = true;
+                        }
+                        *changed += (before != *u) as usize;
+                    }
+                }
+                Node::Variation(v) => fix(&mut v.nodes, marks, changed),
+                _ => {}
+            }
+        }
+    }
+    let mut changed = 0;
+    fix(&mut game.nodes, &marks, &mut changed);
+    Some(changed)
 }
