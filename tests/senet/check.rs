@@ -1,1 +1,444 @@
-//! (tests added with the feature)
+//! `senet check`: the legality layer over game records, tested with data.
+//!
+//! - `tests/fixtures/sgn/err/*.sgn`: one record per diagnostic code and per
+//!   clause of RULES.md that a record can break, each legal up to one unit
+//!   or tag. Every finding is snapshotted twice: as a stable list of its
+//!   fields (code, severity, line:col, message, label, help, clause, turn,
+//!   side, unit, throw, legal units, position) and as the miette report the
+//!   command line prints (no colour, width 100). A fixture is named
+//!   `<code>[-<clause>][-<detail>].sgn` and must produce that code.
+//! - every `"senet::sgn::…"` code written in the checker's sources must be
+//!   produced by at least one fixture, so a new code without a fixture fails.
+//! - `tests/fixtures/sgn/ok/*.sgn` (the generated example records) and
+//!   `tests/fixtures/sgn/ok-check/*.sgn` (hand-written records of the rules'
+//!   special cases) with a `Rules` tag check with no finding at all. The
+//!   `ok/loose/` records exercise the syntax only and are not checked here.
+//! - the binary: JSON Lines fields and the exit codes 0, 1 and 2.
+
+use miette::{Diagnostic, LabeledSpan, NamedSource};
+use senet::notation::check::{CheckOptions, RulesCache, check_game};
+use senet::notation::reader::{Reader, SyntaxError};
+use senet::notation::replay::{Finding, Severity};
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+/// The `*.sgn` files directly in `tests/fixtures/sgn/<dir>`, sorted.
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let base = root().join("tests/fixtures/sgn").join(dir);
+    let Ok(entries) = std::fs::read_dir(&base) else { return Vec::new() };
+    let mut out: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "sgn"))
+        .collect();
+    out.sort();
+    out
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
+/// A syntax error as the checker reports it (as `src/cli/check.rs` does).
+fn syntax_finding(e: &SyntaxError) -> Finding {
+    let mut f = Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    f.help = e.help.clone();
+    f
+}
+
+/// One game's findings, with the players for the report.
+struct Checked {
+    game: usize,
+    players: String,
+    findings: Vec<Finding>,
+}
+
+/// Checks every game of a file as `senet check` does, with default options.
+fn check_file(path: &Path, text: &str) -> Vec<Checked> {
+    let mut cache = RulesCache::default();
+    let mut out = Vec::new();
+    for (i, g) in Reader::new(text).enumerate() {
+        match g {
+            Err(e) => out.push(Checked { game: e.game.max(i + 1), players: String::new(), findings: vec![syntax_finding(&e)] }),
+            Ok(game) => {
+                let report = check_game(&game, path.parent(), &CheckOptions::default(), &mut cache)
+                    .unwrap_or_else(|e| panic!("{}: the rule file failed: {:?}", relative(path), e.0));
+                let players = match (game.tag("White"), game.tag("Black")) {
+                    (Some(w), Some(b)) => format!(" ({w} – {b})"),
+                    _ => String::new(),
+                };
+                out.push(Checked { game: game.index, players, findings: report.findings });
+            }
+        }
+    }
+    out
+}
+
+/// The command line's report of a finding (mirrors the private `Report` of
+/// `src/cli/check.rs`).
+struct Report<'a> {
+    f: &'a Finding,
+    src: NamedSource<String>,
+    game: usize,
+    players: &'a str,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl std::error::Error for Report<'_> {}
+
+impl Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.f.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.f.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        let f = self.f;
+        let mut lines = Vec::new();
+        if let Some(h) = &f.help {
+            lines.push(h.clone());
+        }
+        let mut ctx = format!("game {}{}", self.game, self.players);
+        if let (Some(turn), Some(side)) = (f.turn, f.side) {
+            ctx.push_str(&format!(", turn {turn}, {side}"));
+        }
+        if let Some(t) = f.throw {
+            ctx.push_str(&format!(", throw {t}"));
+        }
+        if f.in_variation {
+            ctx.push_str(", in a variation");
+        }
+        lines.push(ctx);
+        if let Some(c) = &f.clause {
+            lines.push(format!("rule: {c}"));
+        }
+        if let Some(p) = &f.position {
+            lines.push(format!("position before: {p}"));
+        }
+        Some(Box::new(lines.join("\n")))
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = if self.f.label.is_empty() { None } else { Some(self.f.label.clone()) };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.f.span))))
+    }
+}
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// Replaces what changes when someone else's file changes: the digest of a
+/// built-in rule file (edited with the rules) and the list of built-in rule
+/// sets (grows with each new one).
+fn stable(f: &Finding) -> Finding {
+    let mut f = f.clone();
+    let redact = |s: &str| -> String {
+        let mut s = s.to_string();
+        if let Some(i) = s.find("the rule file's digest is now `sha256:") {
+            let start = i + "the rule file's digest is now `sha256:".len();
+            if let Some(len) = s[start..].find('`') {
+                s.replace_range(start..start + len, "<digest of the rule file>");
+            }
+        }
+        if let Some(i) = s.find("use a built-in rule set (") {
+            let start = i + "use a built-in rule set (".len();
+            if let Some(len) = s[start..].find(')') {
+                s.replace_range(start..start + len, "<built-in names>");
+            }
+        }
+        s
+    };
+    f.message = redact(&f.message);
+    f.help = f.help.as_deref().map(redact);
+    f
+}
+
+/// The stable text form of one finding, then its rendered report.
+fn describe(name: &str, text: &str, c: &Checked, f: &Finding) -> String {
+    let f = &stable(f);
+    let (line, col) = senet::diag::line_col(text, f.span.start);
+    let mut out = format!("{}[{}] at {line}:{col} (game {})\n", severity(f.severity), f.code, c.game);
+    let mut field = |k: &str, v: String| out.push_str(&format!("  {k}: {v}\n"));
+    field("message", f.message.clone());
+    if !f.label.is_empty() {
+        field("label", f.label.clone());
+    }
+    if let Some(h) = &f.help {
+        field("help", h.clone());
+    }
+    if let Some(cl) = &f.clause {
+        field("clause", cl.clone());
+    }
+    if let (Some(t), Some(s)) = (f.turn, f.side) {
+        field("turn", format!("{t}, {s}"));
+    }
+    if let Some(u) = &f.unit {
+        field("unit", u.clone());
+    }
+    if let Some(t) = f.throw {
+        field("throw", t.to_string());
+    }
+    if !f.legal.is_empty() {
+        field("legal", f.legal.join(", "));
+    }
+    if let Some(p) = &f.position {
+        field("position", p.clone());
+    }
+    if f.in_variation {
+        field("in variation", "yes".into());
+    }
+    let report = Report { f, src: NamedSource::new(name, text.to_string()), game: c.game, players: &c.players };
+    let mut rendered = String::new();
+    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .render_report(&mut rendered, &report)
+        .unwrap();
+    out.push('\n');
+    out.push_str(&rendered);
+    out
+}
+
+/// The code a fixture's name promises: the part before the first `-`.
+fn promised_code(path: &Path) -> String {
+    let stem = path.file_stem().unwrap().to_str().unwrap();
+    format!("senet::sgn::{}", stem.split('-').next().unwrap())
+}
+
+/// The clause a fixture's name promises (`illegal_move-K-9a-pair` → `K-9a`).
+fn promised_clause(path: &Path) -> Option<String> {
+    let stem = path.file_stem().unwrap().to_str().unwrap();
+    let parts: Vec<&str> = stem.split('-').collect();
+    match parts.as_slice() {
+        [_, letter, num, ..]
+            if letter.len() == 1
+                && "TKBRAP".contains(*letter)
+                && num.starts_with(|c: char| c.is_ascii_digit()) =>
+        {
+            Some(format!("{letter}-{num}"))
+        }
+        _ => None,
+    }
+}
+
+/// Codes that follow from an earlier unit rather than break a clause
+/// themselves: a fixture may name the clause that set them up.
+const CONSEQUENCES: &[&str] = &["senet::sgn::no_piece", "senet::sgn::pos_mismatch"];
+
+/// A finding names the clause that forbids it: every fixture named
+/// `<code>-<clause>` must report that clause with that code.
+#[test]
+fn check_err_clauses() {
+    let mut wrong = Vec::new();
+    for path in fixtures("err") {
+        let (Some(clause), code) = (promised_clause(&path), promised_code(&path)) else { continue };
+        if CONSEQUENCES.contains(&code.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let checked = check_file(&path, &text);
+        let Some(f) = checked.iter().flat_map(|c| &c.findings).find(|f| f.code == code) else {
+            continue; // check_err_fixtures reports the missing code
+        };
+        let given = f.clause.clone().unwrap_or_default();
+        if !given.split(", ").any(|c| c == clause) {
+            wrong.push(format!("{}: expected clause {clause}, got [{given}]: {}", relative(&path), f.message));
+        }
+    }
+    assert!(wrong.is_empty(), "findings that name the wrong clause:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn check_err_fixtures() {
+    let files = fixtures("err");
+    assert!(!files.is_empty(), "no fixtures in tests/fixtures/sgn/err");
+    settings().bind(|| {
+        insta::glob!("../fixtures/sgn/err", "*.sgn", |path| {
+            let name = relative(path);
+            let text = std::fs::read_to_string(path).unwrap();
+            let checked = check_file(path, &text);
+            let findings: Vec<&Finding> = checked.iter().flat_map(|c| &c.findings).collect();
+            // Under --strict every finding is an error: each fixture must fail then.
+            assert!(!findings.is_empty(), "{name}: expected at least one finding");
+            let code = promised_code(path);
+            assert!(
+                findings.iter().any(|f| f.code == code),
+                "{name}: expected a {code} finding, got {:?}",
+                findings.iter().map(|f| f.code).collect::<Vec<_>>()
+            );
+            let mut out = String::new();
+            for c in &checked {
+                for f in &c.findings {
+                    if !out.is_empty() {
+                        out.push_str("\n---\n\n");
+                    }
+                    out.push_str(&describe(&name, &text, c, f));
+                }
+            }
+            insta::assert_snapshot!(out);
+        });
+    });
+}
+
+/// Every `"senet::sgn::…"` literal in the checker's sources.
+fn codes_in_source() -> BTreeSet<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("src/notation"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.push(root().join("src/cli/check.rs"));
+    let mut codes = BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, _) in text.match_indices("\"senet::sgn::") {
+            let rest = &text[i + 1..];
+            let end = rest.find('"').unwrap();
+            codes.insert(rest[..end].to_string());
+        }
+    }
+    codes
+}
+
+#[test]
+fn check_every_code_has_a_fixture() {
+    let in_source = codes_in_source();
+    assert!(in_source.contains("senet::sgn::illegal_move"), "the scan found no codes: {in_source:?}");
+    let mut produced = BTreeSet::new();
+    for path in fixtures("err") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for c in check_file(&path, &text) {
+            for f in c.findings {
+                produced.insert(f.code.to_string());
+            }
+        }
+    }
+    let missing: Vec<&String> = in_source.difference(&produced).collect();
+    assert!(missing.is_empty(), "codes with no fixture in tests/fixtures/sgn/err: {missing:?}");
+}
+
+/// Records that must check clean: no error and no warning.
+#[test]
+fn check_ok_records_are_clean() {
+    let mut n = 0;
+    for path in fixtures("ok").into_iter().chain(fixtures("ok-check")) {
+        let name = relative(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let has_rules = Reader::new(&text).any(|g| g.is_ok_and(|g| g.tag("Rules").is_some()));
+        if !has_rules {
+            continue;
+        }
+        n += 1;
+        for c in check_file(&path, &text) {
+            let shown: Vec<String> = c.findings.iter().map(|f| describe(&name, &text, &c, f)).collect();
+            assert!(shown.is_empty(), "{name} should check clean:\n{}", shown.join("\n"));
+        }
+    }
+    assert!(n >= 20, "only {n} records with a Rules tag were checked");
+}
+
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn check_json_lines() {
+    let file = "tests/fixtures/sgn/err/illegal_move-K-9a.sgn";
+    let (code, stdout, _) = senet(&["check", "--format", "json", file]);
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines.len() >= 2, "{stdout}");
+    let (summary, findings) = lines.split_last().unwrap();
+    for f in findings {
+        for key in [
+            "file", "game", "line", "column", "code", "severity", "message", "clause", "turn", "side", "unit", "legal",
+        ] {
+            assert!(f.get(key).is_some(), "no `{key}` in {f}");
+        }
+        assert!(f["legal"].is_array());
+        assert!(matches!(f["severity"].as_str(), Some("error" | "warning")));
+    }
+    let f = &findings[0];
+    assert_eq!(f["file"], file);
+    assert_eq!(f["game"], 1);
+    assert_eq!(f["code"], "senet::sgn::illegal_move");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["clause"], "K-9a, P-4");
+    assert_eq!(f["turn"], 10);
+    assert_eq!(f["side"], "White");
+    assert_eq!(f["unit"], "3:5x8");
+    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(12), Some(5)));
+    assert!(f["legal"].as_array().unwrap().iter().any(|u| u == "3:12-15"));
+    let s = &summary["summary"];
+    for key in ["files", "games", "valid", "invalid"] {
+        assert!(s[key].is_u64(), "no `{key}` in {summary}");
+    }
+    assert_eq!((s["files"].as_u64(), s["games"].as_u64()), (Some(1), Some(1)));
+    assert_eq!((s["valid"].as_u64(), s["invalid"].as_u64()), (Some(0), Some(1)));
+
+    // A clean record: only the summary.
+    let (code, stdout, _) = senet(&["check", "--format", "json", "tests/fixtures/sgn/ok/bga-0001.sgn"]);
+    assert_eq!(code, 0, "{stdout}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["summary"]["valid"], 1);
+}
+
+#[test]
+fn check_exit_codes() {
+    let clean = "tests/fixtures/sgn/ok/kendall-0001.sgn";
+    let bad = "tests/fixtures/sgn/err/illegal_move-K-9a.sgn";
+    assert_eq!(senet(&["check", clean]).0, 0);
+    assert_eq!(senet(&["check", bad]).0, 1);
+    assert_eq!(senet(&["check", clean, bad]).0, 1);
+    assert_eq!(senet(&["check", "tests/fixtures/sgn/err/no-such-file.sgn"]).0, 2);
+    assert_eq!(senet(&["check", "--rules", "no-such-rules", clean]).0, 2);
+    // Warnings pass, except with --strict.
+    let warned = "tests/fixtures/sgn/err/missing_tag.sgn";
+    assert_eq!(senet(&["check", warned]).0, 0);
+    assert_eq!(senet(&["check", "--strict", warned]).0, 1);
+    // --syntax-only does not replay.
+    assert_eq!(senet(&["check", "--syntax-only", bad]).0, 0);
+    // The human summary line.
+    let (_, _, stderr) = senet(&["check", clean, bad]);
+    assert!(stderr.contains("2 games, 1 valid, 1 invalid in 2 files"), "{stderr}");
+}
