@@ -293,13 +293,9 @@ impl Ruleset {
         pos.skip[pos.to_move.index()] && !pos.extra
     }
 
-    /// Whether the side to move still needs its starting throw (KD-10): all
-    /// its pieces stand on its setup squares and none has borne off.
+    /// Whether the side to move still needs its starting throw (KD-10).
     fn start_throw_due(&self, pos: &Position) -> bool {
-        let side = pos.to_move.index();
-        self.movement.start_throw.is_some()
-            && pos.off[side] == 0
-            && pos.pieces[side] == self.movement.setup_squares[side]
+        self.movement.start_throw.is_some() && pos.waiting[pos.to_move.index()]
     }
 
     /// Whether the piece on `from` is held by the setup guard (JQ-4): it
@@ -395,6 +391,16 @@ impl Ruleset {
             }
         }
 
+        let opening = self.opening_rule(pos);
+        if let Some(rule) = opening {
+            if rule.throw.is_some_and(|t| t != throw) {
+                for from in me.iter() {
+                    refuse(Refusal { from, to: from, forbid: Forbid::Opening });
+                }
+                return;
+            }
+        }
+
         // KD-10 Starting Throw: until it is thrown, every throw is a pass.
         if let Some(need) = self.movement.start_throw
             && need != throw
@@ -405,16 +411,6 @@ impl Ruleset {
             }
             out.push(Unit::pass(throw, extra_mark, true));
             return;
-        }
-
-        let opening = self.opening_rule(pos);
-        if let Some(rule) = opening {
-            if rule.throw.is_some_and(|t| t != throw) {
-                for from in me.iter() {
-                    refuse(Refusal { from, to: from, forbid: Forbid::Opening });
-                }
-                return;
-            }
         }
 
         let start = out.len();
@@ -924,6 +920,7 @@ impl Ruleset {
                     ends_turn |= unit.off && !lock.exit_gives_extra;
                 }
                 p.bound = None;
+                p.waiting[me] = false;
                 p.pieces[me].remove(unit.from);
                 p.arrived.remove(unit.from);
                 fx.backward = unit.to < unit.from && !unit.off;

@@ -62,6 +62,9 @@ pub struct Position {
     pub skip: [bool; 2],
     /// Dead pieces waiting to re-enter.
     pub queue: Queue,
+    /// That side has not yet made its first move and still needs its
+    /// starting throw (KD-10 Starting Throw), `[white, black]`.
+    pub waiting: [bool; 2],
     /// The number of the turn the side to move is in or about to start.
     pub turn: u32,
     /// Squares that the side to move's pieces reached during the current
@@ -96,6 +99,7 @@ impl Position {
             bound: None,
             skip: [false, false],
             queue: Queue::default(),
+            waiting: [rules.movement.start_throw.is_some(); 2],
             turn: 1,
             arrived: SquareSet::EMPTY,
         }
@@ -208,6 +212,7 @@ impl Position {
         let mut bound = None;
         let mut skip = [false, false];
         let mut queue = Queue::default();
+        let mut waiting = [false, false];
         if state != "-" {
             let mut at = state_at;
             for flag in state.split(';') {
@@ -215,6 +220,8 @@ impl Position {
                     "extra" => extra = true,
                     "skip:w" => skip[0] = true,
                     "skip:b" => skip[1] = true,
+                    "wait:w" => waiting[0] = true,
+                    "wait:b" => waiting[1] = true,
                     _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
                         Ok(s) if (1..=len).contains(&s) => bound = Some(s),
                         _ => return Err(err(format!("`{flag}`: bound takes a square 1..{len}"), at, flag.len())),
@@ -230,7 +237,7 @@ impl Position {
                     }
                     _ => {
                         return Err(err(
-                            format!("unknown rule-state flag `{flag}`: expected extra, bound:N, skip:w, skip:b or q:..."),
+                            format!("unknown rule-state flag `{flag}`: expected extra, bound:N, skip:w, skip:b, wait:w, wait:b or q:..."),
                             at,
                             flag.len().max(1),
                         ));
@@ -247,7 +254,7 @@ impl Position {
             Ok(n) if n >= 1 => n,
             _ => return Err(err("the turn number is a whole number from 1".into(), turn_at, turn_field.len())),
         };
-        Ok(Position { pieces, to_move, off, extra, bound, skip, queue, turn, arrived: SquareSet::EMPTY })
+        Ok(Position { pieces, to_move, off, extra, bound, skip, queue, waiting, turn, arrived: SquareSet::EMPTY })
     }
 
     /// Writes the position string for a board of `len` squares in rows of
@@ -293,6 +300,12 @@ impl Position {
         }
         if self.skip[1] {
             flags.push("skip:b".into());
+        }
+        if self.waiting[0] {
+            flags.push("wait:w".into());
+        }
+        if self.waiting[1] {
+            flags.push("wait:b".into());
         }
         if !self.queue.is_empty() {
             flags.push(format!("q:{}", self.queue.iter().map(Side::letter).collect::<String>()));

@@ -1,8 +1,9 @@
 //! The built-in rule files, embedded in the binary.
 
-const BUILTINS: [(&str, &str); 4] = [
+const BUILTINS: [(&str, &str); 5] = [
     ("bga", include_str!("../../rules/bga.senet")),
     ("kendall", include_str!("../../rules/kendall.senet")),
+    ("kendall1979", include_str!("../../rules/kendall1979.senet")),
     ("ryabinin", include_str!("../../rules/ryabinin.senet")),
     ("thai", include_str!("../../rules/thai.senet")),
 ];

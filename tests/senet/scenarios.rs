@@ -29,6 +29,10 @@ fn required_clauses(rules: &str) -> Vec<String> {
         ),
         "bga" => (range("B", 15), &["A-1", "A-4", "A-7", "A-8", "A-9", "A-14", "P-5"]),
         "ryabinin" => (range("R", 15), &["A-5", "A-6", "A-12", "A-13", "P-1", "P-6"]),
+        "kendall1979" => (range("KD", 11), &[]),
+        "jequier" => (range("JQ", 10), &[]),
+        "meub" => (range("MB", 1), &[]),
+        "bell" => (range("BL", 7), &[]),
         _ => (Vec::new(), &[]),
     };
     ids.extend(extra.iter().map(|s| s.to_string()));
