@@ -223,14 +223,35 @@ impl Checker {
         }
     }
 
-    fn check_stream(&mut self, name: &str, dir: Option<&Path>, input: Box<dyn BufRead>) -> Result<(), std::io::Error> {
+    /// Reads on one thread and checks on this one: a bounded queue of games
+    /// between them keeps memory bounded by a few games.
+    fn check_stream(&mut self, name: &str, dir: Option<&Path>, input: Box<dyn BufRead + Send>) -> Result<(), std::io::Error> {
         self.summary.files += 1;
-        let mut reader = StreamReader::new(input);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(Result<Game, ReadError>, GameSource)>(32);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut reader = StreamReader::new(input);
+                while let Some(next) = reader.next_game() {
+                    let src = reader.source();
+                    if tx.send((next, src)).is_err() {
+                        break;
+                    }
+                }
+            });
+            self.check_games(name, dir, rx)
+        })
+    }
+
+    fn check_games(
+        &mut self,
+        name: &str,
+        dir: Option<&Path>,
+        games: std::sync::mpsc::Receiver<(Result<Game, ReadError>, GameSource)>,
+    ) -> Result<(), std::io::Error> {
         let mut index = 0usize;
-        while let Some(next) = reader.next_game() {
+        for (next, src) in games {
             index += 1;
             self.summary.games += 1;
-            let src = reader.source();
             match next {
                 Err(ReadError::Io(e)) => return Err(e),
                 Err(ReadError::Syntax(e)) => {
@@ -318,7 +339,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     for path in &args.paths {
         let files = if path.as_os_str() == "-" {
             let stdin = std::io::stdin();
-            if let Err(e) = checker.check_stream("<stdin>", None, Box::new(stdin.lock())) {
+            if let Err(e) = checker.check_stream("<stdin>", None, Box::new(BufReader::new(stdin))) {
                 eprintln!("error: cannot read standard input: {e}");
                 io_failed = true;
             }
