@@ -442,3 +442,19 @@ fn check_exit_codes() {
     let (_, _, stderr) = senet(&["check", clean, bad]);
     assert!(stderr.contains("2 games, 1 valid, 1 invalid in 2 files"), "{stderr}");
 }
+
+/// A rule file named by a record that does not compile is not a problem of
+/// the record: exit 2, with the rule file's own diagnostics (where in the
+/// rule file, what is wrong), as `senet rules check` prints them.
+#[test]
+fn check_broken_rule_file() {
+    let dir = std::env::temp_dir().join(format!("senet-check-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("broken.senet"), "title \"x\"\nboard 30 squares in rows of 10\npieces banana\n").unwrap();
+    let record = dir.join("game.sgn");
+    std::fs::write(&record, "[Rules \"broken.senet\"]\n\n1. 2:9-11\n*\n").unwrap();
+    let (code, _, stderr) = senet(&["check", record.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("expected a number, found `banana`"), "the rule file's error is not shown:\n{stderr}");
+}
