@@ -13,7 +13,10 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
-        SourceFile { name: name.into(), text: text.into() }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
     }
     /// The source in the form miette renders.
     pub fn named(&self) -> NamedSource<Arc<str>> {

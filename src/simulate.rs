@@ -33,7 +33,10 @@ pub fn game_rng(game_seed: u64) -> Pcg64 {
     let b = splitmix64(a);
     let c = splitmix64(b);
     let d = splitmix64(c);
-    Pcg64::new(((a as u128) << 64) | b as u128, ((c as u128) << 64) | d as u128)
+    Pcg64::new(
+        ((a as u128) << 64) | b as u128,
+        ((c as u128) << 64) | d as u128,
+    )
 }
 
 /// The seed of game `index` (0-based) of a run seeded with `seed`.
@@ -246,7 +249,11 @@ impl Stats {
     pub fn from_games(games: &[GameFigures]) -> Stats {
         let n = games.len() as f64;
         let mean = |f: &dyn Fn(&GameFigures) -> f64| {
-            if games.is_empty() { 0.0 } else { games.iter().map(f).sum::<f64>() / n }
+            if games.is_empty() {
+                0.0
+            } else {
+                games.iter().map(f).sum::<f64>() / n
+            }
         };
         let mut units: Vec<u32> = games.iter().map(|g| g.units).collect();
         units.sort_unstable();
@@ -256,8 +263,15 @@ impl Stats {
             l => (units[l / 2 - 1] as f64 + units[l / 2] as f64) / 2.0,
         };
         let finished = games.iter().filter(|g| g.winner.is_some()).count() as f64;
-        let white = games.iter().filter(|g| g.winner == Some(Side::White)).count() as f64;
-        let rate = if finished > 0.0 { white / finished } else { 0.0 };
+        let white = games
+            .iter()
+            .filter(|g| g.winner == Some(Side::White))
+            .count() as f64;
+        let rate = if finished > 0.0 {
+            white / finished
+        } else {
+            0.0
+        };
         Stats {
             games: games.len() as u64,
             unfinished: games.iter().filter(|g| g.winner.is_none()).count() as u64,
@@ -350,12 +364,21 @@ pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync))
                     if i >= config.games {
                         break;
                     }
-                    let g = play_game(rules, config.players, game_seed(config.seed, i), config.max_units, config.keep_units);
+                    let g = play_game(
+                        rules,
+                        config.players,
+                        game_seed(config.seed, i),
+                        config.max_units,
+                        config.keep_units,
+                    );
                     mine.push((i, g));
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(d);
                 }
-                results.lock().expect("no thread panics while holding the lock").extend(mine);
+                results
+                    .lock()
+                    .expect("no thread panics while holding the lock")
+                    .extend(mine);
             });
         }
     });
@@ -367,6 +390,11 @@ pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync))
 impl Played {
     /// The figures `--stats` needs.
     pub fn figures(&self) -> GameFigures {
-        GameFigures { units: self.unit_count, turns: self.turns, winner: self.winner, events: self.events }
+        GameFigures {
+            units: self.unit_count,
+            turns: self.turns,
+            winner: self.winner,
+            events: self.events,
+        }
     }
 }

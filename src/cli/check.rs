@@ -143,13 +143,21 @@ impl Diagnostic for Report<'_> {
         Some(&self.src)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.f.label.is_empty() { None } else { Some(self.f.label.clone()) };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.f.span))))
+        let label = if self.f.label.is_empty() {
+            None
+        } else {
+            Some(self.f.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label,
+            self.f.span,
+        ))))
     }
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f = Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f =
+        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }
@@ -166,7 +174,14 @@ struct Checker {
 }
 
 impl Checker {
-    fn emit(&mut self, file: &str, game: Option<&Game>, index: usize, src: &GameSource, f: &Finding) {
+    fn emit(
+        &mut self,
+        file: &str,
+        game: Option<&Game>,
+        index: usize,
+        src: &GameSource,
+        f: &Finding,
+    ) {
         let mut f = f.clone();
         if self.strict && f.severity == Severity::Warning {
             f.severity = Severity::Error;
@@ -200,23 +215,44 @@ impl Checker {
                     position: f.position.as_deref(),
                     in_variation: f.in_variation,
                 };
-                let _ = writeln!(self.out, "{}", serde_json::to_string(&j).expect("plain data serialises"));
+                let _ = writeln!(
+                    self.out,
+                    "{}",
+                    serde_json::to_string(&j).expect("plain data serialises")
+                );
             }
             Format::Short => {
-                let sev = if f.severity == Severity::Error { "error" } else { "warning" };
-                let clause = f.clause.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
+                let sev = if f.severity == Severity::Error {
+                    "error"
+                } else {
+                    "warning"
+                };
+                let clause = f
+                    .clause
+                    .as_ref()
+                    .map(|c| format!(" [{c}]"))
+                    .unwrap_or_default();
                 let turn = match (f.turn, f.side) {
                     (Some(t), Some(s)) => format!(", turn {t} {s}"),
                     _ => String::new(),
                 };
-                let _ = writeln!(self.out, "{file}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})", f.code, f.message);
+                let _ = writeln!(
+                    self.out,
+                    "{file}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})",
+                    f.code, f.message
+                );
             }
             Format::Human => {
                 let players = match (white, black) {
                     (Some(w), Some(b)) => format!(" ({w} – {b})"),
                     _ => String::new(),
                 };
-                let report = Report { f: &f, src: NamedSource::new(file, src.clone()), game: index, players };
+                let report = Report {
+                    f: &f,
+                    src: NamedSource::new(file, src.clone()),
+                    game: index,
+                    players,
+                };
                 let _ = self.out.flush();
                 eprint!("{}", super::render(&report));
             }
@@ -225,7 +261,12 @@ impl Checker {
 
     /// Reads on one thread and checks on this one: a bounded queue of games
     /// between them keeps memory bounded by a few games.
-    fn check_stream(&mut self, name: &str, dir: Option<&Path>, input: Box<dyn BufRead + Send>) -> Result<(), std::io::Error> {
+    fn check_stream(
+        &mut self,
+        name: &str,
+        dir: Option<&Path>,
+        input: Box<dyn BufRead + Send>,
+    ) -> Result<(), std::io::Error> {
         self.summary.files += 1;
         let (tx, rx) = std::sync::mpsc::sync_channel::<(Result<Game, ReadError>, GameSource)>(32);
         std::thread::scope(|scope| {
@@ -276,7 +317,10 @@ impl Checker {
                                 self.emit(name, Some(&game), index, &src, f);
                             }
                             if report.suppressed > 0 && self.args_format != Format::Json {
-                                eprintln!("note: game {index}: {} more problems not shown (--max-errors)", report.suppressed);
+                                eprintln!(
+                                    "note: game {index}: {} more problems not shown (--max-errors)",
+                                    report.suppressed
+                                );
                             }
                             if errors > 0 {
                                 self.summary.invalid += 1;
@@ -306,7 +350,9 @@ fn line_col(src: &GameSource, offset: usize) -> (usize, usize) {
 
 /// Every `*.sgn` file below `dir`, sorted.
 fn sgn_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -326,7 +372,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
     let mut checker = Checker {
-        opts: CheckOptions { rules_override: args.rules.clone(), override_options: args.options.clone(), max_findings: args.max_errors.max(1) },
+        opts: CheckOptions {
+            rules_override: args.rules.clone(),
+            override_options: args.options.clone(),
+            max_findings: args.max_errors.max(1),
+        },
         args_format: args.format,
         strict: args.strict,
         syntax_only: args.syntax_only,
@@ -366,7 +416,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 }
             };
             let dir = file.parent().map(Path::to_path_buf);
-            if let Err(e) = checker.check_stream(&name, dir.as_deref(), Box::new(BufReader::with_capacity(1 << 16, input))) {
+            if let Err(e) = checker.check_stream(
+                &name,
+                dir.as_deref(),
+                Box::new(BufReader::with_capacity(1 << 16, input)),
+            ) {
                 eprintln!("error: cannot read {name}: {e}");
                 io_failed = true;
             }
@@ -386,7 +440,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
         _ => {
             let _ = checker.out.flush();
             let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-            let mut line = format!("{}, {} valid, {} invalid", plural(s.games, "game"), s.valid, s.invalid);
+            let mut line = format!(
+                "{}, {} valid, {} invalid",
+                plural(s.games, "game"),
+                s.valid,
+                s.invalid
+            );
             if s.files > 1 {
                 line = format!("{} in {}", line, plural(s.files, "file"));
             }

@@ -81,8 +81,7 @@ pub fn render(diag: &dyn miette::Diagnostic) -> String {
     } else {
         miette::GraphicalTheme::unicode_nocolor()
     };
-    let width = if colour { 100 } else { 100 };
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     if handler.render_report(&mut out, diag).is_err() {
         out = format!("{diag}\n");

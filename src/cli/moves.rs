@@ -64,17 +64,22 @@ pub fn run(args: MovesArgs) -> ExitCode {
             return ExitCode::from(super::EXIT_USAGE);
         }
     };
-    if let Some(t) = args.throw {
-        if !rules.throws.values.contains(&t) {
-            let values: Vec<String> = rules.throws.distinct_values().iter().map(|v| v.to_string()).collect();
-            eprintln!(
-                "error: a throw of {t} is impossible under `{}` [{}]; the throws are {}",
-                rules.meta.name,
-                rules.throws.clause,
-                values.join(", ")
-            );
-            return ExitCode::from(super::EXIT_USAGE);
-        }
+    if let Some(t) = args.throw
+        && !rules.throws.values.contains(&t)
+    {
+        let values: Vec<String> = rules
+            .throws
+            .distinct_values()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        eprintln!(
+            "error: a throw of {t} is impossible under `{}` [{}]; the throws are {}",
+            rules.meta.name,
+            rules.throws.clause,
+            values.join(", ")
+        );
+        return ExitCode::from(super::EXIT_USAGE);
     }
     let mut units: Vec<Unit> = Vec::new();
     match args.throw {
@@ -88,7 +93,11 @@ pub fn run(args: MovesArgs) -> ExitCode {
                 .iter()
                 .map(|r| RefusedMove {
                     from: r.from,
-                    to: if r.to > board.len { "off".into() } else { r.to.to_string() },
+                    to: if r.to > board.len {
+                        "off".into()
+                    } else {
+                        r.to.to_string()
+                    },
                     clause: rules.clause_of(r, &pos),
                     reason: crate::notation::replay::refusal_reason(&rules, &pos, r, t),
                 })
@@ -104,7 +113,10 @@ pub fn run(args: MovesArgs) -> ExitCode {
         refused,
     };
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string(&answer).expect("plain data serialises")),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string(&answer).expect("plain data serialises")
+        ),
         Format::Text => {
             if answer.units.is_empty() {
                 match args.throw {
@@ -120,7 +132,11 @@ pub fn run(args: MovesArgs) -> ExitCode {
                     println!("\nrefused:");
                 }
                 for r in refused {
-                    let clause = if r.clause.is_empty() { String::new() } else { format!(" [{}]", r.clause) };
+                    let clause = if r.clause.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", r.clause)
+                    };
                     println!("  {}-{}{clause}: {}", r.from, r.to, r.reason);
                 }
             }

@@ -50,7 +50,13 @@ pub enum Format {
 }
 
 /// The SGN record of a simulated game.
-pub fn record_text(rules: &Ruleset, g: &Played, index: u64, players: [Player; 2], label: &str) -> String {
+pub fn record_text(
+    rules: &Ruleset,
+    g: &Played,
+    index: u64,
+    players: [Player; 2],
+    label: &str,
+) -> String {
     let result = match g.winner {
         Some(Side::White) => ResultToken::WhiteWins,
         Some(Side::Black) => ResultToken::BlackWins,
@@ -69,7 +75,10 @@ pub fn record_text(rules: &Ruleset, g: &Played, index: u64, players: [Player; 2]
         record::tag("Black", name(players[1])),
         record::tag("Result", result.to_string()),
         record::tag("Rules", rules.meta.name.clone()),
-        record::tag("ThrowSource", format!("rng:{}:{}", simulate::RNG_NAME, g.seed)),
+        record::tag(
+            "ThrowSource",
+            format!("rng:{}:{}", simulate::RNG_NAME, g.seed),
+        ),
         record::tag("FirstPlayer", g.first.name()),
     ];
     if !rules.meta.selected.is_empty() {
@@ -87,7 +96,12 @@ pub fn record_text(rules: &Ruleset, g: &Played, index: u64, players: [Player; 2]
     out
 }
 
-fn write_records(rules: &Ruleset, games: &[Played], args: &SimulateArgs, out: &Path) -> std::io::Result<()> {
+fn write_records(
+    rules: &Ruleset,
+    games: &[Played],
+    args: &SimulateArgs,
+    out: &Path,
+) -> std::io::Result<()> {
     let players = players(args);
     let label = format!("{} seed {}", rules.meta.name, args.seed);
     let single = out.extension().is_some_and(|e| e == "sgn");
@@ -145,7 +159,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let config = RunConfig {
         players: players(&args),
         games: args.games,
@@ -158,33 +174,38 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     let bar = (std::io::stderr().is_terminal() && args.games >= 1000).then(|| {
         let b = indicatif::ProgressBar::new(args.games);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}")
-                .expect("the template is valid"),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
+            )
+            .expect("the template is valid"),
         );
         b
     });
     let progress = |d: u64| {
-        if let Some(b) = &bar {
-            if d % 64 == 0 || d == args.games {
-                b.set_position(d);
-            }
+        if let Some(b) = &bar
+            && (d.is_multiple_of(64) || d == args.games)
+        {
+            b.set_position(d);
         }
     };
     let games = simulate::run(&rules, &config, &progress);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if let Some(out) = &args.out {
-        if let Err(e) = write_records(&rules, &games, &args, out) {
-            eprintln!("error: cannot write {}: {e}", out.display());
-            return ExitCode::from(super::EXIT_USAGE);
-        }
+    if let Some(out) = &args.out
+        && let Err(e) = write_records(&rules, &games, &args, out)
+    {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return ExitCode::from(super::EXIT_USAGE);
     }
     if args.stats || args.out.is_none() {
         let figures: Vec<GameFigures> = games.iter().map(Played::figures).collect();
         let stats = Stats::from_games(&figures);
         match args.format {
-            Format::Json => println!("{}", serde_json::to_string(&stats).expect("plain data serialises")),
+            Format::Json => println!(
+                "{}",
+                serde_json::to_string(&stats).expect("plain data serialises")
+            ),
             Format::Text => print!("{}", stats_text(&rules, &stats)),
         }
     }

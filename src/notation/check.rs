@@ -32,7 +32,11 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { rules_override: None, override_options: Vec::new(), max_findings: 20 }
+        CheckOptions {
+            rules_override: None,
+            override_options: Vec::new(),
+            max_findings: 20,
+        }
     }
 }
 
@@ -40,27 +44,45 @@ impl Default for CheckOptions {
 #[derive(Debug)]
 pub struct RuleFileError(pub RulesError);
 
+type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
+
 /// Compiled rule sets by (spec, directory, options).
 #[derive(Default)]
 pub struct RulesCache {
-    map: HashMap<(String, Option<PathBuf>, Vec<String>), Result<Arc<Ruleset>, Arc<RulesError>>>,
+    map: HashMap<(String, Option<PathBuf>, Vec<String>), Loaded>,
     digests: HashMap<(String, Option<PathBuf>), Option<String>>,
 }
 
 impl RulesCache {
-    fn get(&mut self, spec: &str, dir: Option<&Path>, options: &[String]) -> Result<Arc<Ruleset>, Arc<RulesError>> {
+    fn get(
+        &mut self,
+        spec: &str,
+        dir: Option<&Path>,
+        options: &[String],
+    ) -> Result<Arc<Ruleset>, Arc<RulesError>> {
         // Built-in names do not depend on the directory.
-        let dir_key = if crate::rules::builtin_source(spec).is_some() { None } else { dir.map(Path::to_path_buf) };
+        let dir_key = if crate::rules::builtin_source(spec).is_some() {
+            None
+        } else {
+            dir.map(Path::to_path_buf)
+        };
         let key = (spec.to_string(), dir_key, options.to_vec());
         self.map
             .entry(key)
-            .or_insert_with(|| crate::rules::load(spec, dir, options).map(Arc::new).map_err(Arc::new))
+            .or_insert_with(|| {
+                crate::rules::load(spec, dir, options)
+                    .map(Arc::new)
+                    .map_err(Arc::new)
+            })
             .clone()
     }
 
     fn digest(&mut self, spec: &str, dir: Option<&Path>) -> Option<String> {
         let key = (spec.to_string(), dir.map(Path::to_path_buf));
-        self.digests.entry(key).or_insert_with(|| crate::rules::digest(spec, dir).ok()).clone()
+        self.digests
+            .entry(key)
+            .or_insert_with(|| crate::rules::digest(spec, dir).ok())
+            .clone()
     }
 }
 
@@ -78,7 +100,10 @@ pub struct GameReport {
 
 impl GameReport {
     pub fn errors(&self) -> usize {
-        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
     }
 }
 
@@ -93,11 +118,19 @@ pub fn check_game(
 ) -> Result<GameReport, RuleFileError> {
     let mut report = GameReport::default();
     let mut findings = Vec::new();
-    let head = game.tags.first().map(|t| t.span).unwrap_or(Span::new(game.span.start, game.span.start));
+    let head = game
+        .tags
+        .first()
+        .map(|t| t.span)
+        .unwrap_or(Span::new(game.span.start, game.span.start));
     let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
 
     // Tags.
-    let missing: Vec<&str> = ROSTER.iter().copied().filter(|n| tag(n).is_none()).collect();
+    let missing: Vec<&str> = ROSTER
+        .iter()
+        .copied()
+        .filter(|n| tag(n).is_none())
+        .collect();
     if !missing.is_empty() {
         findings.push(
             Finding::warning(
@@ -109,27 +142,34 @@ pub fn check_game(
             .help("every record carries Event, Site, Date, Round, White, Black and Result; write `?` for an unknown value"),
         );
     }
-    if let Some(t) = tag("Date") {
-        if !date_ok(&t.value) {
-            findings.push(
-                Finding::warning("senet::sgn::date", format!("`{}` is not a date of the form YYYY.MM.DD", t.value), value_span(t))
-                    .label("date")
-                    .help("write `2026.03.14`, with `??` for unknown parts: `1979.??.??`"),
-            );
-        }
+    if let Some(t) = tag("Date")
+        && !date_ok(&t.value)
+    {
+        findings.push(
+            Finding::warning(
+                "senet::sgn::date",
+                format!("`{}` is not a date of the form YYYY.MM.DD", t.value),
+                value_span(t),
+            )
+            .label("date")
+            .help("write `2026.03.14`, with `??` for unknown parts: `1979.??.??`"),
+        );
     }
-    if let Some(t) = tag("Result") {
-        if ResultToken::parse(&t.value) != Some(game.result) {
-            findings.push(
-                Finding::error(
-                    "senet::sgn::result_tag",
-                    format!("the Result tag says `{}` but the game ends with `{}`", t.value, game.result),
-                    value_span(t),
-                )
-                .label("Result tag")
-                .help("the Result tag and the result token after the movetext must be equal"),
-            );
-        }
+    if let Some(t) = tag("Result")
+        && ResultToken::parse(&t.value) != Some(game.result)
+    {
+        findings.push(
+            Finding::error(
+                "senet::sgn::result_tag",
+                format!(
+                    "the Result tag says `{}` but the game ends with `{}`",
+                    t.value, game.result
+                ),
+                value_span(t),
+            )
+            .label("Result tag")
+            .help("the Result tag and the result token after the movetext must be equal"),
+        );
     }
 
     // The rule set.
@@ -151,7 +191,12 @@ pub fn check_game(
     } else {
         match tag("RuleOptions") {
             Some(t) => (
-                t.value.split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
+                t.value
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect(),
                 Some(value_span(t)),
             ),
             None => (Vec::new(), None),
@@ -173,13 +218,27 @@ pub fn check_game(
                 return Ok(report);
             }
             let only_options = !e.errors().is_empty()
-                && e.errors().iter().all(|x| x.code().is_some_and(|c| c.to_string() == "senet::rules::unknown_option"));
+                && e.errors().iter().all(|x| {
+                    x.code()
+                        .is_some_and(|c| c.to_string() == "senet::rules::unknown_option")
+                });
             if only_options {
-                let known = crate::rules::load(&spec, dir, &[]).map(|r| r.meta.options.iter().map(|o| o.0.clone()).collect::<Vec<_>>()).unwrap_or_default();
+                let known = crate::rules::load(&spec, dir, &[])
+                    .map(|r| {
+                        r.meta
+                            .options
+                            .iter()
+                            .map(|o| o.0.clone())
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default();
                 findings.push(
                     Finding::error(
                         "senet::sgn::rule_options",
-                        format!("`{}` names an option that `{spec}` does not have", options.join("; ")),
+                        format!(
+                            "`{}` names an option that `{spec}` does not have",
+                            options.join("; ")
+                        ),
                         options_span.unwrap_or(head),
                     )
                     .label("RuleOptions")
@@ -192,10 +251,12 @@ pub fn check_game(
                 report.findings = findings;
                 return Ok(report);
             }
-            return Err(RuleFileError(Arc::try_unwrap(e).unwrap_or_else(|e| RulesError::Io {
-                path: spec.clone(),
-                reason: e.to_string(),
-                builtins: String::new(),
+            return Err(RuleFileError(Arc::try_unwrap(e).unwrap_or_else(|e| {
+                RulesError::Io {
+                    path: spec.clone(),
+                    reason: e.to_string(),
+                    builtins: String::new(),
+                }
             })));
         }
     };
@@ -239,9 +300,16 @@ pub fn check_game(
         };
         match (claimed, winner) {
             (Some(c), Some(w)) if c != w => findings.push(
-                Finding::error("senet::sgn::result", format!("the result says {c} won, but {w} bore off all its pieces"), game.result_span)
-                    .label("result")
-                    .help(format!("write `{}`", if w == Side::White { "1-0" } else { "0-1" })),
+                Finding::error(
+                    "senet::sgn::result",
+                    format!("the result says {c} won, but {w} bore off all its pieces"),
+                    game.result_span,
+                )
+                .label("result")
+                .help(format!(
+                    "write `{}`",
+                    if w == Side::White { "1-0" } else { "0-1" }
+                )),
             ),
             (Some(c), None) if !abandoned => {
                 let f = Finding::error(
@@ -254,9 +322,16 @@ pub fn check_game(
                 findings.push(with_goal(f, &rules));
             }
             (None, Some(w)) => findings.push(
-                Finding::warning("senet::sgn::result_unfinished", format!("the game is over ({w} bore off all its pieces) but the result is `*`"), game.result_span)
-                    .label("result")
-                    .help(format!("write `{}` here and in the Result tag", if w == Side::White { "1-0" } else { "0-1" })),
+                Finding::warning(
+                    "senet::sgn::result_unfinished",
+                    format!("the game is over ({w} bore off all its pieces) but the result is `*`"),
+                    game.result_span,
+                )
+                .label("result")
+                .help(format!(
+                    "write `{}` here and in the Result tag",
+                    if w == Side::White { "1-0" } else { "0-1" }
+                )),
             ),
             _ => {}
         }
@@ -275,18 +350,26 @@ pub fn check_game(
                 }
             }
             (None, Some((side, points))) => {
-                let mut f = Finding::warning("senet::sgn::score_missing", "the game is over and the rules score it, but there is no Score tag", game.result_span)
-                    .label("finished game")
-                    .help(format!("add `[Score \"{side} {points}\"]`"));
+                let mut f = Finding::warning(
+                    "senet::sgn::score_missing",
+                    "the game is over and the rules score it, but there is no Score tag",
+                    game.result_span,
+                )
+                .label("finished game")
+                .help(format!("add `[Score \"{side} {points}\"]`"));
                 if !rules.end.clause.is_empty() {
                     f.clause = Some(rules.end.clause.clone());
                 }
                 findings.push(f);
             }
             (Some(t), None) if rules.end.score_by_row.is_none() => findings.push(
-                Finding::warning("senet::sgn::score", format!("`{}` does not score games", rules.meta.name), value_span(t))
-                    .label("Score")
-                    .help("remove the Score tag"),
+                Finding::warning(
+                    "senet::sgn::score",
+                    format!("`{}` does not score games", rules.meta.name),
+                    value_span(t),
+                )
+                .label("Score")
+                .help("remove the Score tag"),
             ),
             _ => {}
         }
@@ -299,7 +382,12 @@ pub fn check_game(
 /// rule set's setup with the first player from the rules or `FirstPlayer`.
 /// Problems with those tags go to `findings`; `None` when there is no
 /// usable start.
-pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut Vec<Finding>) -> Option<Position> {
+pub fn start_position(
+    game: &Game,
+    rules: &Ruleset,
+    head: Span,
+    findings: &mut Vec<Finding>,
+) -> Option<Position> {
     let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
     let board = rules.board;
     let first_written = game.nodes.iter().find_map(|n| match n {
@@ -310,9 +398,13 @@ pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut V
         match tag("Position") {
             None => {
                 findings.push(
-                    Finding::error("senet::sgn::setup", "`SetUp \"1\"` needs a Position tag", value_span(tag("SetUp").expect("checked above")))
-                        .label("SetUp")
-                        .help("add `[Position \"...\"]` with the position string the game starts from"),
+                    Finding::error(
+                        "senet::sgn::setup",
+                        "`SetUp \"1\"` needs a Position tag",
+                        value_span(tag("SetUp").expect("checked above")),
+                    )
+                    .label("SetUp")
+                    .help("add `[Position \"...\"]` with the position string the game starts from"),
                 );
                 None
             }
@@ -336,9 +428,13 @@ pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut V
             Some((_, "Black")) => Some(Side::Black),
             Some((t, v)) => {
                 findings.push(
-                    Finding::error("senet::sgn::first_player", format!("`{v}` is not a side"), value_span(t))
-                        .label("FirstPlayer")
-                        .help("write `White` or `Black`"),
+                    Finding::error(
+                        "senet::sgn::first_player",
+                        format!("`{v}` is not a side"),
+                        value_span(t),
+                    )
+                    .label("FirstPlayer")
+                    .help("write `White` or `Black`"),
                 );
                 None
             }
@@ -346,22 +442,24 @@ pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut V
         };
         match &rules.starter {
             Starter::Fixed(side, clause) => {
-                if let (Some(n), Some((t, _))) = (named_side, named) {
-                    if n != *side {
-                        let mut f = Finding::error(
-                            "senet::sgn::first_player",
-                            format!("under `{}` {side} moves first, not {n}", rules.meta.name),
-                            value_span(t),
-                        )
-                        .label("FirstPlayer")
-                        .help(format!("write `[FirstPlayer \"{side}\"]` or leave the tag out"));
-                        if !clause.is_empty() {
-                            f.clause = Some(clause.clone());
-                        }
-                        findings.push(f);
+                if let (Some(n), Some((t, _))) = (named_side, named)
+                    && n != *side
+                {
+                    let mut f = Finding::error(
+                        "senet::sgn::first_player",
+                        format!("under `{}` {side} moves first, not {n}", rules.meta.name),
+                        value_span(t),
+                    )
+                    .label("FirstPlayer")
+                    .help(format!(
+                        "write `[FirstPlayer \"{side}\"]` or leave the tag out"
+                    ));
+                    if !clause.is_empty() {
+                        f.clause = Some(clause.clone());
                     }
+                    findings.push(f);
                 }
-                Some(Position::start(&rules, *side))
+                Some(Position::start(rules, *side))
             }
             Starter::ByLot(clause) => {
                 let first = match named_side {
@@ -381,7 +479,7 @@ pub fn start_position(game: &Game, rules: &Ruleset, head: Span, findings: &mut V
                         first_written.unwrap_or(Side::White)
                     }
                 };
-                Some(Position::start(&rules, first))
+                Some(Position::start(rules, first))
             }
         }
     }
@@ -401,7 +499,9 @@ fn value_span(t: &Tag) -> Span {
 
 fn date_ok(d: &str) -> bool {
     let parts: Vec<&str> = d.split('.').collect();
-    let ok = |p: &str, n: usize| p.len() == n && (p.chars().all(|c| c.is_ascii_digit()) || p.chars().all(|c| c == '?'));
+    let ok = |p: &str, n: usize| {
+        p.len() == n && (p.chars().all(|c| c.is_ascii_digit()) || p.chars().all(|c| c == '?'))
+    };
     parts.len() == 3 && ok(parts[0], 4) && ok(parts[1], 2) && ok(parts[2], 2)
 }
 
@@ -418,7 +518,9 @@ fn join(items: &[&str]) -> String {
 #[error("bad position string: {message}")]
 #[diagnostic(
     code(senet::position),
-    help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`")
+    help(
+        "a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"
+    )
 )]
 pub struct PositionArgError {
     message: String,
@@ -430,7 +532,11 @@ pub struct PositionArgError {
 
 impl PositionArgError {
     pub fn new(text: &str, e: &PositionError) -> PositionArgError {
-        PositionArgError { message: e.message.clone(), src: text.to_string(), span: (e.at, e.len).into() }
+        PositionArgError {
+            message: e.message.clone(),
+            src: text.to_string(),
+            span: (e.at, e.len).into(),
+        }
     }
 }
 
@@ -439,30 +545,45 @@ impl PositionArgError {
 /// under the rule set the game's header names. Units the replay cannot
 /// resolve stay as written. Returns how many units changed, or `None` when
 /// the game names no rule set that loads.
-pub fn canonical_marks(game: &mut Game, dir: Option<&Path>, cache: &mut RulesCache) -> Option<usize> {
+pub fn canonical_marks(
+    game: &mut Game,
+    dir: Option<&Path>,
+    cache: &mut RulesCache,
+) -> Option<usize> {
     let spec = game.tag("Rules")?.to_string();
     let options: Vec<String> = game
         .tag("RuleOptions")
-        .map(|v| v.split(';').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect())
+        .map(|v| {
+            v.split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
         .unwrap_or_default();
     let rules = cache.get(&spec, dir, &options).ok()?;
     let mut ignored = Vec::new();
     let start = start_position(game, &rules, Span::default(), &mut ignored)?;
     let mut marks: HashMap<usize, (bool, bool)> = HashMap::new();
     let mut visit = |step: &super::replay::Step<'_>| {
-        marks.insert(step.written.span.start, (step.unit.hit, step.unit.extra_mark));
+        marks.insert(
+            step.written.span.start,
+            (step.unit.hit, step.unit.extra_mark),
+        );
     };
-    Replayer::new(&rules, usize::MAX).visiting(&mut visit).replay(game, start);
+    Replayer::new(&rules, usize::MAX)
+        .visiting(&mut visit)
+        .replay(game, start);
     fn fix(nodes: &mut [Node], marks: &HashMap<usize, (bool, bool)>, changed: &mut usize) {
         for node in nodes {
             match node {
                 Node::Unit(u) => {
                     if let Some(&(hit, extra)) = marks.get(&u.span.start) {
                         let before = *u;
-                        if let super::syntax::UnitBody::Move { sep, .. } = &mut u.body {
-                            if hit {
-                                *sep = super::syntax::MoveSep::Cross;
-                            }
+                        if let super::syntax::UnitBody::Move { sep, .. } = &mut u.body
+                            && hit
+                        {
+                            *sep = super::syntax::MoveSep::Cross;
                         }
                         if extra && u.throw.is_some_and(|t| t > 0) {
                             u.plus = true;

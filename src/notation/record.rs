@@ -3,7 +3,9 @@
 //! Stage: the engine's units (as a simulation played them) → a [`Game`]
 //! with turn numbers, ready for [`super::writer::write_game`].
 
-use super::syntax::{Game, MoveSep, Node, Reloc, ResultToken, Span, Tag, Target, UnitBody, UnitSyntax};
+use super::syntax::{
+    Game, MoveSep, Node, Reloc, ResultToken, Span, Tag, Target, UnitBody, UnitSyntax,
+};
 use crate::engine::{Relocated, Side, Unit, UnitKind};
 
 /// The written form of an engine unit.
@@ -14,7 +16,11 @@ pub fn unit_syntax(u: &Unit) -> UnitSyntax {
         UnitKind::Move | UnitKind::NoThrow => UnitBody::Move {
             from: u.from,
             sep: if u.hit { MoveSep::Cross } else { MoveSep::Dash },
-            to: if u.off { Target::Off } else { Target::Square(u.to) },
+            to: if u.off {
+                Target::Off
+            } else {
+                Target::Square(u.to)
+            },
             reloc: u.relocated.map(|r| match r {
                 Relocated::Square(s) => Reloc::Square(s),
                 Relocated::Queue => Reloc::Queue,
@@ -26,12 +32,24 @@ pub fn unit_syntax(u: &Unit) -> UnitSyntax {
         UnitKind::NoThrow => Some(0),
         _ => Some(u.throw),
     };
-    UnitSyntax { span: Span::default(), throw, faces: None, plus: u.extra_mark, body }
+    UnitSyntax {
+        span: Span::default(),
+        throw,
+        faces: None,
+        plus: u.extra_mark,
+        body,
+    }
 }
 
 /// A tag with no span.
 pub fn tag(name: &str, value: impl Into<String>) -> Tag {
-    Tag { name: name.into(), value: value.into(), span: Span::default(), name_span: Span::default(), value_span: Span::default() }
+    Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Span::default(),
+        name_span: Span::default(),
+        value_span: Span::default(),
+    }
 }
 
 /// A game from its tags and its units, each with the side that played it
@@ -42,7 +60,11 @@ pub fn game(tags: Vec<Tag>, units: &[(Side, u32, Unit)], result: ResultToken) ->
     let mut last: Option<(Side, u32)> = None;
     for &(side, turn, ref u) in units {
         if last != Some((side, turn)) {
-            nodes.push(Node::TurnNumber { number: turn, black: side == Side::Black, span: Span::default() });
+            nodes.push(Node::TurnNumber {
+                number: turn,
+                black: side == Side::Black,
+                span: Span::default(),
+            });
             last = Some((side, turn));
         }
         nodes.push(Node::Unit(unit_syntax(u)));

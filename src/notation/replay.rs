@@ -10,9 +10,7 @@
 use super::syntax::{
     CommandKind, Comment, Game, MoveSep, Node, Reloc, Span, Target, UnitBody, UnitSyntax,
 };
-use crate::engine::{
-    Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind,
-};
+use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
 use serde::Serialize;
 
 /// How serious a finding is.
@@ -72,7 +70,10 @@ impl Finding {
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
-        Finding { severity: Severity::Warning, ..Finding::error(code, message, span) }
+        Finding {
+            severity: Severity::Warning,
+            ..Finding::error(code, message, span)
+        }
     }
     pub fn label(mut self, label: impl Into<String>) -> Finding {
         self.label = label.into();
@@ -129,7 +130,14 @@ pub struct Replayer<'r, 'v> {
 
 impl<'r, 'v> Replayer<'r, 'v> {
     pub fn new(rules: &'r Ruleset, max_errors: usize) -> Replayer<'r, 'v> {
-        Replayer { rules, max_errors, out: Replayed::default(), buf: Vec::new(), visit: None, errors: 0 }
+        Replayer {
+            rules,
+            max_errors,
+            out: Replayed::default(),
+            buf: Vec::new(),
+            visit: None,
+            errors: 0,
+        }
     }
 
     /// Calls `visit` for every unit played, main line and variations.
@@ -167,7 +175,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
         let mut i = 0;
         while i < nodes.len() {
             match &nodes[i] {
-                Node::TurnNumber { number, black, span } => {
+                Node::TurnNumber {
+                    number,
+                    black,
+                    span,
+                } => {
                     if let Some(p) = &pos {
                         self.check_turn_number(p, *number, *black, *span, var);
                     }
@@ -181,7 +193,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     while j < nodes.len() {
                         match &nodes[j] {
                             Node::Comment(c) => {
-                                illegal_ok |= c.commands.iter().any(|c| c.kind == CommandKind::PlayedIllegal)
+                                illegal_ok |= c
+                                    .commands
+                                    .iter()
+                                    .any(|c| c.kind == CommandKind::PlayedIllegal)
                             }
                             Node::Nag { n, span } => nags.push((*n, *span)),
                             _ => break,
@@ -222,12 +237,19 @@ impl<'r, 'v> Replayer<'r, 'v> {
         if !p.extra && number == p.turn && side == p.to_move {
             return;
         }
-        let written = if black { format!("{number}...") } else { format!("{number}.") };
+        let written = if black {
+            format!("{number}...")
+        } else {
+            format!("{number}.")
+        };
         let expected = turn_label(p);
         if p.extra {
             let f = Finding::error(
                 "senet::sgn::turn_not_over",
-                format!("{} is still in turn {}: its last throw gave another throw", p.to_move, p.turn),
+                format!(
+                    "{} is still in turn {}: its last throw gave another throw",
+                    p.to_move, p.turn
+                ),
                 span,
             )
             .label(format!("{written} starts a new turn too early"))
@@ -253,11 +275,16 @@ impl<'r, 'v> Replayer<'r, 'v> {
         let expected = turn_label(p);
         let f = Finding::warning(
             "senet::sgn::turn_number_missing",
-            format!("{}'s new turn starts here without its turn number", p.to_move),
+            format!(
+                "{}'s new turn starts here without its turn number",
+                p.to_move
+            ),
             u.span,
         )
         .label(format!("`{expected}` expected before this unit"))
-        .help(format!("write `{expected} {u}`; the previous turn ended (no pending extra throw)"));
+        .help(format!(
+            "write `{expected} {u}`; the previous turn ended (no pending extra throw)"
+        ));
         self.report(self.context(f, p, false));
     }
 
@@ -279,7 +306,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
     }
 
     fn comment(&mut self, c: &Comment, pos: Option<Position>, var: bool) -> Option<Position> {
-        let Some((text, span)) = c.pos() else { return pos };
+        let Some((text, span)) = c.pos() else {
+            return pos;
+        };
         let board = self.rules.board;
         match Position::parse(text, board.len, board.row_len) {
             Err(e) => {
@@ -329,9 +358,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
     ) -> Option<Position> {
         let rules = self.rules;
         if rules.winner(p).is_some() {
-            let f = Finding::error("senet::sgn::after_end", "the game is already over: a side has borne off all its pieces", u.span)
-                .label("unit after the end of the game")
-                .help("remove the units after the winning unit, and check the result");
+            let f = Finding::error(
+                "senet::sgn::after_end",
+                "the game is already over: a side has borne off all its pieces",
+                u.span,
+            )
+            .label("unit after the end of the game")
+            .help("remove the units after the winning unit, and check the result");
             self.report(self.context(f, p, var));
             return None;
         }
@@ -356,7 +389,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 if u.plus != g.extra_mark && u.plus {
                     // handled in resolve_throw
                 }
-                if let (UnitBody::Move { sep: MoveSep::Dash, .. }, true) = (u.body, g.hit) {
+                if let (
+                    UnitBody::Move {
+                        sep: MoveSep::Dash, ..
+                    },
+                    true,
+                ) = (u.body, g.hit)
+                {
                     // `-` for a swap is accepted on input; fmt writes `x`.
                 }
                 self.check_nags(p, u, nags, &units, var);
@@ -375,22 +414,50 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 let f = self.illegal(p, u, throw, free, &units, illegal_ok);
                 let f = self.context(f, p, var);
                 self.report(f);
-                if illegal_ok { self.force(p, u, throw, var) } else { None }
+                if illegal_ok {
+                    self.force(p, u, throw, var)
+                } else {
+                    None
+                }
             }
         };
         self.buf = units;
         result
     }
 
-    fn visit_step(&mut self, u: &UnitSyntax, p: &Position, next: &Position, g: Unit, fx: Effects, var: bool) {
+    fn visit_step(
+        &mut self,
+        u: &UnitSyntax,
+        p: &Position,
+        next: &Position,
+        g: Unit,
+        fx: Effects,
+        var: bool,
+    ) {
         if let Some(v) = self.visit.as_mut() {
-            v(&Step { written: u, before: *p, after: *next, unit: g, effects: fx, in_variation: var });
+            v(&Step {
+                written: u,
+                before: *p,
+                after: *next,
+                unit: g,
+                effects: fx,
+                in_variation: var,
+            });
         }
     }
 
     /// Plays a unit the record marks `[%played-illegal]` as written.
-    fn force(&mut self, p: &Position, u: &UnitSyntax, throw: Option<u8>, var: bool) -> Option<Position> {
-        let UnitBody::Move { from, to, reloc, .. } = u.body else {
+    fn force(
+        &mut self,
+        p: &Position,
+        u: &UnitSyntax,
+        throw: Option<u8>,
+        var: bool,
+    ) -> Option<Position> {
+        let UnitBody::Move {
+            from, to, reloc, ..
+        } = u.body
+        else {
             // A pass or skip that the rules forbid: the turn simply ends.
             let mut next = *p;
             next.extra = false;
@@ -448,11 +515,18 @@ impl<'r, 'v> Replayer<'r, 'v> {
             if faces.len() != throws.sticks as usize {
                 let f = Finding::error(
                     "senet::sgn::faces",
-                    format!("{} stick faces written, but the rules throw {} sticks", faces.len(), throws.sticks),
+                    format!(
+                        "{} stick faces written, but the rules throw {} sticks",
+                        faces.len(),
+                        throws.sticks
+                    ),
                     u.span,
                 )
                 .label("stick faces")
-                .help(format!("write one digit per stick, {} digits, 1 for the marked side", throws.sticks))
+                .help(format!(
+                    "write one digit per stick, {} digits, 1 for the marked side",
+                    throws.sticks
+                ))
                 .clause(&throws.clause);
                 self.report(self.context(f, p, var));
                 return Err(());
@@ -484,7 +558,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
             return Ok(Some(0));
         }
         if !throws.values.contains(&v) {
-            let vals: Vec<String> = throws.distinct_values().iter().map(|v| v.to_string()).collect();
+            let vals: Vec<String> = throws
+                .distinct_values()
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
             let f = Finding::error(
                 "senet::sgn::impossible_throw",
                 format!("a throw of {v} is impossible under these rules"),
@@ -506,7 +584,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 u.span,
             )
             .label(format!("`{v}+`"))
-            .help(format!("write `{v}:`; only {} give another throw", self.extra_values()))
+            .help(format!(
+                "write `{v}:`; only {} give another throw",
+                self.extra_values()
+            ))
             .clause(&throws.extra_clause);
             let mut f = self.context(f, p, var);
             f.throw = Some(v);
@@ -516,13 +597,27 @@ impl<'r, 'v> Replayer<'r, 'v> {
         Ok(Some(v))
     }
 
-    fn check_nags(&mut self, p: &Position, u: &UnitSyntax, nags: &[(u16, Span)], legal: &[Unit], var: bool) {
+    fn check_nags(
+        &mut self,
+        p: &Position,
+        u: &UnitSyntax,
+        nags: &[(u16, Span)],
+        legal: &[Unit],
+        var: bool,
+    ) {
         for &(n, span) in nags {
             if (n == 7 || n == 8) && legal.len() != 1 {
-                let what = if n == 7 { "a forced move" } else { "the only move" };
+                let what = if n == 7 {
+                    "a forced move"
+                } else {
+                    "the only move"
+                };
                 let f = Finding::warning(
                     "senet::sgn::not_forced",
-                    format!("`${n}` claims {what}, but {} units were legal with this throw", legal.len()),
+                    format!(
+                        "`${n}` claims {what}, but {} units were legal with this throw",
+                        legal.len()
+                    ),
                     span,
                 )
                 .label(format!("${n}"))
@@ -592,15 +687,28 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     rules.movement.compulsory_clause.clone()
                 };
             }
-            UnitBody::Move { from, to, reloc, sep } => {
+            UnitBody::Move {
+                from,
+                to,
+                reloc,
+                sep,
+            } => {
                 let off = rules.board.off();
                 let to_sq = match to {
                     Target::Square(s) => s,
                     Target::Off => off,
                 };
-                let to_name = if to_sq >= off { "off the board".to_string() } else { sq(to_sq) };
+                let to_name = if to_sq >= off {
+                    "off the board".to_string()
+                } else {
+                    sq(to_sq)
+                };
                 // The engine's own unit from that square, if one is legal.
-                let same_from = legal.iter().find(|g| g.kind != UnitKind::Pass && g.from == from && (g.kind == UnitKind::NoThrow) == free);
+                let same_from = legal.iter().find(|g| {
+                    g.kind != UnitKind::Pass
+                        && g.from == from
+                        && (g.kind == UnitKind::NoThrow) == free
+                });
                 if free && throw == Some(0) {
                     code = "senet::sgn::illegal_free_move";
                     message = format!("no move without a throw is allowed here: {u}");
@@ -616,7 +724,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 } else if p.at(from) != Some(side) {
                     code = "senet::sgn::no_piece";
                     message = match p.at(from) {
-                        Some(other) => format!("the piece on {} is {other}'s, and it is {side}'s turn", sq(from)),
+                        Some(other) => format!(
+                            "the piece on {} is {other}'s, and it is {side}'s turn",
+                            sq(from)
+                        ),
                         None => format!("there is no {side} piece on {}", sq(from)),
                     };
                     label = format!("no {side} piece on {from}");
@@ -625,15 +736,32 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     let g_to = if g.off { off } else { g.to };
                     if g_to != to_sq {
                         code = "senet::sgn::wrong_destination";
-                        message = format!("with a throw of {}, the piece on {from} ends on {}, not on {to_name}", g.throw, if g.off { "off the board".into() } else { sq(g.to) });
+                        message = format!(
+                            "with a throw of {}, the piece on {from} ends on {}, not on {to_name}",
+                            g.throw,
+                            if g.off {
+                                "off the board".into()
+                            } else {
+                                sq(g.to)
+                            }
+                        );
                         label = format!("write `{g}`");
                         clause = self.divert_clause(p, from, to_sq);
-                        help = format!("the final square of a move is always written as the rules place it: `{g}`");
+                        help = format!(
+                            "the final square of a move is always written as the rules place it: `{g}`"
+                        );
                     } else if reloc.map(reloc_of) != g.relocated {
                         code = "senet::sgn::relocation";
                         message = match g.relocated {
-                            Some(Relocated::Square(s)) => format!("the piece does not stay on {}: the rules move it on to {}", sq(g.to), s),
-                            Some(Relocated::Queue) => format!("the piece does not stay on {}: it joins the queue of dead pieces", sq(g.to)),
+                            Some(Relocated::Square(s)) => format!(
+                                "the piece does not stay on {}: the rules move it on to {}",
+                                sq(g.to),
+                                s
+                            ),
+                            Some(Relocated::Queue) => format!(
+                                "the piece does not stay on {}: it joins the queue of dead pieces",
+                                sq(g.to)
+                            ),
                             None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
                         };
                         label = format!("write `{g}`");
@@ -643,7 +771,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         help = format!("write the final square after `=`: `{g}`");
                     } else if sep == MoveSep::Cross && !g.hit {
                         code = "senet::sgn::no_capture";
-                        message = format!("`x` marks a swap, but {} holds no opposing piece", sq(to_sq));
+                        message = format!(
+                            "`x` marks a swap, but {} holds no opposing piece",
+                            sq(to_sq)
+                        );
                         label = format!("write `{g}`");
                         clause = rules.movement.swap_clause.clone();
                     } else {
@@ -653,8 +784,6 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     message = refusal_reason(rules, p, r, throw.unwrap_or(0));
                     clause = rules.clause_of(r, p);
                     label = self.short(r);
-                } else if free {
-                    message = format!("{u} is not legal here");
                 } else {
                     message = format!("{u} is not legal here");
                 }
@@ -662,7 +791,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
             UnitBody::Gap => unreachable!("gaps are handled before resolution"),
         }
         if illegal_ok {
-            help = format!("{help}; the record marks it [%played-illegal], so it is applied as written");
+            help = format!(
+                "{help}; the record marks it [%played-illegal], so it is applied as written"
+            );
         }
         let message = if matches!(u.body, UnitBody::Move { .. }) && !message.starts_with('`') {
             format!("`{u}` is illegal: {message}")
@@ -688,13 +819,19 @@ impl<'r, 'v> Replayer<'r, 'v> {
 
     fn divert_clause(&self, p: &Position, from: u8, to: u8) -> String {
         let rules = self.rules;
-        if rules.movement.truncate_at.iter().any(|t| from < t && t < to) {
+        if rules
+            .movement
+            .truncate_at
+            .iter()
+            .any(|t| from < t && t < to)
+        {
             return rules.movement.truncate_clause.clone();
         }
-        if let Some(s) = rules.squares.get(to as usize) {
-            if s.divert_when_protected.is_some() && p.at(to).is_some() {
-                return s.divert_clause.clone();
-            }
+        if let Some(s) = rules.squares.get(to as usize)
+            && s.divert_when_protected.is_some()
+            && p.at(to).is_some()
+        {
+            return s.divert_clause.clone();
         }
         String::new()
     }
@@ -729,46 +866,89 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
     let from = r.from;
     let to = r.to;
     match r.forbid {
-        Forbid::OwnPiece => format!("{} holds a {side} piece: a piece may not land on its own colour", sq(to)),
-        Forbid::Protected => format!("the {} piece on {} is protected and cannot be swapped", side.other(), sq(to)),
+        Forbid::OwnPiece => format!(
+            "{} holds a {side} piece: a piece may not land on its own colour",
+            sq(to)
+        ),
+        Forbid::Protected => format!(
+            "the {} piece on {} is protected and cannot be swapped",
+            side.other(),
+            sq(to)
+        ),
         Forbid::Blockade(i) => {
             let b = &rules.blockades[i as usize];
             let kind = match b.of {
-                crate::engine::BlockadeKind::Opposing => format!("{} {} pieces", b.length, side.other()),
-                crate::engine::BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
+                crate::engine::BlockadeKind::Opposing => {
+                    format!("{} {} pieces", b.length, side.other())
+                }
+                crate::engine::BlockadeKind::OneColour => {
+                    format!("{} adjacent pieces of one colour", b.length)
+                }
                 crate::engine::BlockadeKind::Any => format!("{} adjacent pieces", b.length),
             };
             format!("the move from {from} passes over {kind} in a row, which block the way")
         }
-        Forbid::Gate(g) => format!("the move from {from} would pass {}, which must be landed on exactly", sq(g)),
-        Forbid::Immobile => format!("a piece on {} does not move along the track; it only bears off", sq(from)),
-        Forbid::BeyondEnd => format!("a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"),
+        Forbid::Gate(g) => format!(
+            "the move from {from} would pass {}, which must be landed on exactly",
+            sq(g)
+        ),
+        Forbid::Immobile => format!(
+            "a piece on {} does not move along the track; it only bears off",
+            sq(from)
+        ),
+        Forbid::BeyondEnd => format!(
+            "a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"
+        ),
         Forbid::ExitThrow => {
             let ok: Vec<String> = (1..32u8)
-                .filter(|&v| rules.squares[from as usize].exit_throws.is_some_and(|e| e & (1 << v) != 0))
+                .filter(|&v| {
+                    rules.squares[from as usize]
+                        .exit_throws
+                        .is_some_and(|e| e & (1 << v) != 0)
+                })
                 .map(|v| v.to_string())
                 .collect();
-            format!("a piece on {} bears off only with a throw of {}", sq(from), join_or(&ok))
+            format!(
+                "a piece on {} bears off only with a throw of {}",
+                sq(from),
+                join_or(&ok)
+            )
         }
         Forbid::NotAllIn => {
             let region = rules.bear_off.all_in.map(describe_set).unwrap_or_default();
             format!("{side} may bear off only when all its pieces are on {region}")
         }
-        Forbid::Priority => "a piece on a priority square can move, and one of those must".to_string(),
-        Forbid::Backward => format!("a forward move exists, so the piece on {from} may not move backward"),
+        Forbid::Priority => {
+            "a piece on a priority square can move, and one of those must".to_string()
+        }
+        Forbid::Backward => {
+            format!("a forward move exists, so the piece on {from} may not move backward")
+        }
         Forbid::Opening => match rules.opening.iter().find(|o| o.side == side) {
             Some(o) => match (o.throw, o.from) {
-                (Some(t), Some(f)) if t != throw => format!("{side}'s opening unit is a throw of {t} moving the piece on {f}"),
+                (Some(t), Some(f)) if t != throw => {
+                    format!("{side}'s opening unit is a throw of {t} moving the piece on {f}")
+                }
                 (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
                 _ => "the opening binds this unit".to_string(),
             },
             None => "the opening binds this unit".to_string(),
         },
-        Forbid::Bound => format!("the pending throw must be used by the piece on {}", p.bound.map(sq).unwrap_or_default()),
-        Forbid::Locked => format!("{side} has a piece held in the water: no other piece of {side} may move"),
-        Forbid::RelocationBlocked => format!("the piece could not be placed where {} sends it", sq(to)),
+        Forbid::Bound => format!(
+            "the pending throw must be used by the piece on {}",
+            p.bound.map(sq).unwrap_or_default()
+        ),
+        Forbid::Locked => {
+            format!("{side} has a piece held in the water: no other piece of {side} may move")
+        }
+        Forbid::RelocationBlocked => {
+            format!("the piece could not be placed where {} sends it", sq(to))
+        }
         Forbid::MissedTurn => format!("{side}'s turn is missed"),
-        Forbid::ArrivedThisTurn => format!("the piece reached {} this turn and may bear off from it only in a later turn", sq(from)),
+        Forbid::ArrivedThisTurn => format!(
+            "the piece reached {} this turn and may bear off from it only in a later turn",
+            sq(from)
+        ),
         Forbid::NoPiece => format!("there is no {side} piece on {from}"),
     }
 }
@@ -794,7 +974,15 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
     match (u.body, g.kind) {
         (UnitBody::Skip, UnitKind::Skip) => true,
         (UnitBody::Pass, UnitKind::Pass) => true,
-        (UnitBody::Move { from, sep, to, reloc }, UnitKind::Move | UnitKind::NoThrow) => {
+        (
+            UnitBody::Move {
+                from,
+                sep,
+                to,
+                reloc,
+            },
+            UnitKind::Move | UnitKind::NoThrow,
+        ) => {
             if (u.throw == Some(0)) != (g.kind == UnitKind::NoThrow) || from != g.from {
                 return false;
             }
@@ -833,7 +1021,14 @@ fn describe_set(set: crate::engine::SquareSet) -> String {
     if contiguous && squares.len() > 2 {
         format!("squares {}..{}", squares[0], squares[squares.len() - 1])
     } else {
-        format!("squares {}", squares.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
+        format!(
+            "squares {}",
+            squares
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
 
@@ -844,24 +1039,47 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
         let (a, b) = (actual.at(s), asserted.at(s));
         if a != b {
             let name = |x: Option<Side>| x.map_or("empty".to_string(), |s| s.to_string());
-            parts.push(format!("square {s}: replay {}, record {}", name(a), name(b)));
+            parts.push(format!(
+                "square {s}: replay {}, record {}",
+                name(a),
+                name(b)
+            ));
         }
     }
     if actual.to_move != asserted.to_move {
-        parts.push(format!("to move: replay {}, record {}", actual.to_move, asserted.to_move));
+        parts.push(format!(
+            "to move: replay {}, record {}",
+            actual.to_move, asserted.to_move
+        ));
     }
     if actual.off != asserted.off {
-        parts.push(format!("borne off: replay {}-{}, record {}-{}", actual.off[0], actual.off[1], asserted.off[0], asserted.off[1]));
+        parts.push(format!(
+            "borne off: replay {}-{}, record {}-{}",
+            actual.off[0], actual.off[1], asserted.off[0], asserted.off[1]
+        ));
     }
     if actual.turn != asserted.turn {
-        parts.push(format!("turn: replay {}, record {}", actual.turn, asserted.turn));
+        parts.push(format!(
+            "turn: replay {}, record {}",
+            actual.turn, asserted.turn
+        ));
     }
-    if (actual.extra, actual.bound, actual.skip, actual.queue) != (asserted.extra, asserted.bound, asserted.skip, asserted.queue) {
+    if (actual.extra, actual.bound, actual.skip, actual.queue)
+        != (
+            asserted.extra,
+            asserted.bound,
+            asserted.skip,
+            asserted.queue,
+        )
+    {
         parts.push("rule state (extra throw, bound piece, missed turn or queue) differs".into());
     }
     if parts.is_empty() {
         "the two strings differ only in layout".into()
     } else {
-        format!("{}; the replay continues from the record's position", parts.join("; "))
+        format!(
+            "{}; the replay continues from the record's position",
+            parts.join("; ")
+        )
     }
 }

@@ -6,8 +6,8 @@
 use senet::engine::{Position, Side, Unit, UnitKind};
 use senet::notation::check::{CheckOptions, RulesCache, check_game};
 use senet::notation::reader::Reader;
-use senet::notation::syntax::Node;
 use senet::notation::replay::Severity;
+use senet::notation::syntax::Node;
 use senet::simulate::{self, Player, RunConfig};
 
 const GAMES: u64 = 10_000;
@@ -17,7 +17,9 @@ fn conserved(rules: &senet::engine::Ruleset, pos: &Position) -> Result<(), Strin
     if pos.pieces[0].0 & pos.pieces[1].0 != 0 {
         return Err("two pieces on one square".into());
     }
-    if pos.pieces[0].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0 || pos.pieces[1].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0 {
+    if pos.pieces[0].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0
+        || pos.pieces[1].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0
+    {
         return Err("a piece off the track".into());
     }
     for s in Side::BOTH {
@@ -34,17 +36,31 @@ fn random_games_keep_the_invariants() {
     let mut problems = Vec::new();
     for name in senet::rules::builtin_names() {
         let rules = senet::rules::load(name, None, &[]).unwrap();
-        let config = RunConfig { players: [Player::Random; 2], games: GAMES, seed: 2026, threads: 2, max_units: CAP, keep_units: true };
+        let config = RunConfig {
+            players: [Player::Random; 2],
+            games: GAMES,
+            seed: 2026,
+            threads: 2,
+            max_units: CAP,
+            keep_units: true,
+        };
         let games = simulate::run(&rules, &config, &|_| {});
         assert_eq!(games.len() as u64, GAMES);
         let mut buf: Vec<Unit> = Vec::new();
         let mut finished = 0;
         for (i, g) in games.iter().enumerate() {
-            assert!(g.winner.is_some() || g.units.len() == CAP, "{name} game {i} stopped early");
+            assert!(
+                g.winner.is_some() || g.units.len() == CAP,
+                "{name} game {i} stopped early"
+            );
             finished += g.winner.is_some() as usize;
             let mut pos = Position::start(&rules, g.first);
             for (n, (side, turn, u)) in g.units.iter().enumerate() {
-                assert_eq!((pos.to_move, pos.turn), (*side, *turn), "{name} game {i} unit {n}");
+                assert_eq!(
+                    (pos.to_move, pos.turn),
+                    (*side, *turn),
+                    "{name} game {i} unit {n}"
+                );
                 // The unit is one the generator offers for its throw.
                 if matches!(u.kind, UnitKind::Skip | UnitKind::NoThrow) {
                     rules.free_units(&pos, &mut buf);
@@ -52,7 +68,10 @@ fn random_games_keep_the_invariants() {
                     rules.legal_units(&pos, u.throw, &mut buf);
                 }
                 if !buf.contains(u) {
-                    problems.push(format!("{name} game {i} unit {n}: {u} not generated at {}", pos.write(30, 10)));
+                    problems.push(format!(
+                        "{name} game {i} unit {n}: {u} not generated at {}",
+                        pos.write(30, 10)
+                    ));
                     break;
                 }
                 pos = rules.play(&pos, u).unwrap().0;
@@ -63,7 +82,10 @@ fn random_games_keep_the_invariants() {
             }
             assert_eq!(pos, g.final_position);
         }
-        assert!(finished as u64 > GAMES * 9 / 10, "{name}: only {finished} of {GAMES} games finished");
+        assert!(
+            finished as u64 > GAMES * 9 / 10,
+            "{name}: only {finished} of {GAMES} games finished"
+        );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -72,19 +94,37 @@ fn random_games_keep_the_invariants() {
 fn simulation_does_not_depend_on_the_thread_count() {
     let rules = senet::rules::load("ryabinin", None, &[]).unwrap();
     let play = |threads| {
-        let config = RunConfig { players: [Player::Random, Player::Greedy], games: 300, seed: 77, threads, max_units: CAP, keep_units: true };
+        let config = RunConfig {
+            players: [Player::Random, Player::Greedy],
+            games: 300,
+            seed: 77,
+            threads,
+            max_units: CAP,
+            keep_units: true,
+        };
         simulate::run(&rules, &config, &|_| {})
             .iter()
             .enumerate()
-            .map(|(i, g)| senet::cli::simulate::record_text(&rules, g, i as u64, config.players, "t"))
+            .map(|(i, g)| {
+                senet::cli::simulate::record_text(&rules, g, i as u64, config.players, "t")
+            })
             .collect::<Vec<_>>()
     };
     let one = play(1);
     assert_eq!(one, play(2));
     assert_eq!(one, play(3));
     // And the same seed gives the same first game on its own.
-    let alone = simulate::play_game(&rules, [Player::Random, Player::Greedy], simulate::game_seed(77, 0), CAP, true);
-    assert_eq!(one[0], senet::cli::simulate::record_text(&rules, &alone, 0, [Player::Random, Player::Greedy], "t"));
+    let alone = simulate::play_game(
+        &rules,
+        [Player::Random, Player::Greedy],
+        simulate::game_seed(77, 0),
+        CAP,
+        true,
+    );
+    assert_eq!(
+        one[0],
+        senet::cli::simulate::record_text(&rules, &alone, 0, [Player::Random, Player::Greedy], "t")
+    );
 }
 
 /// Written records of random games check clean; with one unit replaced by
@@ -93,15 +133,32 @@ fn simulation_does_not_depend_on_the_thread_count() {
 fn written_records_check_clean_and_injected_errors_are_found() {
     for name in senet::rules::builtin_names() {
         let rules = senet::rules::load(name, None, &[]).unwrap();
-        let config = RunConfig { players: [Player::Random; 2], games: 60, seed: 11, threads: 2, max_units: CAP, keep_units: true };
+        let config = RunConfig {
+            players: [Player::Random; 2],
+            games: 60,
+            seed: 11,
+            threads: 2,
+            max_units: CAP,
+            keep_units: true,
+        };
         let games = simulate::run(&rules, &config, &|_| {});
         let mut buf = Vec::new();
         let mut injected = 0;
         for (i, g) in games.iter().enumerate() {
             let text = senet::cli::simulate::record_text(&rules, g, i as u64, config.players, "t");
             let game = Reader::new(&text).next().unwrap().unwrap();
-            let report = check_game(&game, None, &CheckOptions::default(), &mut RulesCache::default()).unwrap();
-            assert!(report.findings.is_empty(), "{name} game {i}: {:?}\n{text}", report.findings);
+            let report = check_game(
+                &game,
+                None,
+                &CheckOptions::default(),
+                &mut RulesCache::default(),
+            )
+            .unwrap();
+            assert!(
+                report.findings.is_empty(),
+                "{name} game {i}: {:?}\n{text}",
+                report.findings
+            );
 
             // Inject: the first move unit whose throw allows no move from the
             // square before the piece's real start... simply move the piece
@@ -110,7 +167,12 @@ fn written_records_check_clean_and_injected_errors_are_found() {
             let pick = g.units.len() / 2;
             let mut target = None;
             for (n, (_, _, u)) in g.units.iter().enumerate() {
-                if n >= pick && u.kind == UnitKind::Move && !u.off && u.to > u.from && u.to + 1 <= rules.board.len {
+                if n >= pick
+                    && u.kind == UnitKind::Move
+                    && !u.off
+                    && u.to > u.from
+                    && u.to + 1 <= rules.board.len
+                {
                     rules.legal_units(&pos, u.throw, &mut buf);
                     let wrong = format!("{}:{}-{}", u.throw, u.from, u.to + 1);
                     if !buf.iter().any(|b| b.to_string().starts_with(&wrong)) {
@@ -123,7 +185,10 @@ fn written_records_check_clean_and_injected_errors_are_found() {
             let Some((n, wrong)) = target else { continue };
             // Replace the n-th unit of the tree, write the record, read it back.
             let mut bad_game = game.clone();
-            let replacement = Reader::new(&format!("[Rules \"{name}\"]\n\n1. {wrong} *\n")).next().unwrap().unwrap();
+            let replacement = Reader::new(&format!("[Rules \"{name}\"]\n\n1. {wrong} *\n"))
+                .next()
+                .unwrap()
+                .unwrap();
             let new_unit = *replacement.main_line_units().next().unwrap();
             let mut seen = 0;
             for node in bad_game.nodes.iter_mut() {
@@ -139,12 +204,28 @@ fn written_records_check_clean_and_injected_errors_are_found() {
             let reread = Reader::new(&bad).next().unwrap().unwrap();
             let at = reread.main_line_units().nth(n).unwrap().span.start;
             let game = Reader::new(&bad).next().unwrap().unwrap();
-            let report = check_game(&game, None, &CheckOptions::default(), &mut RulesCache::default()).unwrap();
-            let first = report.findings.iter().find(|f| f.severity == Severity::Error);
-            let first = first.unwrap_or_else(|| panic!("{name} game {i}: `{wrong}` at unit {n} was accepted"));
-            assert_eq!(first.span.start, at, "{name} game {i}: first error {first:?} is not at the injected unit `{wrong}`");
+            let report = check_game(
+                &game,
+                None,
+                &CheckOptions::default(),
+                &mut RulesCache::default(),
+            )
+            .unwrap();
+            let first = report
+                .findings
+                .iter()
+                .find(|f| f.severity == Severity::Error);
+            let first = first
+                .unwrap_or_else(|| panic!("{name} game {i}: `{wrong}` at unit {n} was accepted"));
+            assert_eq!(
+                first.span.start, at,
+                "{name} game {i}: first error {first:?} is not at the injected unit `{wrong}`"
+            );
             injected += 1;
         }
-        assert!(injected >= 40, "{name}: only {injected} records got an injected error");
+        assert!(
+            injected >= 40,
+            "{name}: only {injected} records got an injected error"
+        );
     }
 }
