@@ -498,8 +498,30 @@ fn trim_blank(s: &str) -> &str {
     &s[a..e]
 }
 
+/// Byte classes, looked up rather than compared: blank space, and what
+/// may follow a token directly.
+const WS: u8 = 1;
+const BOUNDARY: u8 = 2;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let blank = [b' ', b'\t', b'\r', b'\n'];
+    let mut k = 0;
+    while k < blank.len() {
+        t[blank[k] as usize] = WS | BOUNDARY;
+        k += 1;
+    }
+    let after = [b'{', b'(', b')', b';', b'$'];
+    k = 0;
+    while k < after.len() {
+        t[after[k] as usize] = BOUNDARY;
+        k += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_ws(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+    CLASS[c as usize] & WS != 0
 }
 
 /// Whether a line (without or with its line end) is blank or ends with a
@@ -584,13 +606,11 @@ const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `
 const KNOWN_COMMANDS: [&str; 6] = ["pos", "src", "conf", "rule", "played-illegal", "eval"];
 
 /// Whether `c` may follow a token (a unit, NAG or result) directly.
+#[inline]
 fn is_boundary(c: Option<&u8>) -> bool {
     match c {
         None => true,
-        Some(&c) => matches!(
-            c,
-            b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'(' | b')' | b';' | b'$'
-        ),
+        Some(&c) => CLASS[c as usize] & BOUNDARY != 0,
     }
 }
 
@@ -918,6 +938,13 @@ impl<'a> Parser<'a> {
             let st = self.i;
             match c {
                 b'0'..=b'9' => {
+                    if let Some((unit, end)) = self.common_unit() {
+                        nodes.push(Node::Unit(unit));
+                        self.i = end;
+                        units += 1;
+                        after_unit = true;
+                        continue;
+                    }
                     let mut j = st;
                     while self.at(j).is_ascii_digit() {
                         j += 1;
@@ -1187,7 +1214,7 @@ impl<'a> Parser<'a> {
         } else {
             Target::Square(square(&mut k)?)
         };
-        if !matches!(t.get(k)?, b' ' | b'\n' | b'\r' | b'\t') {
+        if !is_ws(*t.get(k)?) {
             return None;
         }
         let body = UnitBody::Move {
@@ -1208,11 +1235,6 @@ impl<'a> Parser<'a> {
 
     /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
     fn push_unit(&mut self, nodes: &mut Vec<Node>) -> PResult<()> {
-        if let Some((unit, end)) = self.common_unit() {
-            nodes.push(Node::Unit(unit));
-            self.i = end;
-            return Ok(());
-        }
         let st = self.i;
         let mut j = st;
         let b = self.b;
