@@ -1,7 +1,8 @@
 //! The built-in rule files, embedded in the binary.
 
-const BUILTINS: [(&str, &str); 7] = [
+const BUILTINS: [(&str, &str); 8] = [
     ("bga", include_str!("../../rules/bga.senet")),
+    ("bell", include_str!("../../rules/bell.senet")),
     ("jequier", include_str!("../../rules/jequier.senet")),
     ("kendall", include_str!("../../rules/kendall.senet")),
     ("kendall1979", include_str!("../../rules/kendall1979.senet")),
