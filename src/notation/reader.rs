@@ -1144,7 +1144,10 @@ impl<'a> Parser<'a> {
                 Some("write `7.` before White's turn and `7...` before Black's"),
             ));
         }
-        let number: u32 = self.s[st..j].parse().unwrap_or(0); // grammar: 1..9 digits
+        // grammar: 1 to 9 digits, so no overflow
+        let number = self.b[st..j]
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + (d - b'0') as u32);
         let (black, e) = if self.b[j..].starts_with(b"...") {
             (true, j + 3)
         } else {
