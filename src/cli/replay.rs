@@ -287,7 +287,8 @@ impl Played {
             effects: s.effects,
         }
     }
-    /// 1-based number of this unit within its turn.
+    /// Where this unit stands for `--to`: its turn, side and `index`, its
+    /// 1-based number within the turn.
     fn key(&self, index: u32) -> (u32, usize, u32) {
         (self.before.turn, self.before.to_move.index(), index)
     }
@@ -392,12 +393,15 @@ fn command_notes(rules: &Ruleset, c: &Comment) -> Vec<String> {
             CommandKind::Conf(conf) => Some(format!("confidence: {}", conf.as_str())),
             CommandKind::Rule => {
                 let clause = cmd.args.trim();
+                // The fullest statement of the rule file that cites the
+                // clause (a declaration may cite several: `B-11, P-5`).
                 let said = rules
                     .meta
                     .explained
                     .iter()
-                    .find(|(_, c)| c == clause)
-                    .map(|(t, _)| t.as_str());
+                    .filter(|(_, c)| c.split(',').any(|c| c.trim() == clause))
+                    .map(|(t, _)| t.as_str())
+                    .max_by_key(|t| t.len());
                 Some(match said {
                     Some(t) => format!("rule {clause}: {t}"),
                     None => format!("rule {clause}"),

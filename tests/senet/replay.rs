@@ -242,10 +242,10 @@ fn json_lists_each_unit() {
     let out = replay(&file, &opts(Format::Json, None)).unwrap();
     let v: serde_json::Value = serde_json::from_str(&out.text).unwrap();
     assert_eq!(v["rules"], "bga");
-    assert_eq!(v["units"].as_array().unwrap().len(), 4);
+    assert_eq!(v["units"].as_array().unwrap().len(), 9);
     assert_eq!(v["units"][0]["nags"][0], 1);
     assert_eq!(v["units"][0]["variations"][0][0]["unit"], "4+:17-21");
-    assert_eq!(v["end"], "10/5W2B1/1BB1W5 w 3-2 - 21");
+    assert_eq!(v["end"], "10/4WW2B1/2BB6 b 3-2 - 22");
     settings().bind(|| insta::assert_snapshot!("json_setup-annotated", out.text));
 }
 
