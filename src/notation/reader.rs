@@ -220,6 +220,8 @@ pub struct StreamReader<R> {
     trailing: Vec<Escape>,
     /// Room for nodes in the next game.
     hint: usize,
+    /// `(i, newlines in buf[..i])` from the last count.
+    line_cache: std::cell::Cell<(usize, usize)>,
 }
 
 /// How much a [`StreamReader`] reads at once, at least.
@@ -245,6 +247,7 @@ impl<R: BufRead> StreamReader<R> {
             last_error_source: None,
             trailing: Vec::new(),
             hint: 64,
+            line_cache: std::cell::Cell::new((0, 0)),
         }
     }
 
@@ -274,15 +277,30 @@ impl<R: BufRead> StreamReader<R> {
         GameSource {
             text: self.buf[a..b].to_string(),
             offset: self.base + a,
-            line: self.base_line + count_lines(&self.buf.as_bytes()[..a]),
+            line: self.base_line + self.lines_before(a),
         }
+    }
+
+    /// Newlines in `buf[..i]`, counted on from the last call: games are
+    /// read in order, so each byte is counted about once.
+    fn lines_before(&self, i: usize) -> usize {
+        let (at, n) = self.line_cache.get();
+        let bytes = self.buf.as_bytes();
+        let n = if i >= at {
+            n + count_lines(&bytes[at..i])
+        } else {
+            count_lines(&bytes[..i])
+        };
+        self.line_cache.set((i, n));
+        n
     }
 
     /// Drops the text before the line where the next game starts.
     fn compact(&mut self) {
         let cut = context_start(self.buf.as_bytes(), self.pos);
         if cut > 0 {
-            self.base_line += count_lines(&self.buf.as_bytes()[..cut]);
+            self.base_line += self.lines_before(cut);
+            self.line_cache.set((0, 0));
             self.base += cut;
             self.buf.drain(..cut);
             self.pos -= cut;
@@ -420,7 +438,7 @@ impl<R: BufRead> StreamReader<R> {
         self.last_error_source = Some(GameSource {
             text: self.buf[a..b].to_string(),
             offset: self.base + a,
-            line: self.base_line + count_lines(&bytes[..a]),
+            line: self.base_line + self.lines_before(a),
         });
         let (mut from, mut start) = (local, self.pos);
         loop {
@@ -464,8 +482,12 @@ impl<R: BufRead> Iterator for StreamReader<R> {
     }
 }
 
+/// Newlines in `b`, counted a block at a time so that the count
+/// vectorises (the streaming reader counts every byte it drops).
 fn count_lines(b: &[u8]) -> usize {
-    b.iter().filter(|&&c| c == b'\n').count()
+    b.chunks(255)
+        .map(|block| block.iter().fold(0u8, |n, &c| n + (c == b'\n') as u8) as usize)
+        .sum()
 }
 
 fn line_start(b: &[u8], i: usize) -> usize {

@@ -626,3 +626,37 @@ fn sgn_fmt_command() {
     assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// [`StreamReader::source`] gives each game's own text with its place in
+/// the file, whatever the chunk size.
+#[test]
+fn sgn_stream_sources() {
+    let text: String = fixtures("ok")
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap() + "\n")
+        .collect();
+    for chunk in [1, 100, 1 << 16] {
+        let mut r = StreamReader::with_chunk(
+            std::io::BufReader::with_capacity(64, text.as_bytes()),
+            chunk,
+        );
+        let mut n = 0;
+        while let Some(g) = r.next_game() {
+            let g = g.unwrap();
+            let src = r.source();
+            assert_eq!(
+                &text[src.offset..src.offset + src.text.len()],
+                src.text,
+                "chunk {chunk}"
+            );
+            assert_eq!(
+                src.line,
+                text[..src.offset].matches('\n').count(),
+                "chunk {chunk}"
+            );
+            assert!(src.offset <= g.span.start && g.span.end <= src.offset + src.text.len());
+            n += 1;
+        }
+        assert_eq!(n, 20);
+    }
+}
