@@ -1,7 +1,8 @@
 //! Reader and writer throughput on a generated corpus: the 20 example
 //! records of `tests/fixtures/sgn/ok`, repeated with small variations
 //! (fixed seed) to about 64 MB. Prints MB/s for the in-memory reader, the
-//! streaming reader and the writer. `cargo bench --bench read`.
+//! streaming reader (alone, and keeping each game's source as `senet check`
+//! does) and the writer. `cargo bench --bench read`.
 
 use rand::{Rng, SeedableRng};
 use senet::notation::reader::{Reader, StreamReader};
@@ -94,6 +95,18 @@ fn main() {
         assert_eq!(count, games);
     });
     report("streaming reader", n, t);
+
+    // As `senet check` reads: the source of every game kept for diagnostics.
+    let t = time(|| {
+        let mut r = StreamReader::new(std::io::BufReader::with_capacity(1 << 16, text.as_bytes()));
+        let mut bytes = 0;
+        while let Some(g) = r.next_game() {
+            g.expect("the corpus reads");
+            bytes += r.source().text.len();
+        }
+        assert!(bytes >= n / 2);
+    });
+    report("  + source()", n, t);
 
     let parsed: Vec<_> = Reader::new(&text).map(Result::unwrap).collect();
     let t = time(|| {
