@@ -82,6 +82,22 @@ fn same_meaning(a: &[Game], b: &[Game]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| norm(x) == norm(y))
 }
 
+/// Writes `text` to `path` through a file beside it and a rename, so that
+/// an interrupted run never leaves a half-written record.
+fn replace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".senet-fmt.tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = || -> std::io::Result<()> {
+        std::fs::write(&tmp, text)?;
+        std::fs::set_permissions(&tmp, std::fs::metadata(path)?.permissions())?;
+        std::fs::rename(&tmp, path)
+    };
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 pub fn run(args: FmtArgs) -> ExitCode {
     let mut code = 0u8;
     for path in &args.files {
@@ -126,7 +142,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                         return ExitCode::from(super::EXIT_USAGE);
                     }
                 } else if out != text
-                    && let Err(e) = std::fs::write(path, out)
+                    && let Err(e) = replace(path, &out)
                 {
                     eprintln!("senet fmt: cannot write {name}: {e}");
                     code = code.max(super::EXIT_USAGE);

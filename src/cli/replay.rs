@@ -1,11 +1,1256 @@
-//! `senet replay` (being built).
+//! `senet replay GAME.sgn`: one game of a record, unit by unit, with the
+//! board drawn after each unit.
+//!
+//! Stage: text → [`Reader`] → the chosen [`Game`] → its rule set and start
+//! position → [`Replayer`] (which judges every unit and calls back with
+//! each one played) → text, JSON or position strings. The walk over the
+//! movetext here only presents: the replay has already decided what each
+//! unit did, and the walk looks every written unit up by its span.
+//!
+//! `--to` says where to stop, in the labels the text output prints:
+//! - `12` after round 12: the last unit of White's turn `12.` and Black's
+//!   turn `12...`, whichever comes later in the game;
+//! - `12.` after White's turn 12, `12...` after Black's turn 12;
+//! - `12.2` after the second unit of White's turn 12, `12...3` after the
+//!   third unit of Black's turn 12.
+//!
+//! Exit codes: 0 the game replayed; 1 the record has a syntax error, a unit
+//! that the rules forbid (the output stops there and the problem is shown)
+//! or a header that gives no rule set or start position; 2 the file cannot
+//! be read, the rule set does not load, or there is no game N.
 
+use crate::engine::{Position, Relocated, Ruleset, Side, Starter, Unit, UnitKind};
+use crate::notation::board::{self, Highlight};
+use crate::notation::reader::Reader;
+use crate::notation::replay::{Finding, Replayer, Severity, Step, square_name};
+use crate::notation::syntax::{CommandKind, Comment, Game, Node, Span, UnitSyntax};
+use crate::rules::RulesError;
+use miette::{Diagnostic, LabeledSpan, NamedSource};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct ReplayArgs {}
+pub struct ReplayArgs {
+    /// The record to replay (`-` for standard input).
+    #[arg(value_name = "GAME.sgn")]
+    pub file: PathBuf,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
+    /// Stop after round TURN (`12`), White's or Black's turn (`12.`,
+    /// `12...`), or a unit of that turn (`12.2`, `12...3`).
+    #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse)]
+    pub to: Option<StopAt>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Highlight the piece that moved (ANSI colours).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
 
-pub fn run(_args: ReplayArgs) -> ExitCode {
-    eprintln!("senet replay: not available in this build");
-    ExitCode::from(super::EXIT_USAGE)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Each unit in words with the board drawn after it.
+    Text,
+    /// One JSON object: the start position and every unit.
+    Json,
+    /// The position string of the start and after every unit, one per line.
+    Positions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset.
+    Auto,
+    Always,
+    Never,
+}
+
+/// Where `--to` stops: after the last unit whose (turn, side, unit of the
+/// turn) is at most this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StopAt {
+    pub turn: u32,
+    /// `None`: the whole round (both sides' turns with this number).
+    pub side: Option<Side>,
+    /// `None`: the whole turn.
+    pub unit: Option<u32>,
+}
+
+impl StopAt {
+    /// Reads `12`, `12.`, `12...`, `12.2` or `12...3`.
+    pub fn parse(text: &str) -> Result<StopAt, String> {
+        let bad = || {
+            format!(
+                "`{text}` is not a turn: write 12 (round 12), 12. or 12... (White's or Black's turn 12), or 12.2 / 12...3 (a unit of that turn)"
+            )
+        };
+        let number = |s: &str| s.parse::<u32>().ok().filter(|&n| n > 0);
+        let (turn, rest, side) = if let Some((t, r)) = text.split_once("...") {
+            (t, r, Some(Side::Black))
+        } else if let Some((t, r)) = text.split_once('.') {
+            (t, r, Some(Side::White))
+        } else {
+            (text, "", None)
+        };
+        let turn = number(turn).ok_or_else(bad)?;
+        let unit = if rest.is_empty() {
+            None
+        } else {
+            Some(number(rest).ok_or_else(bad)?)
+        };
+        Ok(StopAt { turn, side, unit })
+    }
+
+    /// The last (turn, side, unit) key that is still shown.
+    fn key(&self) -> (u32, usize, u32) {
+        let side = self.side.map_or(1, Side::index);
+        (self.turn, side, self.unit.unwrap_or(u32::MAX))
+    }
+}
+
+impl fmt::Display for StopAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.turn)?;
+        match self.side {
+            Some(Side::White) => f.write_str(".")?,
+            Some(Side::Black) => f.write_str("...")?,
+            None => {}
+        }
+        if let Some(u) = self.unit {
+            write!(f, "{u}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What to replay and how to show it.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// 1-based game number in the file.
+    pub game: usize,
+    pub to: Option<StopAt>,
+    pub format: Format,
+    /// ANSI highlight of the piece that moved, and colour in diagnostics.
+    pub color: bool,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            game: 1,
+            to: None,
+            format: Format::Text,
+            color: false,
+        }
+    }
+}
+
+/// What a replay produced: the output, and the problems that stopped it or
+/// that it met in variations, rendered as diagnostics.
+#[derive(Debug, Clone, Default)]
+pub struct ReplayOutput {
+    pub text: String,
+    pub problems: Vec<String>,
+}
+
+/// Why there is nothing to replay.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The chosen game (or the text before it) does not read: the rendered
+    /// diagnostic. Exit code 1.
+    Syntax(String),
+    /// The file has fewer games. Exit code 2.
+    NoSuchGame { asked: usize, found: usize },
+    /// The rule set the game names does not load. Exit code 2.
+    Rules(RulesError),
+}
+
+impl ReplayError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ReplayError::Syntax(_) => super::EXIT_INPUT,
+            ReplayError::NoSuchGame { .. } | ReplayError::Rules(_) => super::EXIT_USAGE,
+        }
+    }
+}
+
+/// Renders a diagnostic at a fixed width, with or without colour.
+fn render_diag(diag: &dyn Diagnostic, color: bool) -> String {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, diag).is_err() {
+        out = format!("{diag}\n");
+    }
+    out
+}
+
+/// A finding of the replay with the record's text, ready for miette.
+struct Report<'a> {
+    f: &'a Finding,
+    src: NamedSource<String>,
+    game: usize,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl std::error::Error for Report<'_> {}
+
+impl Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.f.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.f.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        let f = self.f;
+        let mut lines = Vec::new();
+        if let Some(h) = &f.help {
+            lines.push(h.clone());
+        }
+        let mut ctx = format!("game {}", self.game);
+        if let (Some(turn), Some(side)) = (f.turn, f.side) {
+            ctx.push_str(&format!(", turn {turn}, {side}"));
+        }
+        if let Some(t) = f.throw {
+            ctx.push_str(&format!(", throw {t}"));
+        }
+        if f.in_variation {
+            ctx.push_str(", in a variation");
+        }
+        lines.push(ctx);
+        if !f.legal.is_empty() {
+            lines.push(format!("legal: {}", f.legal.join(" ")));
+        }
+        if let Some(c) = &f.clause {
+            lines.push(format!("rule: {c}"));
+        }
+        if let Some(p) = &f.position {
+            lines.push(format!("position before: {p}"));
+        }
+        Some(Box::new(lines.join("\n")))
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = if self.f.label.is_empty() {
+            None
+        } else {
+            Some(self.f.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label,
+            self.f.span,
+        ))))
+    }
+}
+
+/// One unit as the replay played it, kept by the span of its written form.
+#[derive(Debug, Clone)]
+struct Played {
+    written: UnitSyntax,
+    before: Position,
+    after: Position,
+    unit: Unit,
+    effects: crate::engine::Effects,
+}
+
+impl Played {
+    fn from_step(s: &Step<'_>) -> Played {
+        Played {
+            written: *s.written,
+            before: s.before,
+            after: s.after,
+            unit: s.unit,
+            effects: s.effects,
+        }
+    }
+    /// 1-based number of this unit within its turn.
+    fn key(&self, index: u32) -> (u32, usize, u32) {
+        (self.before.turn, self.before.to_move.index(), index)
+    }
+}
+
+/// What follows a unit in the movetext and belongs to it.
+struct Attached<'g> {
+    comments: Vec<&'g Comment>,
+    nags: Vec<u16>,
+    variations: Vec<&'g [Node]>,
+}
+
+/// The comments, NAGs and variations after `nodes[i]` (a unit), and the
+/// index of the next node that is not one of them.
+fn attached(nodes: &[Node], i: usize) -> (Attached<'_>, usize) {
+    let mut a = Attached {
+        comments: Vec::new(),
+        nags: Vec::new(),
+        variations: Vec::new(),
+    };
+    let mut j = i + 1;
+    while j < nodes.len() {
+        match &nodes[j] {
+            Node::Comment(c) => a.comments.push(c),
+            Node::Nag { n, .. } => a.nags.push(*n),
+            Node::Variation(v) => a.variations.push(&v.nodes),
+            _ => break,
+        }
+        j += 1;
+    }
+    (a, j)
+}
+
+/// A NAG as a reader knows it: PGN's symbols, words where there is none.
+pub fn nag_symbol(n: u16) -> String {
+    let s = match n {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        7 => "□ (forced)",
+        8 => "(only move)",
+        9 => "(worst move)",
+        10 => "=",
+        11 => "= (quiet)",
+        12 => "= (active)",
+        13 => "∞",
+        14 => "⩲",
+        15 => "⩱",
+        16 => "±",
+        17 => "∓",
+        18 => "+-",
+        19 => "-+",
+        20 => "+- (crushing)",
+        21 => "-+ (crushing)",
+        _ => return format!("${n}"),
+    };
+    s.to_string()
+}
+
+/// The prose of a comment: its text without the `[%…]` commands, with
+/// whitespace runs collapsed.
+pub fn comment_prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("[%") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        // The command ends at the first `]` outside a quoted argument.
+        let mut quoted = false;
+        let mut escaped = false;
+        let mut end = tail.len();
+        for (k, c) in tail.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if quoted => escaped = true,
+                '"' => quoted = !quoted,
+                ']' if !quoted => {
+                    end = k + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &tail[end..];
+        out.push(' ');
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The commands of a comment in words, one string each (`[%pos]` is left
+/// out: the replay has checked it).
+fn command_notes(rules: &Ruleset, c: &Comment) -> Vec<String> {
+    c.commands
+        .iter()
+        .filter_map(|cmd| match &cmd.kind {
+            CommandKind::Pos => None,
+            CommandKind::Src(s) => Some(format!("source: {s}")),
+            CommandKind::Conf(conf) => Some(format!("confidence: {}", conf.as_str())),
+            CommandKind::Rule => {
+                let clause = cmd.args.trim();
+                let said = rules
+                    .meta
+                    .explained
+                    .iter()
+                    .find(|(_, c)| c == clause)
+                    .map(|(t, _)| t.as_str());
+                Some(match said {
+                    Some(t) => format!("rule {clause}: {t}"),
+                    None => format!("rule {clause}"),
+                })
+            }
+            CommandKind::PlayedIllegal => {
+                Some("played although the rules forbid it (the record says so)".to_string())
+            }
+            CommandKind::Eval(e) => Some(format!(
+                "evaluation: {e} (win probability for the side that moved)"
+            )),
+            CommandKind::Other => Some(format!("[%{} {}]", cmd.name, cmd.args).replace(" ]", "]")),
+        })
+        .collect()
+}
+
+/// What a unit did, in words, one clause each.
+fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
+    let u = &p.unit;
+    let fx = &p.effects;
+    let side = p.before.to_move;
+    let other = side.other();
+    let sq = |s: u8| square_name(rules, s);
+    let mut out = Vec::new();
+    let throw = if let Some(f) = p.written.faces {
+        format!("throw {} (sticks {f})", u.throw)
+    } else {
+        format!("throw {}", u.throw)
+    };
+    match u.kind {
+        UnitKind::Skip => out.push(format!("{side} misses this turn")),
+        UnitKind::Pass => {
+            if u.forced {
+                out.push(format!("{throw}; no legal move: {side} passes"));
+            } else {
+                out.push(format!("{throw}; {side} passes by choice"));
+            }
+        }
+        UnitKind::NoThrow => out.push(format!("no throw; moves {} → {}", u.from, u.to)),
+        UnitKind::Move => {
+            if u.off {
+                out.push(format!("{throw}; bears off from {}", sq(u.from)));
+            } else if fx.backward {
+                out.push(format!("{throw}; moves backward {} → {}", u.from, u.to));
+            } else {
+                out.push(format!("{throw}; moves {} → {}", u.from, u.to));
+            }
+        }
+    }
+    if fx.truncation {
+        out.push(format!(
+            "stopped short on {}: the throw would have gone further",
+            sq(u.to)
+        ));
+    }
+    if fx.swap {
+        match fx.hit_to {
+            Some(d) if d == u.from => out.push(format!(
+                "swaps with {other}'s piece on {}, which goes back to {d}",
+                u.to
+            )),
+            Some(d) => out.push(format!(
+                "hits {other}'s piece on {}, which is sent to {}",
+                u.to,
+                sq(d)
+            )),
+            None => out.push(format!(
+                "hits {other}'s piece on {}, which joins the queue of dead pieces",
+                u.to
+            )),
+        }
+    }
+    match u.relocated {
+        Some(Relocated::Square(s)) => {
+            out.push(format!("landed on {} and goes on to {}", sq(u.to), sq(s)))
+        }
+        Some(Relocated::Queue) => out.push(format!(
+            "landed on {} and joins the queue of dead pieces",
+            sq(u.to)
+        )),
+        None if fx.water && u.kind == UnitKind::Move && !u.off && !fx.swap => {
+            out.push(format!("into the water on {}", sq(u.to)))
+        }
+        None => {}
+    }
+    if fx.queue_enter {
+        out.push("the head of the queue re-enters the board".to_string());
+    }
+    if p.after.skip[side.index()] && !p.before.skip[side.index()] {
+        out.push(format!("on {}, {side} will miss its next turn", sq(u.to)));
+    }
+    if let Some(b) = p.after.bound {
+        out.push(format!("the next throw must move the piece on {b}"));
+    }
+    if fx.won {
+        out.push(format!("{side} has borne off every piece and wins"));
+    } else if fx.bear_off {
+        out.push(format!("{side} has {} off", p.after.off[side.index()]));
+    }
+    if !fx.turn_ended && u.kind != UnitKind::Skip {
+        out.push("throws again".to_string());
+    }
+    out
+}
+
+/// `12.`, `12...`, or `12.2` / `12...3` for a unit of a turn of several.
+fn label(p: &Played, index: u32) -> String {
+    let single = index == 1 && p.effects.turn_ended;
+    let dots = if p.before.to_move == Side::White {
+        "."
+    } else {
+        "..."
+    };
+    if single {
+        format!("{}{dots}", p.before.turn)
+    } else {
+        format!("{}{dots}{index}", p.before.turn)
+    }
+}
+
+/// The squares to mark after a unit.
+fn highlight(p: &Played) -> Highlight {
+    let u = &p.unit;
+    if !matches!(u.kind, UnitKind::Move | UnitKind::NoThrow) {
+        return Highlight::default();
+    }
+    let landed = match u.relocated {
+        Some(Relocated::Square(s)) => Some(s),
+        Some(Relocated::Queue) => None,
+        None if u.off => None,
+        None => Some(u.to),
+    };
+    Highlight {
+        moved: landed,
+        from: (p.after.at(u.from).is_none()).then_some(u.from),
+        displaced: if p.effects.swap {
+            p.effects.hit_to
+        } else {
+            None
+        },
+    }
+}
+
+/// One unit of the JSON output.
+#[derive(Serialize)]
+struct JsonUnit {
+    label: String,
+    turn: u32,
+    side: Side,
+    unit: String,
+    throw: Option<u8>,
+    faces: Option<String>,
+    events: Vec<String>,
+    effects: JsonEffects,
+    comments: Vec<String>,
+    commands: Vec<JsonCommand>,
+    nags: Vec<u16>,
+    variations: Vec<Vec<JsonUnit>>,
+    position: String,
+}
+
+#[derive(Serialize)]
+struct JsonEffects {
+    swap: bool,
+    hit_to: Option<u8>,
+    water: bool,
+    bear_off: bool,
+    pass: bool,
+    skip: bool,
+    backward: bool,
+    truncation: bool,
+    queue_join: bool,
+    queue_enter: bool,
+    turn_ended: bool,
+    won: bool,
+}
+
+#[derive(Serialize)]
+struct JsonCommand {
+    name: String,
+    args: String,
+}
+
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    game: usize,
+    rules: &'a str,
+    start: String,
+    units: Vec<JsonUnit>,
+    /// The position after the last unit shown.
+    end: String,
+    /// Where the replay stopped early: `to` (the `--to` mark) or `illegal`.
+    stopped: Option<&'static str>,
+}
+
+/// The replay of one game, walking the movetext with what the
+/// [`Replayer`] saw.
+struct Walk<'a> {
+    rules: &'a Ruleset,
+    played: HashMap<usize, Played>,
+    /// Error findings of variations, by the start of their span.
+    var_errors: HashMap<usize, &'a Finding>,
+    /// The first error of the main line: the replay shows everything before
+    /// it and stops there.
+    stop_error: Option<&'a Finding>,
+    opts: &'a ReplayOptions,
+    out: String,
+    json: Vec<JsonUnit>,
+    /// Variation findings to render.
+    problems: Vec<&'a Finding>,
+    len: u8,
+    row_len: u8,
+}
+
+impl<'a> Walk<'a> {
+    fn pos_string(&self, p: &Position) -> String {
+        p.write(self.len, self.row_len)
+    }
+
+    /// Comments and NAGs of a unit as text lines.
+    fn notes(&self, a: &Attached<'_>) -> Vec<String> {
+        let mut lines = Vec::new();
+        for c in &a.comments {
+            let prose = comment_prose(&c.text);
+            if !prose.is_empty() {
+                lines.push(format!("“{prose}”"));
+            }
+            for n in command_notes(self.rules, c) {
+                lines.push(n);
+            }
+        }
+        lines
+    }
+
+    fn nags_text(nags: &[u16]) -> String {
+        nags.iter()
+            .map(|&n| nag_symbol(n))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn json_unit(
+        &self,
+        p: &Played,
+        index: u32,
+        a: &Attached<'_>,
+        variations: Vec<Vec<JsonUnit>>,
+    ) -> JsonUnit {
+        let fx = &p.effects;
+        JsonUnit {
+            label: label(p, index),
+            turn: p.before.turn,
+            side: p.before.to_move,
+            unit: p.unit.to_string(),
+            throw: match p.unit.kind {
+                UnitKind::Skip => None,
+                _ => Some(p.unit.throw),
+            },
+            faces: p.written.faces.map(|f| f.to_string()),
+            events: events(self.rules, p),
+            effects: JsonEffects {
+                swap: fx.swap,
+                hit_to: fx.hit_to,
+                water: fx.water,
+                bear_off: fx.bear_off,
+                pass: fx.pass,
+                skip: fx.skip,
+                backward: fx.backward,
+                truncation: fx.truncation,
+                queue_join: fx.queue_join,
+                queue_enter: fx.queue_enter,
+                turn_ended: fx.turn_ended,
+                won: fx.won,
+            },
+            comments: a
+                .comments
+                .iter()
+                .map(|c| comment_prose(&c.text))
+                .filter(|t| !t.is_empty())
+                .collect(),
+            commands: a
+                .comments
+                .iter()
+                .flat_map(|c| c.commands.iter())
+                .map(|c| JsonCommand {
+                    name: c.name.to_string(),
+                    args: c.args.clone(),
+                })
+                .collect(),
+            nags: a.nags.clone(),
+            variations,
+            position: self.pos_string(&p.after),
+        }
+    }
+
+    /// A variation, listed with `indent` levels: each unit in words, no
+    /// board; the position string after its last unit. Returns the units
+    /// for JSON.
+    fn variation(&mut self, nodes: &'a [Node], indent: usize) -> Vec<JsonUnit> {
+        let pad = "   ".repeat(indent);
+        let mut json = Vec::new();
+        let mut index = 0u32;
+        let mut last: Option<Position> = None;
+        let mut i = 0;
+        if self.opts.format == Format::Text {
+            self.out.push_str(&format!("{pad}( variation\n"));
+        }
+        while i < nodes.len() {
+            match &nodes[i] {
+                Node::Unit(u) => {
+                    let (a, next) = attached(nodes, i);
+                    let mut sub = Vec::new();
+                    match self.played.get(&u.span.start).cloned() {
+                        Some(p) => {
+                            index = if p.before.extra { index + 1 } else { 1 };
+                            last = Some(p.after);
+                            if self.opts.format == Format::Text {
+                                let nags = Self::nags_text(&a.nags);
+                                let head = format!(
+                                    "{pad}   {} {}  {}",
+                                    label(&p, index),
+                                    p.before.to_move,
+                                    p.unit
+                                );
+                                self.out.push_str(head.trim_end());
+                                if !nags.is_empty() {
+                                    self.out.push_str(&format!(" {nags}"));
+                                }
+                                self.out.push('\n');
+                                self.out.push_str(&format!(
+                                    "{pad}      {}\n",
+                                    events(self.rules, &p).join("; ")
+                                ));
+                                for n in self.notes(&a) {
+                                    self.out.push_str(&format!("{pad}      {n}\n"));
+                                }
+                            }
+                            for v in &a.variations {
+                                sub.push(self.variation(v, indent + 1));
+                            }
+                            json.push(self.json_unit(&p, index, &a, sub));
+                        }
+                        None => {
+                            if let Some(f) = self.var_errors.get(&u.span.start).copied() {
+                                if self.opts.format == Format::Text {
+                                    self.out
+                                        .push_str(&format!("{pad}   {u}  ✗ {}\n", f.message));
+                                }
+                                self.problems.push(f);
+                            } else if self.opts.format == Format::Text {
+                                self.out.push_str(&format!(
+                                    "{pad}   {u}  (not replayed: the line is out of step)\n"
+                                ));
+                            }
+                            if self.opts.format == Format::Text {
+                                for n in self.notes(&a) {
+                                    self.out.push_str(&format!("{pad}      {n}\n"));
+                                }
+                            }
+                            for v in &a.variations {
+                                self.variation(v, indent + 1);
+                            }
+                            last = None;
+                        }
+                    }
+                    i = next;
+                    continue;
+                }
+                // A comment right after `(` labels the variation.
+                Node::Comment(c) if i == 0 && self.opts.format == Format::Text => {
+                    let prose = comment_prose(&c.text);
+                    if !prose.is_empty() {
+                        self.out.push_str(&format!("{pad}   “{prose}”\n"));
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if self.opts.format == Format::Text {
+            match last {
+                Some(p) => self
+                    .out
+                    .push_str(&format!("{pad})  {}\n", self.pos_string(&p))),
+                None => self.out.push_str(&format!("{pad})\n")),
+            }
+        }
+        json
+    }
+
+    /// The main line. Returns why it stopped early, if it did.
+    fn main_line(
+        &mut self,
+        nodes: &'a [Node],
+        start: &Position,
+    ) -> (Option<&'static str>, Position) {
+        let mut index = 0u32;
+        let mut now = *start;
+        // The turn number last written, for units the replay could not place.
+        let mut written_turn = String::new();
+        let limit = self.opts.to.map(|t| t.key());
+        let mut i = 0;
+        while i < nodes.len() {
+            let u = match &nodes[i] {
+                Node::Unit(u) => u,
+                Node::TurnNumber { number, black, .. } => {
+                    written_turn = format!("{number}{} ", if *black { "..." } else { "." });
+                    i += 1;
+                    continue;
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            let (a, next) = attached(nodes, i);
+            if let Some(f) = self.stop_error
+                && f.span.start < u.span.start
+            {
+                return (Some("illegal"), now);
+            }
+            let Some(p) = self.played.get(&u.span.start).cloned() else {
+                if self.stop_error.is_some_and(|f| f.span.start < u.span.end) {
+                    return (Some("illegal"), now);
+                }
+                // A gap (`--`) or a unit after one: the replay is out of step
+                // until a `[%pos]` puts it back, and the record's position is
+                // then all there is to show.
+                let asserted = a.comments.iter().rev().find_map(|c| {
+                    c.pos()
+                        .and_then(|(t, _)| Position::parse(t, self.len, self.row_len).ok())
+                });
+                match self.opts.format {
+                    Format::Text => {
+                        let state = if asserted.is_some() {
+                            "the record gives the position after it"
+                        } else {
+                            "the position is unknown until the next [%pos]"
+                        };
+                        self.out
+                            .push_str(&format!("{written_turn}{u}  (not replayed: {state})\n"));
+                        for n in self.notes(&a) {
+                            self.out.push_str(&format!("   {n}\n"));
+                        }
+                        if let Some(q) = &asserted {
+                            self.out.push_str(&board::draw(
+                                self.rules,
+                                q,
+                                &Highlight::default(),
+                                self.opts.color,
+                            ));
+                            self.out
+                                .push_str(&format!("   {}\n", board::status(self.rules, q)));
+                            self.out.push_str(&format!("   {}\n", self.pos_string(q)));
+                        }
+                        self.out.push('\n');
+                    }
+                    Format::Positions => {
+                        if let Some(q) = &asserted {
+                            self.out.push_str(&self.pos_string(q));
+                            self.out.push('\n');
+                        }
+                    }
+                    Format::Json => {}
+                }
+                if let Some(q) = asserted {
+                    now = q;
+                }
+                index = 0;
+                i = next;
+                continue;
+            };
+            let this = if p.before.extra { index + 1 } else { 1 };
+            if limit.is_some_and(|l| p.key(this) > l) {
+                return (Some("to"), now);
+            }
+            index = this;
+            now = p.after;
+            match self.opts.format {
+                Format::Positions => {
+                    self.out.push_str(&self.pos_string(&p.after));
+                    self.out.push('\n');
+                    // Walked for their problems only.
+                    for v in &a.variations {
+                        self.variation(v, 1);
+                    }
+                }
+                Format::Text => {
+                    let nags = Self::nags_text(&a.nags);
+                    let mut head = format!("{} {}  {}", label(&p, index), p.before.to_move, p.unit);
+                    if !nags.is_empty() {
+                        head.push_str(&format!("  {nags}"));
+                    }
+                    self.out.push_str(&head);
+                    self.out.push('\n');
+                    self.out
+                        .push_str(&format!("   {}\n", events(self.rules, &p).join("; ")));
+                    for n in self.notes(&a) {
+                        self.out.push_str(&format!("   {n}\n"));
+                    }
+                    self.out.push_str(&board::draw(
+                        self.rules,
+                        &p.after,
+                        &highlight(&p),
+                        self.opts.color,
+                    ));
+                    self.out
+                        .push_str(&format!("   {}\n", board::status(self.rules, &p.after)));
+                    self.out
+                        .push_str(&format!("   {}\n", self.pos_string(&p.after)));
+                    for v in &a.variations {
+                        self.variation(v, 1);
+                    }
+                    self.out.push('\n');
+                }
+                Format::Json => {
+                    let mut vars = Vec::new();
+                    for v in &a.variations {
+                        vars.push(self.variation(v, 1));
+                    }
+                    let j = self.json_unit(&p, index, &a, vars);
+                    self.json.push(j);
+                }
+            }
+            i = next;
+        }
+        if self.stop_error.is_some() {
+            return (Some("illegal"), now);
+        }
+        (None, now)
+    }
+}
+
+/// The position a game starts from: its `SetUp`/`Position` tags, or the
+/// rule set's setup with the first player its rules or `FirstPlayer` name
+/// (the header checks of `senet check` judge the rest).
+fn start_position(game: &Game, rules: &Ruleset) -> Result<Position, Box<Finding>> {
+    let head = game
+        .tags
+        .first()
+        .map(|t| t.span)
+        .unwrap_or(Span::new(game.span.start, game.span.start));
+    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
+    let board = rules.board;
+    if tag("SetUp").is_some_and(|t| t.value == "1") {
+        let Some(t) = tag("Position") else {
+            return Err(Box::new(
+                Finding::error(
+                    "senet::sgn::setup",
+                    "`SetUp \"1\"` needs a Position tag",
+                    head,
+                )
+                .label("SetUp")
+                .help("add `[Position \"...\"]` with the position string the game starts from"),
+            ));
+        };
+        return Position::parse(&t.value, board.len, board.row_len).map_err(|e| {
+            let vs = t.value_span;
+            let at = Span::new(vs.start + e.at, vs.start + e.at + e.len);
+            let help = "a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> \
+                        <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`";
+            Box::new(
+                Finding::error(
+                    "senet::sgn::position",
+                    format!("bad position string: {}", e.message),
+                    at,
+                )
+                .label("here")
+                .help(help),
+            )
+        });
+    }
+    let first = match &rules.starter {
+        Starter::Fixed(side, _) => *side,
+        Starter::ByLot(_) => match tag("FirstPlayer").map(|t| t.value.as_str()) {
+            Some("White") => Side::White,
+            Some("Black") => Side::Black,
+            _ => game
+                .nodes
+                .iter()
+                .find_map(|n| match n {
+                    Node::TurnNumber { black, .. } => {
+                        Some(if *black { Side::Black } else { Side::White })
+                    }
+                    _ => None,
+                })
+                .unwrap_or(Side::White),
+        },
+    };
+    Ok(Position::start(rules, first))
+}
+
+/// Replays game `opts.game` of `text` (read from `name`, whose directory
+/// `dir` a relative `Rules` path is resolved against).
+pub fn render_replay(
+    text: &str,
+    name: &str,
+    dir: Option<&Path>,
+    opts: &ReplayOptions,
+) -> Result<ReplayOutput, ReplayError> {
+    let mut found = 0;
+    let mut chosen = None;
+    for item in Reader::new(text) {
+        found += 1;
+        if found == opts.game {
+            chosen = Some(item);
+            break;
+        }
+    }
+    let game = match chosen {
+        None => {
+            return Err(ReplayError::NoSuchGame {
+                asked: opts.game,
+                found,
+            });
+        }
+        Some(Err(e)) => {
+            let report =
+                miette::Report::new(e).with_source_code(NamedSource::new(name, text.to_string()));
+            return Err(ReplayError::Syntax(render_diag(
+                report.as_ref(),
+                opts.color,
+            )));
+        }
+        Some(Ok(g)) => g,
+    };
+    let src = || NamedSource::new(name, text.to_string());
+    let problem = |f: &Finding| {
+        render_diag(
+            &Report {
+                f,
+                src: src(),
+                game: opts.game,
+            },
+            opts.color,
+        )
+    };
+    let head = game
+        .tags
+        .first()
+        .map(|t| t.span)
+        .unwrap_or(Span::new(game.span.start, game.span.start));
+    let Some(spec) = game.tag("Rules") else {
+        let f = Finding::error(
+            "senet::sgn::missing_rules",
+            "the game does not say which rules it was played under",
+            head,
+        )
+        .label("no Rules tag")
+        .help("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`)");
+        return Ok(ReplayOutput {
+            text: String::new(),
+            problems: vec![problem(&f)],
+        });
+    };
+    let options: Vec<String> = game
+        .tag("RuleOptions")
+        .map(|o| {
+            o.split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    let rules = crate::rules::load(spec, dir, &options).map_err(ReplayError::Rules)?;
+    let start = match start_position(&game, &rules) {
+        Ok(p) => p,
+        Err(f) => {
+            return Ok(ReplayOutput {
+                text: String::new(),
+                problems: vec![problem(&f)],
+            });
+        }
+    };
+
+    let mut played = HashMap::new();
+    let mut visit = |s: &Step<'_>| {
+        played.insert(s.written.span.start, Played::from_step(s));
+    };
+    let replayed = Replayer::new(&rules, 1000)
+        .visiting(&mut visit)
+        .replay(&game, start);
+    let errors: Vec<&Finding> = replayed
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
+    let stop_error = errors
+        .iter()
+        .filter(|f| !f.in_variation)
+        .min_by_key(|f| f.span.start)
+        .copied();
+    let var_errors = errors
+        .iter()
+        .filter(|f| f.in_variation)
+        .map(|f| (f.span.start, *f))
+        .collect();
+
+    let mut walk = Walk {
+        rules: &rules,
+        played,
+        var_errors,
+        stop_error,
+        opts,
+        out: String::new(),
+        json: Vec::new(),
+        problems: Vec::new(),
+        len: rules.board.len,
+        row_len: rules.board.row_len,
+    };
+    match opts.format {
+        Format::Positions => {
+            walk.out.push_str(&walk.pos_string(&start));
+            walk.out.push('\n');
+        }
+        Format::Text => {
+            let mut intro = vec![format!("Game {}", opts.game)];
+            if let (Some(w), Some(b)) = (game.tag("White"), game.tag("Black")) {
+                intro[0].push_str(&format!(": {w} (White) – {b} (Black)"));
+            }
+            if let Some(e) = game.tag("Event") {
+                intro.push(format!("Event: {e}"));
+            }
+            let mut r = format!("Rules: {}", rules.meta.name);
+            if !rules.meta.title.is_empty() {
+                r.push_str(&format!(" ({})", rules.meta.title));
+            }
+            if !options.is_empty() {
+                r.push_str(&format!("; options {}", options.join(", ")));
+            }
+            intro.push(r);
+            intro.push("Houses:".to_string());
+            intro.extend(board::legend(&rules).into_iter().map(|l| format!("   {l}")));
+            for c in &game.intro {
+                let prose = comment_prose(&c.text);
+                if !prose.is_empty() {
+                    intro.push(format!("“{prose}”"));
+                }
+                intro.extend(command_notes(&rules, c));
+            }
+            walk.out.push_str(&intro.join("\n"));
+            walk.out.push_str("\n\nStart\n");
+            walk.out.push_str(&board::draw(
+                &rules,
+                &start,
+                &Highlight::default(),
+                opts.color,
+            ));
+            walk.out
+                .push_str(&format!("   {}\n", board::status(&rules, &start)));
+            walk.out
+                .push_str(&format!("   {}\n\n", walk.pos_string(&start)));
+        }
+        Format::Json => {}
+    }
+    let (stopped, end) = walk.main_line(&game.nodes, &start);
+    let mut problems: Vec<String> = walk.problems.iter().map(|f| problem(f)).collect();
+    if stopped == Some("illegal") {
+        if let Some(f) = walk.stop_error {
+            problems.push(problem(f));
+            if opts.format == Format::Text {
+                walk.out.push_str(&format!("Stopped: {}\n", f.message));
+            }
+        }
+    } else if opts.format == Format::Text {
+        match (stopped, opts.to) {
+            (Some(_), Some(t)) => walk.out.push_str(&format!("Stopped after {t} (--to)\n")),
+            (None, Some(t)) => walk
+                .out
+                .push_str(&format!("The game ends before {t}: {}\n", game.result)),
+            _ => walk.out.push_str(&format!("Result: {}\n", game.result)),
+        }
+    }
+    if opts.format == Format::Json {
+        let j = JsonGame {
+            game: opts.game,
+            rules: &rules.meta.name,
+            start: walk.pos_string(&start),
+            units: std::mem::take(&mut walk.json),
+            end: walk.pos_string(&end),
+            stopped,
+        };
+        walk.out = serde_json::to_string_pretty(&j).expect("plain data serialises");
+        walk.out.push('\n');
+    }
+    Ok(ReplayOutput {
+        text: walk.out,
+        problems,
+    })
+}
+
+pub fn run(args: ReplayArgs) -> ExitCode {
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let (name, text) = if args.file.as_os_str() == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            eprintln!("error: cannot read standard input: {e}");
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+        ("<stdin>".to_string(), s)
+    } else {
+        match std::fs::read_to_string(&args.file) {
+            Ok(s) => (args.file.display().to_string(), s),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", args.file.display());
+                return ExitCode::from(super::EXIT_USAGE);
+            }
+        }
+    };
+    let dir = if args.file.as_os_str() == "-" {
+        None
+    } else {
+        args.file.parent().map(Path::to_path_buf)
+    };
+    let opts = ReplayOptions {
+        game: args.game as usize,
+        to: args.to,
+        format: args.format,
+        color,
+    };
+    match render_replay(&text, &name, dir.as_deref(), &opts) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(out.text.as_bytes());
+            let _ = stdout.flush();
+            for p in &out.problems {
+                eprint!("{p}");
+            }
+            if out.problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(super::EXIT_INPUT)
+            }
+        }
+        Err(e) => {
+            match &e {
+                ReplayError::Syntax(rendered) => eprint!("{rendered}"),
+                ReplayError::NoSuchGame { asked, found } => {
+                    eprintln!(
+                        "error: {name} has {found} game{}, so there is no game {asked}",
+                        if *found == 1 { "" } else { "s" }
+                    )
+                }
+                ReplayError::Rules(r) => eprint!("{}", render_diag(r, color)),
+            }
+            ExitCode::from(e.exit_code())
+        }
+    }
 }

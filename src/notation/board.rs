@@ -50,10 +50,11 @@ fn narrow(text: &str) -> bool {
 /// narrow characters, else the first three letters of its name without
 /// "House of" / "The" ("House of Horus" → `Hor`).
 pub fn house_mark(house: &House) -> String {
-    if let Some(g) = &house.glyph {
-        if narrow(g) && g.chars().count() <= 3 {
-            return g.clone();
-        }
+    if let Some(g) = &house.glyph
+        && narrow(g)
+        && g.chars().count() <= 3
+    {
+        return g.clone();
     }
     let name = house.name.trim();
     let short = ["House of the ", "House of ", "The "]
@@ -87,7 +88,7 @@ fn row_columns(len: u8, row_len: u8, r: u8) -> Vec<Option<u8>> {
     let first = r as u16 * row_len as u16 + 1;
     (0..row_len as u16)
         .map(|col| {
-            let idx = if r % 2 == 0 {
+            let idx = if r.is_multiple_of(2) {
                 col
             } else {
                 row_len as u16 - 1 - col
@@ -164,7 +165,7 @@ pub fn draw(rules: &Ruleset, pos: &Position, hl: &Highlight, colour: bool) -> St
     let cols = board.row_len as usize;
     // The left labels are two columns wide, or five when the track leaves
     // the board on the left (`off ←`).
-    let lw = if (rows - 1) % 2 == 1 { 5 } else { 2 };
+    let lw = if !(rows - 1).is_multiple_of(2) { 5 } else { 2 };
     let margin = " ".repeat(lw + 1);
     let mut out = String::new();
     out.push_str(&margin);
@@ -174,7 +175,7 @@ pub fn draw(rules: &Ruleset, pos: &Position, hl: &Highlight, colour: bool) -> St
         let last = r + 1 == rows;
         let squares = row_columns(board.len, board.row_len, r);
         // The way along the track at each end of the row.
-        let (left, right) = match (r % 2 == 0, last) {
+        let (left, right) = match (r.is_multiple_of(2), last) {
             (true, false) => ("→", "↓"),
             (true, true) => ("→", "→ off"),
             (false, false) => ("↓", "←"),

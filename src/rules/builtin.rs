@@ -1,9 +1,11 @@
 //! The built-in rule files, embedded in the binary.
 
-const BUILTINS: [(&str, &str); 5] = [
+const BUILTINS: [(&str, &str); 7] = [
     ("bga", include_str!("../../rules/bga.senet")),
+    ("jequier", include_str!("../../rules/jequier.senet")),
     ("kendall", include_str!("../../rules/kendall.senet")),
     ("kendall1979", include_str!("../../rules/kendall1979.senet")),
+    ("meub", include_str!("../../rules/meub.senet")),
     ("ryabinin", include_str!("../../rules/ryabinin.senet")),
     ("thai", include_str!("../../rules/thai.senet")),
 ];

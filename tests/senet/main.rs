@@ -7,3 +7,4 @@ mod rules_fixtures;
 mod scenarios;
 mod sgn_fixtures;
 mod differential;
+mod replay;

@@ -500,6 +500,20 @@ fn sgn_unit_forms() {
         games[0].nodes.last(),
         Some(Node::Nag { n: 6, .. })
     ));
+
+    // Followed by a space, common units take the reader's direct path;
+    // followed by `{`, the general one. Both read the same.
+    for u in [
+        "3:12-15", "4+:9x13", "2:29-off", "1+:1x2", "9:99-98", "2:2xoff",
+    ] {
+        let spaced = read_all(&format!("{u} *")).0;
+        let braced = read_all(&format!("{u}{{}}*")).0;
+        let (Node::Unit(a), Node::Unit(b)) = (&spaced[0].nodes[0], &braced[0].nodes[0]) else {
+            panic!("{u}")
+        };
+        assert_eq!(a, b, "{u}");
+        assert_eq!(a.to_string(), u);
+    }
 }
 
 /// Tags, comments, commands and their spans.
