@@ -317,9 +317,10 @@ impl Checker {
                                 self.emit(name, Some(&game), index, &src, f);
                             }
                             if report.suppressed > 0 && self.args_format != Format::Json {
+                                let n = report.suppressed;
+                                let s = if n == 1 { "" } else { "s" };
                                 eprintln!(
-                                    "note: game {index}: {} more problems not shown (--max-errors)",
-                                    report.suppressed
+                                    "note: game {index}: {n} more problem{s} not shown (--max-errors)"
                                 );
                             }
                             if errors > 0 {
@@ -330,7 +331,8 @@ impl Checker {
                         }
                         Err(e) => {
                             let _ = self.out.flush();
-                            eprint!("{}", super::render(&e.0));
+                            eprint!("{}", super::render(&*e.0));
+                            self.summary.invalid += 1;
                             self.rule_file_failed = true;
                             return Ok(());
                         }

@@ -42,7 +42,7 @@ impl Default for CheckOptions {
 
 /// A rule file named by a record that does not compile.
 #[derive(Debug)]
-pub struct RuleFileError(pub RulesError);
+pub struct RuleFileError(pub Arc<RulesError>);
 
 type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
 
@@ -251,13 +251,7 @@ pub fn check_game(
                 report.findings = findings;
                 return Ok(report);
             }
-            return Err(RuleFileError(Arc::try_unwrap(e).unwrap_or_else(|e| {
-                RulesError::Io {
-                    path: spec.clone(),
-                    reason: e.to_string(),
-                    builtins: String::new(),
-                }
-            })));
+            return Err(RuleFileError(e));
         }
     };
     report.rules = Some(rules.meta.name.clone());
@@ -409,7 +403,31 @@ pub fn start_position(
                 None
             }
             Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
-                Ok(p) => Some(p),
+                Ok(p) => {
+                    let wrong: Vec<String> = Side::BOTH
+                        .into_iter()
+                        .filter(|&s| p.in_play(s) + p.off[s.index()] != rules.pieces)
+                        .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
+                        .collect();
+                    if wrong.is_empty() {
+                        Some(p)
+                    } else {
+                        findings.push(
+                            Finding::error(
+                                "senet::sgn::position",
+                                format!(
+                                    "the Position has the wrong number of pieces: {} (on the board, borne off and queued), and the rules give each side {}",
+                                    wrong.join(", "),
+                                    rules.pieces
+                                ),
+                                value_span(t),
+                            )
+                            .label("Position")
+                            .help("count each side's pieces on the board plus those borne off (`W-B`)"),
+                        );
+                        None
+                    }
+                }
                 Err(e) => {
                     let vs = value_span(t);
                     findings.push(
@@ -442,6 +460,26 @@ pub fn start_position(
         };
         match &rules.starter {
             Starter::Fixed(side, clause) => {
+                // An opening procedure that decides the first player (K-5's
+                // roll-off): the record must say who it was.
+                if let Some(o) = rules
+                    .opening
+                    .iter()
+                    .find(|o| o.side == *side && o.throw.is_some())
+                    && named.is_none()
+                {
+                    let mut f = Finding::error(
+                        "senet::sgn::first_player_missing",
+                        format!("under `{}` an opening procedure decides the first player, and the record does not say who it was", rules.meta.name),
+                        head,
+                    )
+                    .label("no FirstPlayer tag")
+                    .help(format!("add `[FirstPlayer \"{side}\"]`: the player who wins the opening plays {side} and moves first"));
+                    if !o.clause.is_empty() {
+                        f.clause = Some(o.clause.clone());
+                    }
+                    findings.push(f);
+                }
                 if let (Some(n), Some((t, _))) = (named_side, named)
                     && n != *side
                 {

@@ -205,7 +205,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     }
                     before_last = pos;
                     if let Some(p) = pos {
-                        if pending_turn_number.is_none() && !p.extra && !var && self.out.units > 0 {
+                        if pending_turn_number.is_none() && !p.extra && !var {
                             self.missing_turn_number(&p, u);
                         }
                         pos = self.unit(&p, u, illegal_ok, &nags, var);
@@ -257,7 +257,8 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 "a throw of {} gives another throw; write {}'s next unit before `{written}`",
                 self.extra_values(),
                 p.to_move
-            ));
+            ))
+            .clause(&self.rules.throws.extra_clause);
             self.report(self.context(f, p, var));
         } else if number != p.turn || side != p.to_move {
             let f = Finding::error(
@@ -651,7 +652,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         let mut clause = String::new();
         let mut code = "senet::sgn::illegal_move";
         let mut label = "not legal here".to_string();
-        let message: String;
+        let mut message: String;
         let mut help = alternatives.clone();
         let sq = |s: u8| square_name(self.rules, s);
         let refusals = match throw {
@@ -681,7 +682,25 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 code = "senet::sgn::illegal_pass";
                 message = format!("{side} may not pass with this throw: a move is legal");
                 label = "pass not allowed".into();
-                clause = if rules.movement.voluntary_pass {
+                let lock = p.pieces[side.index()]
+                    .iter()
+                    .find_map(|s| rules.squares[s as usize].lock.as_ref());
+                let all_backward = legal
+                    .iter()
+                    .filter(|g| g.kind == UnitKind::Move)
+                    .all(|g| !g.off && g.to < g.from);
+                clause = if let Some(l) = lock {
+                    message = format!("{side}'s piece in the water must bear off with this throw");
+                    l.clause.clone()
+                } else if all_backward && rules.movement.backward != crate::engine::Backward::Never
+                {
+                    message = format!(
+                        "{side} may not pass: no forward move exists, so a piece must move backward"
+                    );
+                    rules.movement.backward_clause.clone()
+                } else if rules.movement.voluntary_pass
+                    || !rules.movement.voluntary_pass_clause.is_empty()
+                {
                     rules.movement.voluntary_pass_clause.clone()
                 } else {
                     rules.movement.compulsory_clause.clone()
@@ -698,11 +717,6 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     Target::Square(s) => s,
                     Target::Off => off,
                 };
-                let to_name = if to_sq >= off {
-                    "off the board".to_string()
-                } else {
-                    sq(to_sq)
-                };
                 // The engine's own unit from that square, if one is legal.
                 let same_from = legal.iter().find(|g| {
                     g.kind != UnitKind::Pass
@@ -711,7 +725,31 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 });
                 if free && throw == Some(0) {
                     code = "senet::sgn::illegal_free_move";
-                    message = format!("no move without a throw is allowed here: {u}");
+                    let lock = p.pieces[side.index()]
+                        .iter()
+                        .find_map(|s| rules.squares[s as usize].lock.as_ref().map(|l| (s, l)));
+                    message = match (lock, to) {
+                        (None, _) => format!("{side} has no piece that may move without a throw"),
+                        (Some((s, _)), _) if s != from => format!(
+                            "only the piece in the water, on {}, may move without a throw",
+                            sq(s)
+                        ),
+                        (Some((_, l)), Target::Square(t))
+                            if l.release_to == Some(t) && p.at(t).is_some() =>
+                        {
+                            format!(
+                                "{} is taken, so the piece cannot move there without a throw",
+                                sq(t)
+                            )
+                        }
+                        (Some((_, l)), _) => match l.release_to {
+                            Some(r) => format!(
+                                "without a throw the piece on {from} may only move to {}",
+                                sq(r)
+                            ),
+                            None => format!("the piece on {from} cannot move without a throw"),
+                        },
+                    };
                     label = "a throw is needed".into();
                     if let Some(l) = rules.squares.iter().find_map(|s| s.lock.as_ref()) {
                         clause = l.clause.clone();
@@ -734,32 +772,56 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 } else if let Some(g) = same_from {
                     // Right piece, wrong destination, relocation or mark.
                     let g_to = if g.off { off } else { g.to };
-                    if g_to != to_sq {
-                        code = "senet::sgn::wrong_destination";
+                    if to_sq < from && g_to > from {
+                        // A backward move where the rules want the forward one.
                         message = format!(
-                            "with a throw of {}, the piece on {from} ends on {}, not on {to_name}",
-                            g.throw,
-                            if g.off {
-                                "off the board".into()
+                            "the piece on {from} may not move backward here: {}",
+                            if rules.movement.backward == crate::engine::Backward::Never {
+                                "pieces move forward only"
                             } else {
-                                sq(g.to)
+                                "a forward move exists"
                             }
+                        );
+                        label = "backward move".into();
+                        clause = self.backward_clause();
+                    } else if g_to != to_sq {
+                        code = "senet::sgn::wrong_destination";
+                        let place = |s: u8| {
+                            if s >= off {
+                                "off the board".to_string()
+                            } else {
+                                format!("on {}", sq(s))
+                            }
+                        };
+                        message = format!(
+                            "with a throw of {}, the piece on {from} ends {}, not {}",
+                            g.throw,
+                            place(g_to),
+                            place(to_sq)
                         );
                         label = format!("write `{g}`");
                         clause = self.divert_clause(p, from, to_sq);
+                        if clause.is_empty() && (to_sq >= off || g.off) {
+                            clause = rules.bear_off.clause.clone();
+                        }
                         help = format!(
                             "the final square of a move is always written as the rules place it: `{g}`"
                         );
                     } else if reloc.map(reloc_of) != g.relocated {
                         code = "senet::sgn::relocation";
+                        let written = match reloc {
+                            Some(Reloc::Square(s)) => format!("not {}", sq(s)),
+                            Some(Reloc::Queue) => "not the queue".to_string(),
+                            None => "it does not stay there".to_string(),
+                        };
                         message = match g.relocated {
                             Some(Relocated::Square(s)) => format!(
-                                "the piece does not stay on {}: the rules move it on to {}",
+                                "a piece landing on {} is moved on to {}, {written}",
                                 sq(g.to),
-                                s
+                                sq(s)
                             ),
                             Some(Relocated::Queue) => format!(
-                                "the piece does not stay on {}: it joins the queue of dead pieces",
+                                "a piece landing on {} joins the queue of dead pieces, {written}",
                                 sq(g.to)
                             ),
                             None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
@@ -780,9 +842,22 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     } else {
                         message = format!("{u} is not legal here");
                     }
-                } else if let Some(r) = refusals.iter().find(|r| r.from == from) {
+                } else if let Some(r) = refusals
+                    .iter()
+                    .find(|r| r.from == from && r.to == to_sq)
+                    .or_else(|| {
+                        refusals.iter().find(|r| {
+                            r.from == from && r.forbid != Forbid::Backward && to_sq > from
+                        })
+                    })
+                    .or_else(|| refusals.iter().find(|r| r.from == from))
+                {
                     message = refusal_reason(rules, p, r, throw.unwrap_or(0));
-                    clause = rules.clause_of(r, p);
+                    clause = if r.forbid == Forbid::Backward {
+                        self.backward_clause()
+                    } else {
+                        rules.clause_of(r, p)
+                    };
                     label = self.short(r);
                 } else {
                     message = format!("{u} is not legal here");
@@ -815,6 +890,17 @@ impl<'r, 'v> Replayer<'r, 'v> {
         f.throw = throw;
         f.legal = legal_text;
         f
+    }
+
+    /// The clause that forbids a backward move: forward only (K-4), or
+    /// compulsory forward moves where backward ones exist (B-8).
+    fn backward_clause(&self) -> String {
+        let m = &self.rules.movement;
+        if m.backward == crate::engine::Backward::Never || m.compulsory_clause.is_empty() {
+            m.backward_clause.clone()
+        } else {
+            m.compulsory_clause.clone()
+        }
     }
 
     fn divert_clause(&self, p: &Position, from: u8, to: u8) -> String {

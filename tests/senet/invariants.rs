@@ -229,3 +229,95 @@ fn written_records_check_clean_and_injected_errors_are_found() {
         );
     }
 }
+
+/// `--stats` figures are reproducible for a seed and sane; the JSON object
+/// has exactly the documented keys.
+#[test]
+fn statistics_are_reproducible_and_sane() {
+    for name in senet::rules::builtin_names() {
+        let rules = senet::rules::load(name, None, &[]).unwrap();
+        let config = RunConfig {
+            players: [Player::Random; 2],
+            games: 2000,
+            seed: 5,
+            threads: 2,
+            max_units: CAP,
+            keep_units: false,
+        };
+        let stats = |c: &RunConfig| {
+            let games = simulate::run(&rules, c, &|_| {});
+            let figures: Vec<_> = games.iter().map(|g| g.figures()).collect();
+            serde_json::to_value(simulate::Stats::from_games(&figures)).unwrap()
+        };
+        let a = stats(&config);
+        assert_eq!(
+            a,
+            stats(&RunConfig {
+                threads: 1,
+                ..config.clone()
+            }),
+            "{name}"
+        );
+        let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut want = vec![
+            "games",
+            "unfinished",
+            "units_mean",
+            "units_median",
+            "turns_mean",
+            "white_win_rate",
+            "events_per_game",
+        ];
+        want.sort();
+        let mut got = keys.clone();
+        got.sort();
+        assert_eq!(got, want);
+        let events: Vec<&str> = a["events_per_game"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for e in [
+            "swap",
+            "water",
+            "bear_off",
+            "pass",
+            "skip",
+            "backward",
+            "truncation",
+            "queue_join",
+        ] {
+            assert!(events.contains(&e), "{name}: {e} missing");
+        }
+        assert_eq!(a["games"], 2000);
+        let rate = &a["white_win_rate"];
+        let (r, lo, hi) = (
+            rate["rate"].as_f64().unwrap(),
+            rate["low"].as_f64().unwrap(),
+            rate["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= r && r <= hi && hi - lo < 0.06, "{name}: {rate}");
+        // Random players: neither side should win four games in five.
+        assert!((0.2..0.8).contains(&r), "{name}: white wins {r}");
+        let units = a["units_mean"].as_f64().unwrap();
+        assert!(units > 20.0 && units < CAP as f64, "{name}: {units}");
+        // Every piece of the winner is borne off in a finished game.
+        let bear_off = a["events_per_game"]["bear_off"].as_f64().unwrap();
+        assert!(
+            bear_off >= rules.pieces as f64 * 0.9,
+            "{name}: {bear_off} bear-offs per game"
+        );
+        // The rule sets' own events show up where their rules have them.
+        let e = &a["events_per_game"];
+        let has = |v: &str| e[v].as_f64().unwrap() > 0.0;
+        let backward = rules.movement.backward != senet::engine::Backward::Never;
+        assert_eq!(has("backward"), backward, "{name}: backward moves");
+        if rules.squares.iter().any(|s| s.miss_turn) {
+            assert!(has("skip"), "{name}: no missed turn");
+        }
+        if !rules.movement.truncate_at.is_empty() {
+            assert!(has("truncation"), "{name}: no truncation");
+        }
+    }
+}
