@@ -73,7 +73,11 @@ impl SquareSet {
         if from > to {
             return SquareSet::EMPTY;
         }
-        let hi = if to >= 63 { u64::MAX } else { (1u64 << (to + 1)) - 1 };
+        let hi = if to >= 63 {
+            u64::MAX
+        } else {
+            (1u64 << (to + 1)) - 1
+        };
         SquareSet(hi & !((1u64 << from) - 1))
     }
     pub fn contains(self, square: u8) -> bool {

@@ -170,7 +170,10 @@ impl Ruleset {
         let mut out = Vec::new();
         let mut refused = Vec::new();
         self.generate(pos, throw, &mut out, &mut |r| refused.push(r));
-        refused.retain(|r| !out.iter().any(|u| u.kind == UnitKind::Move && u.from == r.from));
+        refused.retain(|r| {
+            !out.iter()
+                .any(|u| u.kind == UnitKind::Move && u.from == r.from)
+        });
         refused.sort_by_key(|r| (r.from, r.to));
         refused.dedup();
         refused
@@ -192,9 +195,9 @@ impl Ruleset {
             Forbid::Gate(_) => self.movement.gate_clause.clone(),
             Forbid::Immobile => self.movement.immobile_clause.clone(),
             Forbid::BeyondEnd => self.bear_off.clause.clone(),
-            Forbid::ExitThrow => {
-                sq(refusal.from).map(|s| s.exit_clause.clone()).unwrap_or_default()
-            }
+            Forbid::ExitThrow => sq(refusal.from)
+                .map(|s| s.exit_clause.clone())
+                .unwrap_or_default(),
             Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
             Forbid::ArrivedThisTurn => sq(refusal.from)
                 .map(|s| s.exit_from_turn_start_clause.clone())
@@ -250,9 +253,7 @@ impl Ruleset {
                 | Pred::Middle { clause }
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. } => {
-                    rules.eval(pred, pos, sq).then(|| clause.clone())
-                }
+                | Pred::OwnerOn { clause, .. } => rules.eval(pred, pos, sq).then(|| clause.clone()),
                 Pred::And(ps) => {
                     if rules.eval(pred, pos, sq) {
                         ps.iter().find_map(|p| find(rules, p, pos, sq))
@@ -322,7 +323,11 @@ impl Ruleset {
             super::Starter::ByLot(_) => return None,
         };
         let side = pos.to_move;
-        let first_turn = if side == starter || side == Side::Black { 1 } else { 2 };
+        let first_turn = if side == starter || side == Side::Black {
+            1
+        } else {
+            2
+        };
         if pos.turn != first_turn {
             return None;
         }
@@ -342,7 +347,11 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         if self.skip_due(pos) {
             for from in me.iter() {
-                refuse(Refusal { from, to: from, forbid: Forbid::MissedTurn });
+                refuse(Refusal {
+                    from,
+                    to: from,
+                    forbid: Forbid::MissedTurn,
+                });
             }
             return;
         }
@@ -351,7 +360,11 @@ impl Ruleset {
         for from in me.iter() {
             if let Some(lock) = &self.squares[from as usize].lock {
                 for other in me.iter().filter(|&s| s != from) {
-                    refuse(Refusal { from: other, to: other, forbid: Forbid::Locked });
+                    refuse(Refusal {
+                        from: other,
+                        to: other,
+                        forbid: Forbid::Locked,
+                    });
                 }
                 let off = self.board.off();
                 if lock.exit_throws & (1 << throw) != 0 {
@@ -395,7 +408,11 @@ impl Ruleset {
         if let Some(rule) = opening {
             if rule.throw.is_some_and(|t| t != throw) {
                 for from in me.iter() {
-                    refuse(Refusal { from, to: from, forbid: Forbid::Opening });
+                    refuse(Refusal {
+                        from,
+                        to: from,
+                        forbid: Forbid::Opening,
+                    });
                 }
                 return;
             }
@@ -407,7 +424,11 @@ impl Ruleset {
             && self.start_throw_due(pos)
         {
             for from in me.iter() {
-                refuse(Refusal { from, to: from, forbid: Forbid::Opening });
+                refuse(Refusal {
+                    from,
+                    to: from,
+                    forbid: Forbid::Opening,
+                });
             }
             out.push(Unit::pass(throw, extra_mark, true));
             return;
@@ -419,7 +440,11 @@ impl Ruleset {
         for from in me.iter() {
             if let Some(b) = pos.bound {
                 if from != b {
-                    refuse(Refusal { from, to: from.saturating_add(throw), forbid: Forbid::Bound });
+                    refuse(Refusal {
+                        from,
+                        to: from.saturating_add(throw),
+                        forbid: Forbid::Bound,
+                    });
                     continue;
                 }
             }
@@ -442,14 +467,22 @@ impl Ruleset {
                     while i < out.len() {
                         if out[i].from != need {
                             let u = out.remove(i);
-                            refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Opening });
+                            refuse(Refusal {
+                                from: u.from,
+                                to: u.to,
+                                forbid: Forbid::Opening,
+                            });
                         } else {
                             i += 1;
                         }
                     }
                 } else if rule.lapse == super::Lapse::Pass {
                     for u in out.drain(start..) {
-                        refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Opening });
+                        refuse(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Opening,
+                        });
                     }
                     out.push(Unit::pass(throw, extra_mark, true));
                     return;
@@ -463,7 +496,11 @@ impl Ruleset {
             while i < out.len() {
                 if !prio.contains(out[i].from) {
                     let u = out.remove(i);
-                    refuse(Refusal { from: u.from, to: u.to, forbid: Forbid::Priority });
+                    refuse(Refusal {
+                        from: u.from,
+                        to: u.to,
+                        forbid: Forbid::Priority,
+                    });
                 } else {
                     i += 1;
                 }
@@ -490,7 +527,11 @@ impl Ruleset {
             let step = self.backward_step(throw);
             for from in me.iter() {
                 if step < from && !self.movement.immobile.contains(from) {
-                    refuse(Refusal { from, to: from - step, forbid: Forbid::Backward });
+                    refuse(Refusal {
+                        from,
+                        to: from - step,
+                        forbid: Forbid::Backward,
+                    });
                 }
             }
         }
@@ -506,13 +547,7 @@ impl Ruleset {
 
     /// Tries one move. `Err` carries the refusal and, for B-13, the diverted
     /// unit that may replace it.
-    fn attempt(
-        &self,
-        pos: &Position,
-        from: u8,
-        throw: u8,
-        dir: Dir,
-    ) -> Tried {
+    fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let opp = pos.pieces[side.other().index()];
@@ -603,12 +638,19 @@ impl Ruleset {
         if hit && self.protected(pos, to) {
             let tsq = &self.squares[to as usize];
             let divert = match tsq.divert_when_protected {
-                Some(d) if dir == Dir::Forward && pos.at(d).is_none() => {
-                    self.landing_unit(pos, from, d, throw, extra_mark, false, false, dir).ok()
-                }
+                Some(d) if dir == Dir::Forward && pos.at(d).is_none() => self
+                    .landing_unit(pos, from, d, throw, extra_mark, false, false, dir)
+                    .ok(),
                 _ => None,
             };
-            return Err((Refusal { from, to, forbid: Forbid::Protected }, divert));
+            return Err((
+                Refusal {
+                    from,
+                    to,
+                    forbid: Forbid::Protected,
+                },
+                divert,
+            ));
         }
         self.landing_unit(pos, from, to, throw, extra_mark, hit, truncated, dir)
     }
@@ -642,55 +684,77 @@ impl Ruleset {
             match self.relocate_in(occ, landing.effect, landing.when_taken) {
                 Some(r) => relocated = r,
                 None => {
-                    return Err((Refusal { from, to, forbid: Forbid::RelocationBlocked }, None));
+                    return Err((
+                        Refusal {
+                            from,
+                            to,
+                            forbid: Forbid::RelocationBlocked,
+                        },
+                        None,
+                    ));
                 }
             }
         }
         Ok(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from,
-                to,
-                relocated,
-                hit,
-                extra_mark,
-                off: false,
-                forced: false,
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated,
+            hit,
+            extra_mark,
+            off: false,
+            forced: false,
         })
     }
 
-    fn bear_off_unit(
-        &self,
-        pos: &Position,
-        from: u8,
-        throw: u8,
-        extra_mark: bool,
-    ) -> Tried {
+    fn bear_off_unit(&self, pos: &Position, from: u8, throw: u8, extra_mark: bool) -> Tried {
         let off = self.board.off();
         if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
-            return Err((Refusal { from, to: off, forbid: Forbid::ArrivedThisTurn }, None));
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::ArrivedThisTurn,
+                },
+                None,
+            ));
         }
         if let Some(region) = self.bear_off.all_in {
             let me = pos.pieces[pos.to_move.index()];
             if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
-                return Err((Refusal { from, to: off, forbid: Forbid::NotAllIn }, None));
+                return Err((
+                    Refusal {
+                        from,
+                        to: off,
+                        forbid: Forbid::NotAllIn,
+                    },
+                    None,
+                ));
             }
         }
         // P-1: the path of a bearing-off move runs to the last square.
         let path = between(from, off);
         if let Some(i) = self.blocked(pos, path) {
-            return Err((Refusal { from, to: off, forbid: Forbid::Blockade(i) }, None));
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::Blockade(i),
+                },
+                None,
+            ));
         }
         Ok(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from,
-                to: off,
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: true,
-                forced: false,
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to: off,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: true,
+            forced: false,
         })
     }
 
@@ -731,9 +795,9 @@ impl Ruleset {
             }
             Pred::OnSquare { squares, .. } => squares.contains(square),
             Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
-            Pred::OwnerOn { squares, .. } => {
-                pos.at(square).is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0)
-            }
+            Pred::OwnerOn { squares, .. } => pos
+                .at(square)
+                .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
             Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
             Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
             Pred::Not(p) => !self.eval(p, pos, square),
@@ -756,7 +820,11 @@ impl Ruleset {
         let above = !(bits >> square);
         let up = above.trailing_zeros();
         let below = !(bits << (64 - square as u32));
-        let down = if square == 0 { 0 } else { below.leading_zeros() };
+        let down = if square == 0 {
+            0
+        } else {
+            below.leading_zeros()
+        };
         (up + down, down)
     }
 
@@ -795,7 +863,9 @@ impl Ruleset {
                     // square it left is empty, so one always exists.
                     let mut occ = pos.occupied();
                     occ.remove(from);
-                    let q = (1..=self.board.len).find(|&q| !occ.contains(q)).unwrap_or(from);
+                    let q = (1..=self.board.len)
+                        .find(|&q| !occ.contains(q))
+                        .unwrap_or(from);
                     HitDest::Square(q)
                 }
             },
@@ -845,10 +915,12 @@ impl Ruleset {
 
     /// The square the dead-piece queue enters, if the rule set has one.
     fn queue_square(&self) -> Option<u8> {
-        self.squares.iter().find_map(|s| match s.on_land.as_ref().map(|l| l.effect) {
-            Some(Relocation::Queue(q)) => Some(q),
-            _ => None,
-        })
+        self.squares
+            .iter()
+            .find_map(|s| match s.on_land.as_ref().map(|l| l.effect) {
+                Some(Relocation::Queue(q)) => Some(q),
+                _ => None,
+            })
     }
 
     /// Plays a unit produced by [`legal_units`](Self::legal_units) or
@@ -864,7 +936,11 @@ impl Ruleset {
         match unit.kind {
             UnitKind::Skip => {
                 if !self.skip_due(pos) {
-                    return Err(Refusal { from: 0, to: 0, forbid: Forbid::MissedTurn });
+                    return Err(Refusal {
+                        from: 0,
+                        to: 0,
+                        forbid: Forbid::MissedTurn,
+                    });
                 }
                 p.skip[me] = false;
                 fx.skip = true;
@@ -872,7 +948,11 @@ impl Ruleset {
             }
             UnitKind::NoThrow => {
                 if !p.pieces[me].contains(unit.from) {
-                    return Err(Refusal { from: unit.from, to: unit.to, forbid: Forbid::NoPiece });
+                    return Err(Refusal {
+                        from: unit.from,
+                        to: unit.to,
+                        forbid: Forbid::NoPiece,
+                    });
                 }
                 p.pieces[me].remove(unit.from);
                 match unit.relocated {
@@ -898,7 +978,9 @@ impl Ruleset {
                 // A bound throw is used up by passing it too (P-6).
                 p.bound = None;
                 let forced = unit.forced;
-                let locked = pos.pieces[me].iter().find_map(|s| self.squares[s as usize].lock.as_ref());
+                let locked = pos.pieces[me]
+                    .iter()
+                    .find_map(|s| self.squares[s as usize].lock.as_ref());
                 ends_turn = if let Some(lock) = locked {
                     lock.fail_ends_turn || !unit.extra_mark
                 } else if pos.bound.is_some() {
@@ -911,7 +993,11 @@ impl Ruleset {
             }
             UnitKind::Move => {
                 if !p.pieces[me].contains(unit.from) {
-                    return Err(Refusal { from: unit.from, to: unit.to, forbid: Forbid::NoPiece });
+                    return Err(Refusal {
+                        from: unit.from,
+                        to: unit.to,
+                        forbid: Forbid::NoPiece,
+                    });
                 }
                 // A bound throw is used by this unit, whatever it does.
                 ends_turn = !unit.extra_mark;

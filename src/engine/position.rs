@@ -33,13 +33,23 @@ impl Queue {
         if self.len == 0 {
             return None;
         }
-        let side = if self.bits & 1 != 0 { Side::Black } else { Side::White };
+        let side = if self.bits & 1 != 0 {
+            Side::Black
+        } else {
+            Side::White
+        };
         self.bits >>= 1;
         self.len -= 1;
         Some(side)
     }
     pub fn iter(&self) -> impl Iterator<Item = Side> + '_ {
-        (0..self.len).map(|i| if self.bits & (1 << i) != 0 { Side::Black } else { Side::White })
+        (0..self.len).map(|i| {
+            if self.bits & (1 << i) != 0 {
+                Side::Black
+            } else {
+                Side::White
+            }
+        })
     }
     pub fn count(&self, side: Side) -> u8 {
         self.iter().filter(|&s| s == side).count() as u8
@@ -129,11 +139,18 @@ impl Position {
     /// `row_len`. Checks shape only; whether the position can arise under a
     /// rule set is not judged here.
     pub fn parse(text: &str, len: u8, row_len: u8) -> Result<Position, PositionError> {
-        let err = |message: String, at: usize, l: usize| PositionError { message, at, len: l.max(1) };
+        let err = |message: String, at: usize, l: usize| PositionError {
+            message,
+            at,
+            len: l.max(1),
+        };
         let fields: Vec<(usize, &str)> = split_fields(text);
         if fields.len() != 5 {
             return Err(err(
-                format!("a position string has 5 fields separated by single spaces (board, side, borne off, state, turn); found {}", fields.len()),
+                format!(
+                    "a position string has 5 fields separated by single spaces (board, side, borne off, state, turn); found {}",
+                    fields.len()
+                ),
                 0,
                 text.len(),
             ));
@@ -144,7 +161,10 @@ impl Position {
         let want_rows = len.div_ceil(row_len) as usize;
         if rows.len() != want_rows {
             return Err(err(
-                format!("the board has {want_rows} groups of {row_len} squares separated by `/`; found {}", rows.len()),
+                format!(
+                    "the board has {want_rows} groups of {row_len} squares separated by `/`; found {}",
+                    rows.len()
+                ),
                 board_at,
                 board.len(),
             ));
@@ -159,7 +179,11 @@ impl Position {
                 match c {
                     'W' | 'B' => {
                         if filled >= width {
-                            return Err(err(format!("group {} has more than {width} squares", r + 1), offset, row.len()));
+                            return Err(err(
+                                format!("group {} has more than {width} squares", r + 1),
+                                offset,
+                                row.len(),
+                            ));
                         }
                         let side = if c == 'W' { 0 } else { 1 };
                         pieces[side].insert(first + filled as u8);
@@ -176,20 +200,38 @@ impl Position {
                             }
                         }
                         if n == 0 {
-                            return Err(err("an empty run has at least 1 square".into(), offset + i, 1));
+                            return Err(err(
+                                "an empty run has at least 1 square".into(),
+                                offset + i,
+                                1,
+                            ));
                         }
                         filled += n;
                         if filled > width {
-                            return Err(err(format!("group {} has more than {width} squares", r + 1), offset, row.len()));
+                            return Err(err(
+                                format!("group {} has more than {width} squares", r + 1),
+                                offset,
+                                row.len(),
+                            ));
                         }
                     }
                     _ => {
-                        return Err(err(format!("`{c}` is not a board square: use W, B or a count of empty squares"), offset + i, c.len_utf8()));
+                        return Err(err(
+                            format!(
+                                "`{c}` is not a board square: use W, B or a count of empty squares"
+                            ),
+                            offset + i,
+                            c.len_utf8(),
+                        ));
                     }
                 }
             }
             if filled != width {
-                return Err(err(format!("group {} has {filled} squares, not {width}", r + 1), offset, row.len()));
+                return Err(err(
+                    format!("group {} has {filled} squares, not {width}", r + 1),
+                    offset,
+                    row.len(),
+                ));
             }
             offset += row.len() + 1;
         }
@@ -197,15 +239,33 @@ impl Position {
         let to_move = match side {
             "w" => Side::White,
             "b" => Side::Black,
-            _ => return Err(err("the side to move is `w` or `b`".into(), side_at, side.len())),
+            _ => {
+                return Err(err(
+                    "the side to move is `w` or `b`".into(),
+                    side_at,
+                    side.len(),
+                ));
+            }
         };
         let (off_at, off_field) = fields[2];
         let off = match off_field.split_once('-') {
             Some((w, b)) => match (w.parse::<u8>(), b.parse::<u8>()) {
                 (Ok(w), Ok(b)) => [w, b],
-                _ => return Err(err("pieces borne off are written `W-B`, e.g. `0-0`".into(), off_at, off_field.len())),
+                _ => {
+                    return Err(err(
+                        "pieces borne off are written `W-B`, e.g. `0-0`".into(),
+                        off_at,
+                        off_field.len(),
+                    ));
+                }
             },
-            None => return Err(err("pieces borne off are written `W-B`, e.g. `0-0`".into(), off_at, off_field.len())),
+            None => {
+                return Err(err(
+                    "pieces borne off are written `W-B`, e.g. `0-0`".into(),
+                    off_at,
+                    off_field.len(),
+                ));
+            }
         };
         let (state_at, state) = fields[3];
         let mut extra = false;
@@ -224,20 +284,34 @@ impl Position {
                     "wait:b" => waiting[1] = true,
                     _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
                         Ok(s) if (1..=len).contains(&s) => bound = Some(s),
-                        _ => return Err(err(format!("`{flag}`: bound takes a square 1..{len}"), at, flag.len())),
+                        _ => {
+                            return Err(err(
+                                format!("`{flag}`: bound takes a square 1..{len}"),
+                                at,
+                                flag.len(),
+                            ));
+                        }
                     },
                     _ if flag.starts_with("q:") && flag.len() > 2 => {
                         for c in flag[2..].chars() {
                             match c {
                                 'W' => queue.push(Side::White),
                                 'B' => queue.push(Side::Black),
-                                _ => return Err(err(format!("`{flag}`: the queue lists W and B, head first"), at, flag.len())),
+                                _ => {
+                                    return Err(err(
+                                        format!("`{flag}`: the queue lists W and B, head first"),
+                                        at,
+                                        flag.len(),
+                                    ));
+                                }
                             }
                         }
                     }
                     _ => {
                         return Err(err(
-                            format!("unknown rule-state flag `{flag}`: expected extra, bound:N, skip:w, skip:b, wait:w, wait:b or q:..."),
+                            format!(
+                                "unknown rule-state flag `{flag}`: expected extra, bound:N, skip:w, skip:b, wait:w, wait:b or q:..."
+                            ),
                             at,
                             flag.len().max(1),
                         ));
@@ -246,15 +320,36 @@ impl Position {
                 at += flag.len() + 1;
             }
             if bound.is_some() && !extra {
-                return Err(err("`bound:N` needs `extra`: the bound throw is a pending throw".into(), state_at, state.len()));
+                return Err(err(
+                    "`bound:N` needs `extra`: the bound throw is a pending throw".into(),
+                    state_at,
+                    state.len(),
+                ));
             }
         }
         let (turn_at, turn_field) = fields[4];
         let turn = match turn_field.parse::<u32>() {
             Ok(n) if n >= 1 => n,
-            _ => return Err(err("the turn number is a whole number from 1".into(), turn_at, turn_field.len())),
+            _ => {
+                return Err(err(
+                    "the turn number is a whole number from 1".into(),
+                    turn_at,
+                    turn_field.len(),
+                ));
+            }
         };
-        Ok(Position { pieces, to_move, off, extra, bound, skip, queue, waiting, turn, arrived: SquareSet::EMPTY })
+        Ok(Position {
+            pieces,
+            to_move,
+            off,
+            extra,
+            bound,
+            skip,
+            queue,
+            waiting,
+            turn,
+            arrived: SquareSet::EMPTY,
+        })
     }
 
     /// Writes the position string for a board of `len` squares in rows of
@@ -286,7 +381,11 @@ impl Position {
             square = row_end + 1;
         }
         s.push(' ');
-        s.push(if self.to_move == Side::White { 'w' } else { 'b' });
+        s.push(if self.to_move == Side::White {
+            'w'
+        } else {
+            'b'
+        });
         s.push_str(&format!(" {}-{} ", self.off[0], self.off[1]));
         let mut flags: Vec<String> = Vec::new();
         if self.extra {
@@ -308,7 +407,10 @@ impl Position {
             flags.push("wait:b".into());
         }
         if !self.queue.is_empty() {
-            flags.push(format!("q:{}", self.queue.iter().map(Side::letter).collect::<String>()));
+            flags.push(format!(
+                "q:{}",
+                self.queue.iter().map(Side::letter).collect::<String>()
+            ));
         }
         if flags.is_empty() {
             s.push('-');
@@ -360,7 +462,10 @@ mod tests {
         let p = Position::parse(text, 30, 10).unwrap();
         assert!(p.extra && p.skip[0] && !p.skip[1]);
         assert_eq!(p.bound, Some(26));
-        assert_eq!(p.queue.iter().collect::<Vec<_>>(), vec![Side::White, Side::Black]);
+        assert_eq!(
+            p.queue.iter().collect::<Vec<_>>(),
+            vec![Side::White, Side::Black]
+        );
         assert_eq!(p.write(30, 10), text);
     }
 

@@ -264,15 +264,29 @@ pub struct Protection {
 pub enum Pred {
     /// The length of the target's run (counted on `run_squares`) is in this set
     /// (bit `n` = length `n`).
-    RunLength { lengths: u64, clause: Clause },
+    RunLength {
+        lengths: u64,
+        clause: Clause,
+    },
     /// The target is the middle piece of its run (odd length).
-    Middle { clause: Clause },
+    Middle {
+        clause: Clause,
+    },
     /// The target stands on one of these squares.
-    OnSquare { squares: SquareSet, clause: Clause },
+    OnSquare {
+        squares: SquareSet,
+        clause: Clause,
+    },
     /// Some piece, of either side, stands on one of these squares (KD-9).
-    Taken { squares: SquareSet, clause: Clause },
+    Taken {
+        squares: SquareSet,
+        clause: Clause,
+    },
     /// The target's owner has a piece on one of these squares (KD-9).
-    OwnerOn { squares: SquareSet, clause: Clause },
+    OwnerOn {
+        squares: SquareSet,
+        clause: Clause,
+    },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),

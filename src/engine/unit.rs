@@ -50,10 +50,30 @@ pub enum Relocated {
 
 impl Unit {
     pub fn pass(throw: u8, extra_mark: bool, forced: bool) -> Unit {
-        Unit { kind: UnitKind::Pass, throw, from: 0, to: 0, relocated: None, hit: false, extra_mark, off: false, forced }
+        Unit {
+            kind: UnitKind::Pass,
+            throw,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: false,
+            forced,
+        }
     }
     pub fn skip() -> Unit {
-        Unit { kind: UnitKind::Skip, throw: 0, from: 0, to: 0, relocated: None, hit: false, extra_mark: false, off: false, forced: false }
+        Unit {
+            kind: UnitKind::Skip,
+            throw: 0,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark: false,
+            off: false,
+            forced: false,
+        }
     }
 }
 
@@ -65,11 +85,21 @@ impl fmt::Display for Unit {
             UnitKind::Skip => return f.write_str("skip"),
             UnitKind::NoThrow => write!(f, "0:{}-{}", self.from, self.to)?,
             UnitKind::Pass => {
-                write!(f, "{}{}:pass", self.throw, if self.extra_mark { "+" } else { "" })?;
+                write!(
+                    f,
+                    "{}{}:pass",
+                    self.throw,
+                    if self.extra_mark { "+" } else { "" }
+                )?;
                 return Ok(());
             }
             UnitKind::Move => {
-                write!(f, "{}{}:", self.throw, if self.extra_mark { "+" } else { "" })?;
+                write!(
+                    f,
+                    "{}{}:",
+                    self.throw,
+                    if self.extra_mark { "+" } else { "" }
+                )?;
                 write!(f, "{}{}", self.from, if self.hit { 'x' } else { '-' })?;
                 if self.off {
                     f.write_str("off")?;

@@ -614,19 +614,23 @@ impl Lowerer<'_> {
                     .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
                     .collect();
                 if values.len() != n as usize {
-                    self.errors.push(RuleError::ThrowMapIncomplete {
-                        src: self.src(layer),
-                        span: mspan(d.span.start, d.span.end),
-                        missing: format!("{} of {n} faces given", values.len()),
-                        sticks: n as u32,
-                        example: format!(
-                            "throws with a die of {n} faces: {}",
-                            (1..=n).map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    // Reported once; the throws are still declared, so no
+                    // `missing` error follows.
+                    self.bad(
+                        layer,
+                        &d.span,
+                        format!("a die of {n} faces lists {} values", values.len()),
+                        format!("{} values for {n} faces", values.len()),
+                        format!(
+                            "give one value per face, e.g. `throws with a die of {n} faces: {}`",
+                            (1..=n)
+                                .map(|v| v.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
-                    });
-                    return;
+                    );
                 }
-                if vals.len() == values.len() {
+                if !vals.is_empty() {
                     push(
                         Key::Throws,
                         Setting::Throws {
@@ -1082,7 +1086,12 @@ impl Lowerer<'_> {
             .collect();
         let throws = match get(Key::Throws) {
             Some(Item {
-                setting: Setting::Throws { sticks, values, die },
+                setting:
+                    Setting::Throws {
+                        sticks,
+                        values,
+                        die,
+                    },
                 clause,
                 ..
             }) => {

@@ -256,7 +256,11 @@ pub fn summary(r: &Ruleset) -> String {
     let _ = writeln!(
         o,
         "end: goal{}{}; score {}{}",
-        if r.end.goal == Goal::MostBorneOff { " most-borne-off" } else { "" },
+        if r.end.goal == Goal::MostBorneOff {
+            " most-borne-off"
+        } else {
+            ""
+        },
         cl(&r.end.goal_clause),
         r.end
             .score_by_row
