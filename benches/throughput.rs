@@ -200,7 +200,7 @@ fn calibrate(secs: f64, run: impl Fn(u64) -> Tally) -> u64 {
 fn row(rules: &str, engine: &str, m: &Measure) {
     let t = &m.tally;
     println!(
-        "{rules:<10} {engine:<13} {:>9} {:>11} {:>7.2} {:>7.2} {:>10.0} {:>10.0} {:>8.2} {:>8.2} {:>7.1}",
+        "{rules:<11} {engine:<13} {:>9} {:>11} {:>7.2} {:>7.2} {:>10.0} {:>10.0} {:>8.2} {:>8.2} {:>7.1} {:>6.1}",
         t.games,
         t.units,
         m.wall.as_secs_f64(),
@@ -210,6 +210,7 @@ fn row(rules: &str, engine: &str, m: &Measure) {
         m.per_second(t.units, false) / 1e6,
         m.per_second(t.units, true) / 1e6,
         t.units as f64 / t.games as f64,
+        100.0 * t.capped as f64 / t.games as f64,
     );
 }
 
@@ -219,8 +220,8 @@ fn main() {
     println!("{} seconds per measurement; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)", secs);
     println!();
     println!(
-        "{:<10} {:<13} {:>9} {:>11} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7}",
-        "rules", "engine", "games", "units", "wall s", "cpu s", "games/s", "games/cpu", "Mu/s", "Mu/cpu-s", "u/game"
+        "{:<11} {:<13} {:>9} {:>11} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7} {:>6}",
+        "rules", "engine", "games", "units", "wall s", "cpu s", "games/s", "games/cpu", "Mu/s", "Mu/cpu-s", "u/game", "capped%"
     );
     let only: Option<Vec<String>> =
         std::env::var("SENET_BENCH_RULES").ok().map(|s| s.split(',').map(str::to_string).collect());
