@@ -350,22 +350,6 @@ fn line_col(src: &GameSource, offset: usize) -> (usize, usize) {
     (l + src.line, c)
 }
 
-/// Every `*.sgn` file below `dir`, sorted.
-fn sgn_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            sgn_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "sgn") {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
 pub fn run(args: CheckArgs) -> ExitCode {
     if let Some(spec) = &args.rules {
         // A bad --rules is a usage error before any record is read.
@@ -398,7 +382,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             continue;
         } else if path.is_dir() {
             let mut v = Vec::new();
-            if let Err(e) = sgn_files(path, &mut v) {
+            if let Err(e) = super::sgn_files(path, &mut v) {
                 eprintln!("error: cannot read directory {}: {e}", path.display());
                 io_failed = true;
                 continue;

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {
-    /// SGN files to rewrite in place; `-` reads standard input and prints
-    /// to standard output.
+    /// SGN files or directories (every `*.sgn` below them) to rewrite in
+    /// place; `-` reads standard input and prints to standard output.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Print the canonical text instead of rewriting the files.
@@ -100,7 +100,19 @@ fn replace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 
 pub fn run(args: FmtArgs) -> ExitCode {
     let mut code = 0u8;
+    // Directories stand for every `*.sgn` file below them.
+    let mut files = Vec::new();
     for path in &args.files {
+        if path.is_dir() {
+            if let Err(e) = super::sgn_files(path, &mut files) {
+                eprintln!("senet fmt: cannot read directory {}: {e}", path.display());
+                code = code.max(super::EXIT_USAGE);
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    for path in &files {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()

@@ -100,3 +100,19 @@ pub fn load_rules(
         ExitCode::from(EXIT_USAGE)
     })
 }
+
+/// Every `*.sgn` file below `dir`, sorted.
+pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            sgn_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "sgn") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}

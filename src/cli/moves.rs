@@ -45,7 +45,7 @@ struct Answer {
 #[derive(Serialize)]
 struct RefusedMove {
     from: u8,
-    to: String,
+    to: Option<String>,
     clause: String,
     reason: String,
 }
@@ -93,10 +93,13 @@ pub fn run(args: MovesArgs) -> ExitCode {
                 .iter()
                 .map(|r| RefusedMove {
                     from: r.from,
-                    to: if r.to > board.len {
-                        "off".into()
+                    // A piece that may not move at all has no destination.
+                    to: if r.to == r.from {
+                        None
+                    } else if r.to > board.len {
+                        Some("off".into())
                     } else {
-                        r.to.to_string()
+                        Some(r.to.to_string())
                     },
                     clause: rules.clause_of(r, &pos),
                     reason: crate::notation::replay::refusal_reason(&rules, &pos, r, t),
@@ -137,7 +140,10 @@ pub fn run(args: MovesArgs) -> ExitCode {
                     } else {
                         format!(" [{}]", r.clause)
                     };
-                    println!("  {}-{}{clause}: {}", r.from, r.to, r.reason);
+                    match &r.to {
+                        Some(to) => println!("  {}-{to}{clause}: {}", r.from, r.reason),
+                        None => println!("  {}{clause}: {}", r.from, r.reason),
+                    }
                 }
             }
         }
