@@ -57,10 +57,7 @@ fn builtins_list() -> String {
 /// Resolves a spec (built-in name or path) to an origin and its source text.
 fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<(Origin, SourceFile), String> {
     if let Some(text) = builtin_source(spec) {
-        let name = builtin_names()
-            .into_iter()
-            .find(|n| *n == spec)
-            .unwrap_or("builtin");
+        let name = builtin::builtin_name(spec).unwrap_or("builtin");
         return Ok((
             Origin::Builtin(name),
             SourceFile::new(format!("<builtin>/{name}.senet"), text),
@@ -125,13 +122,11 @@ pub fn load(
 /// assert_eq!(err.errors().len(), 1);
 /// ```
 pub fn load_source(file: SourceFile, options: &[String]) -> Result<Ruleset, RulesError> {
-    let origin = match builtin_names()
-        .into_iter()
-        .find(|n| file.name == format!("<builtin>/{n}.senet"))
-    {
-        Some(n) => Origin::Builtin(n),
-        None => Origin::Path(PathBuf::from(&file.name)),
-    };
+    let origin =
+        match builtin::every_builtin().find(|n| file.name == format!("<builtin>/{n}.senet")) {
+            Some(n) => Origin::Builtin(n),
+            None => Origin::Path(PathBuf::from(&file.name)),
+        };
     compile_from(origin, file, options)
 }
 
