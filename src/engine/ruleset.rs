@@ -146,6 +146,28 @@ impl Throws {
     pub fn gives_extra(&self, value: u8) -> bool {
         value < 32 && self.extra & (1 << value) != 0
     }
+    /// The value of one throw from 32 random bits: each stick shows its
+    /// marked side with one bit (the low `sticks` bits), or the die shows
+    /// one of its faces, each equally likely. For simulators: a rule set
+    /// with a die (BL-2) has `sticks == 0`, so counting bits alone would
+    /// always give its first face.
+    ///
+    /// ```
+    /// let bell = senet::rules::load("bell", None, &[]).unwrap();
+    /// let faces: Vec<u8> = [0u32, 1 << 30, 2 << 30, 3 << 30].iter().map(|&r| bell.throws.from_bits(r)).collect();
+    /// assert_eq!(faces, [1, 2, 3, 4]);
+    /// let thai = senet::rules::load("thai", None, &[]).unwrap();
+    /// assert_eq!(thai.throws.from_bits(0b0000), 5);
+    /// assert_eq!(thai.throws.from_bits(0b1011), 3);
+    /// ```
+    pub fn from_bits(&self, bits: u32) -> u8 {
+        if self.die {
+            let face = (bits as u64 * self.values.len() as u64) >> 32;
+            return self.values[face as usize];
+        }
+        let mask = (1u64 << self.sticks) - 1;
+        self.values[(bits as u64 & mask).count_ones() as usize]
+    }
     /// The distinct throw values, ascending.
     pub fn distinct_values(&self) -> Vec<u8> {
         let mut v = self.values.clone();
