@@ -6,8 +6,9 @@
 //! without a throw (`skip`, `0:27-15`) a `skip` is played, and a release is
 //! chosen uniformly among the releases plus "throw"; otherwise four sticks
 //! are thrown and one of the legal units is chosen uniformly. One 64-bit draw
-//! of a seeded PCG (`Pcg64Mcg`) per unit: the low four bits are the sticks,
-//! the high 32 bits choose the unit. Games stop at a win or after 2000 units.
+//! of a seeded PCG (`Pcg64Mcg`) per unit: the low 32 bits are the throw
+//! (`Throws::from_bits`: sticks read the low bits, a die the whole word), the
+//! high 32 bits choose the unit. Games stop at a win or after 2000 units.
 //! Both `bga` engines list units in ascending order of the square moved from,
 //! so with the same seed they play the same games, and the bench checks it.
 //!
@@ -81,8 +82,6 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
         Starter::Fixed(side, _) => side,
         Starter::ByLot(_) => Side::White,
     };
-    let values = rules.throws.values.clone();
-    let sticks_mask = (1u64 << rules.throws.sticks) - 1;
     let start = Position::start(rules, first);
     let mut units: Vec<Unit> = Vec::with_capacity(16);
     let mut free: Vec<Unit> = Vec::with_capacity(4);
@@ -107,7 +106,9 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
             let unit = match unit {
                 Some(u) => u,
                 None => {
-                    let throw = values[(draw & sticks_mask).count_ones() as usize];
+                    // Sticks read the low bits, a die the whole low word;
+                    // the unit is chosen with the high word.
+                    let throw = rules.throws.from_bits(draw as u32);
                     rules.legal_units(&pos, throw, &mut units);
                     if units.is_empty() {
                         // The throw is not allowed now (K-5: the opening
