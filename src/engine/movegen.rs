@@ -253,7 +253,8 @@ impl Ruleset {
                 | Pred::Middle { clause }
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. } => rules.eval(pred, pos, sq).then(|| clause.clone()),
+                | Pred::OwnerOn { clause, .. }
+                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
                 Pred::And(ps) => {
                     if rules.eval(pred, pos, sq) {
                         ps.iter().find_map(|p| find(rules, p, pos, sq))
@@ -278,7 +279,8 @@ impl Ruleset {
                 | Pred::Middle { clause }
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. } => Some(clause.clone()),
+                | Pred::OwnerOn { clause, .. }
+                | Pred::OwnerSkips { clause } => Some(clause.clone()),
                 Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
                 Pred::Not(p) => first_clause(p),
             }
@@ -795,6 +797,7 @@ impl Ruleset {
             }
             Pred::OnSquare { squares, .. } => squares.contains(square),
             Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
+            Pred::OwnerSkips { .. } => pos.at(square).is_some_and(|s| pos.skip[s.index()]),
             Pred::OwnerOn { squares, .. } => pos
                 .at(square)
                 .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),

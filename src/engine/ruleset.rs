@@ -309,6 +309,10 @@ pub enum Pred {
         squares: SquareSet,
         clause: Clause,
     },
+    /// The target's owner is to miss their next turn (KD-9).
+    OwnerSkips {
+        clause: Clause,
+    },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),

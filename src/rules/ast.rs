@@ -127,6 +127,7 @@ pub enum PredAst {
     On(SquareSetAst),
     Taken(SquareSetAst),
     OwnerOn(SquareSetAst),
+    OwnerSkips,
     And(Vec<PredNode>),
     Or(Vec<PredNode>),
     Not(Box<PredNode>),

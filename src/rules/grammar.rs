@@ -280,6 +280,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     clauses: Vec::new(),
                     span: bs,
                 },
+                Rule::owner_skips => PredNode {
+                    pred: PredAst::OwnerSkips,
+                    clauses: Vec::new(),
+                    span: bs,
+                },
                 Rule::owner_on => PredNode {
                     pred: PredAst::OwnerOn(square_set(first(body))),
                     clauses: Vec::new(),
@@ -511,6 +516,7 @@ pub fn describe(rule: Rule) -> &'static str {
         opposing_captures => "`captures`",
         taken => "`square SQUARES taken`",
         owner_on => "`owner on SQUARES`",
+        owner_skips => "`owner misses next turn`",
         overshoot => "`overshoot drops to SQUARE`",
         release_miss => "`release misses next turn`",
         bear_off_voluntary => "`bear off voluntary`",

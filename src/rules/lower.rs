@@ -556,6 +556,7 @@ impl Lowerer<'_> {
                 squares: self.squares(layer, set),
                 clause,
             },
+            PredAst::OwnerSkips => Pred::OwnerSkips { clause },
             PredAst::OwnerOn(set) => Pred::OwnerOn {
                 squares: self.squares(layer, set),
                 clause,
@@ -1599,6 +1600,7 @@ fn pred_text(p: &Pred, n: &Namer) -> String {
         Pred::OwnerOn { squares, .. } => {
             format!("its owner has a piece on {}", n.set(*squares))
         }
+        Pred::OwnerSkips { .. } => "its owner is to miss their next turn".into(),
         Pred::And(ps) => ps
             .iter()
             .map(|q| paren(q, n))
@@ -1631,7 +1633,8 @@ fn pred_clauses(p: &Pred) -> Vec<String> {
         | Pred::Middle { clause }
         | Pred::OnSquare { clause, .. }
         | Pred::Taken { clause, .. }
-        | Pred::OwnerOn { clause, .. } => add(clause),
+        | Pred::OwnerOn { clause, .. }
+        | Pred::OwnerSkips { clause } => add(clause),
         Pred::And(ps) | Pred::Or(ps) => {
             for q in ps {
                 for c in pred_clauses(q) {

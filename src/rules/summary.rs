@@ -51,6 +51,7 @@ fn pred(p: &Pred) -> String {
         Pred::OnSquare { squares, clause } => format!("on {}{}", set(*squares), cl(clause)),
         Pred::Taken { squares, clause } => format!("taken {}{}", set(*squares), cl(clause)),
         Pred::OwnerOn { squares, clause } => format!("owner-on {}{}", set(*squares), cl(clause)),
+        Pred::OwnerSkips { clause } => format!("owner-skips{}", cl(clause)),
         Pred::And(ps) => format!(
             "and({})",
             ps.iter().map(pred).collect::<Vec<_>>().join(", ")
