@@ -51,11 +51,10 @@ fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One throw of the rule set's sticks: each stick shows its marked side with
-/// probability 1/2.
+/// One throw: each stick shows its marked side with probability 1/2, or
+/// each face of a die comes up equally often.
 pub fn throw_sticks(rules: &Ruleset, rng: &mut impl RngCore) -> u8 {
-    let bits = rng.next_u32() & ((1u32 << rules.throws.sticks) - 1);
-    rules.throws.values[bits.count_ones() as usize]
+    rules.throws.from_bits(rng.next_u32())
 }
 
 /// Events counted per game for `--stats`.

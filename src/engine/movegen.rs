@@ -54,6 +54,14 @@ pub enum Forbid {
     /// The piece reached its square during this turn and may bear off from
     /// it only in a later turn (A-14 alternative).
     ArrivedThisTurn,
+    /// A backward move would go past the first square.
+    BeforeStart,
+    /// Backward moves go to empty squares only (JQ-7).
+    BackwardOntoPiece,
+    /// A piece on its setup square waits for the square in front (JQ-4).
+    Guard,
+    /// The side has not yet thrown its starting throw (KD-10).
+    StartingThrow,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -185,9 +193,7 @@ impl Ruleset {
         match refusal.forbid {
             Forbid::NoPiece => String::new(),
             Forbid::OwnPiece => self.movement.own_clause.clone(),
-            // A backward move onto an opposing piece where backward moves go
-            // to empty squares only (JQ-7) is refused as `Protected`.
-            Forbid::Protected if !self.protected(pos, refusal.to) => {
+            Forbid::BackwardOntoPiece | Forbid::BeforeStart => {
                 self.movement.backward_clause.clone()
             }
             Forbid::Protected => self.protection_clause(pos, refusal.to),
@@ -203,21 +209,19 @@ impl Ruleset {
                 .map(|s| s.exit_from_turn_start_clause.clone())
                 .unwrap_or_default(),
             Forbid::Priority => self.movement.priority_clause.clone(),
+            // A backward move while a forward one exists: the compulsory
+            // forward move forbids it (B-8), or backward moves never happen.
             Forbid::Backward => {
-                if self.movement.backward == Backward::Never {
+                if self.movement.backward == Backward::Never
+                    || !self.movement.compulsory_clause.is_empty()
+                {
                     self.movement.compulsory_clause.clone()
                 } else {
                     self.movement.backward_clause.clone()
                 }
             }
-            // The setup guard (JQ-4) and the starting throw (KD-10) bind the
-            // first moves of pieces and sides, and are refused as `Opening`.
-            Forbid::Opening if self.guarded(pos, refusal.from) => {
-                self.movement.setup_guard_clause.clone()
-            }
-            Forbid::Opening if self.start_throw_due(pos) => {
-                self.movement.start_throw_clause.clone()
-            }
+            Forbid::Guard => self.movement.setup_guard_clause.clone(),
+            Forbid::StartingThrow => self.movement.start_throw_clause.clone(),
             Forbid::Opening => self
                 .opening
                 .iter()
@@ -342,7 +346,7 @@ impl Ruleset {
         pos: &Position,
         throw: u8,
         out: &mut Vec<Unit>,
-        refuse: &mut dyn FnMut(Refusal),
+        refuse: &mut impl FnMut(Refusal),
     ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
@@ -429,7 +433,7 @@ impl Ruleset {
                 refuse(Refusal {
                     from,
                     to: from,
-                    forbid: Forbid::Opening,
+                    forbid: Forbid::StartingThrow,
                 });
             }
             out.push(Unit::pass(throw, extra_mark, true));
@@ -559,7 +563,7 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
         if self.movement.setup_guard && self.guarded(pos, from) {
-            return refuse(from + 1, Forbid::Opening);
+            return refuse(from + 1, Forbid::Guard);
         }
 
         let mut to: u8;
@@ -570,12 +574,12 @@ impl Ruleset {
             }
             let step = self.backward_step(throw);
             if step >= from {
-                return refuse(from, Forbid::BeyondEnd);
+                return refuse(from, Forbid::BeforeStart);
             }
             to = from - step;
             // JQ-7: backward moves go to empty squares only.
             if self.movement.backward == Backward::ToEmptyWhenNoForward && opp.contains(to) {
-                return refuse(to, Forbid::Protected);
+                return refuse(to, Forbid::BackwardOntoPiece);
             }
         } else {
             to = from + throw;
@@ -1072,8 +1076,8 @@ impl Ruleset {
             }
         }
         // the queue head enters its square when it is empty.
-        if let Some(q) = self.queue_square() {
-            if !p.queue.is_empty() && p.at(q).is_none() {
+        if let Some(q) = (!p.queue.is_empty()).then(|| self.queue_square()).flatten() {
+            if p.at(q).is_none() {
                 if let Some(s) = p.queue.pop() {
                     p.pieces[s.index()].insert(q);
                     fx.queue_enter = true;

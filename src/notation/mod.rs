@@ -22,11 +22,11 @@ pub mod writer;
 
 pub use reader::{GameSource, ReadError, Reader, StreamReader, SyntaxError, read_all};
 pub use syntax::{
-    Command, CommandKind, Comment, Confidence, Escape, Faces, Game, MoveSep, Node, Reloc, ResultToken, Span,
-    Tag, Target, UnitBody, UnitSyntax, Variation,
+    Command, CommandKind, Comment, Confidence, Escape, Faces, Game, MoveSep, Node, Reloc,
+    ResultToken, Span, Tag, Target, UnitBody, UnitSyntax, Variation,
 };
 pub use writer::{write_game, write_games};
-pub mod replay;
+pub mod board;
 pub mod check;
 pub mod record;
-pub mod board;
+pub mod replay;

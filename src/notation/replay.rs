@@ -941,6 +941,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
             Forbid::MissedTurn => "turn missed".into(),
             Forbid::ArrivedThisTurn => "arrived this turn".into(),
             Forbid::NoPiece => "no piece".into(),
+            Forbid::BeforeStart => "before the first square".into(),
+            Forbid::BackwardOntoPiece => "backward onto a piece".into(),
+            Forbid::Guard => "the square in front is taken".into(),
+            Forbid::StartingThrow => "the starting throw is still due".into(),
         }
     }
 }
@@ -1036,6 +1040,22 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             sq(from)
         ),
         Forbid::NoPiece => format!("there is no {side} piece on {from}"),
+        Forbid::BeforeStart => {
+            format!("a throw of {throw} would carry the piece on {from} back past square 1")
+        }
+        Forbid::BackwardOntoPiece => format!(
+            "a backward move must end on an empty square, and {} is taken",
+            sq(to)
+        ),
+        Forbid::Guard => format!(
+            "the piece on {} still stands on its starting square and may not move until {} is empty",
+            sq(from),
+            sq(from + 1)
+        ),
+        Forbid::StartingThrow => {
+            let need = rules.movement.start_throw.unwrap_or(0);
+            format!("{side} has not yet thrown the {need} it needs before its first move")
+        }
     }
 }
 

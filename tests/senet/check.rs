@@ -39,7 +39,9 @@ fn settings() -> insta::Settings {
 /// The `*.sgn` files directly in `tests/fixtures/sgn/<dir>`, sorted.
 fn fixtures(dir: &str) -> Vec<PathBuf> {
     let base = root().join("tests/fixtures/sgn").join(dir);
-    let Ok(entries) = std::fs::read_dir(&base) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(&base) else {
+        return Vec::new();
+    };
     let mut out: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "sgn"))
@@ -49,12 +51,16 @@ fn fixtures(dir: &str) -> Vec<PathBuf> {
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// A syntax error as the checker reports it (as `src/cli/check.rs` does).
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f = Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f =
+        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }
@@ -72,15 +78,25 @@ fn check_file(path: &Path, text: &str) -> Vec<Checked> {
     let mut out = Vec::new();
     for (i, g) in Reader::new(text).enumerate() {
         match g {
-            Err(e) => out.push(Checked { game: e.game.max(i + 1), players: String::new(), findings: vec![syntax_finding(&e)] }),
+            Err(e) => out.push(Checked {
+                game: e.game.max(i + 1),
+                players: String::new(),
+                findings: vec![syntax_finding(&e)],
+            }),
             Ok(game) => {
                 let report = check_game(&game, path.parent(), &CheckOptions::default(), &mut cache)
-                    .unwrap_or_else(|e| panic!("{}: the rule file failed: {:?}", relative(path), e.0));
+                    .unwrap_or_else(|e| {
+                        panic!("{}: the rule file failed: {:?}", relative(path), e.0)
+                    });
                 let players = match (game.tag("White"), game.tag("Black")) {
                     (Some(w), Some(b)) => format!(" ({w} – {b})"),
                     _ => String::new(),
                 };
-                out.push(Checked { game: game.index, players, findings: report.findings });
+                out.push(Checked {
+                    game: game.index,
+                    players,
+                    findings: report.findings,
+                });
             }
         }
     }
@@ -147,8 +163,15 @@ impl Diagnostic for Report<'_> {
         Some(&self.src)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.f.label.is_empty() { None } else { Some(self.f.label.clone()) };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.f.span))))
+        let label = if self.f.label.is_empty() {
+            None
+        } else {
+            Some(self.f.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label,
+            self.f.span,
+        ))))
     }
 }
 
@@ -164,7 +187,7 @@ fn severity(s: Severity) -> &'static str {
 /// sets (grows with each new one).
 fn stable(f: &Finding) -> Finding {
     let mut f = f.clone();
-    let redact = |s: &str| -> String {
+    fn redact(s: &str) -> String {
         let mut s = s.to_string();
         if let Some(i) = s.find("the rule file's digest is now `sha256:") {
             let start = i + "the rule file's digest is now `sha256:".len();
@@ -179,7 +202,7 @@ fn stable(f: &Finding) -> Finding {
             }
         }
         s
-    };
+    }
     f.message = redact(&f.message);
     f.help = f.help.as_deref().map(redact);
     f
@@ -189,7 +212,12 @@ fn stable(f: &Finding) -> Finding {
 fn describe(name: &str, text: &str, c: &Checked, f: &Finding) -> String {
     let f = &stable(f);
     let (line, col) = senet::diag::line_col(text, f.span.start);
-    let mut out = format!("{}[{}] at {line}:{col} (game {})\n", severity(f.severity), f.code, c.game);
+    let mut out = format!(
+        "{}[{}] at {line}:{col} (game {})\n",
+        severity(f.severity),
+        f.code,
+        c.game
+    );
     let mut field = |k: &str, v: String| out.push_str(&format!("  {k}: {v}\n"));
     field("message", f.message.clone());
     if !f.label.is_empty() {
@@ -219,7 +247,12 @@ fn describe(name: &str, text: &str, c: &Checked, f: &Finding) -> String {
     if f.in_variation {
         field("in variation", "yes".into());
     }
-    let report = Report { f, src: NamedSource::new(name, text.to_string()), game: c.game, players: &c.players };
+    let report = Report {
+        f,
+        src: NamedSource::new(name, text.to_string()),
+        game: c.game,
+        players: &c.players,
+    };
     let mut rendered = String::new();
     miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
         .with_width(100)
@@ -262,21 +295,35 @@ const CONSEQUENCES: &[&str] = &["senet::sgn::no_piece", "senet::sgn::pos_mismatc
 fn check_err_clauses() {
     let mut wrong = Vec::new();
     for path in fixtures("err") {
-        let (Some(clause), code) = (promised_clause(&path), promised_code(&path)) else { continue };
+        let (Some(clause), code) = (promised_clause(&path), promised_code(&path)) else {
+            continue;
+        };
         if CONSEQUENCES.contains(&code.as_str()) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let checked = check_file(&path, &text);
-        let Some(f) = checked.iter().flat_map(|c| &c.findings).find(|f| f.code == code) else {
+        let Some(f) = checked
+            .iter()
+            .flat_map(|c| &c.findings)
+            .find(|f| f.code == code)
+        else {
             continue; // check_err_fixtures reports the missing code
         };
         let given = f.clause.clone().unwrap_or_default();
         if !given.split(", ").any(|c| c == clause) {
-            wrong.push(format!("{}: expected clause {clause}, got [{given}]: {}", relative(&path), f.message));
+            wrong.push(format!(
+                "{}: expected clause {clause}, got [{given}]: {}",
+                relative(&path),
+                f.message
+            ));
         }
     }
-    assert!(wrong.is_empty(), "findings that name the wrong clause:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "findings that name the wrong clause:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -311,13 +358,23 @@ fn check_err_codes() {
     let mut wrong = Vec::new();
     for path in fixtures("err") {
         let text = std::fs::read_to_string(&path).unwrap();
-        let codes: Vec<&str> = check_file(&path, &text).iter().flat_map(|c| c.findings.iter().map(|f| f.code)).collect();
+        let codes: Vec<&str> = check_file(&path, &text)
+            .iter()
+            .flat_map(|c| c.findings.iter().map(|f| f.code))
+            .collect();
         let code = promised_code(&path);
         if !codes.contains(&code.as_str()) {
-            wrong.push(format!("{}: expected {code}, got {codes:?}", relative(&path)));
+            wrong.push(format!(
+                "{}: expected {code}, got {codes:?}",
+                relative(&path)
+            ));
         }
     }
-    assert!(wrong.is_empty(), "fixtures without the finding their name promises:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "fixtures without the finding their name promises:\n{}",
+        wrong.join("\n")
+    );
 }
 
 /// Every `"senet::sgn::…"` literal in the checker's sources.
@@ -343,7 +400,10 @@ fn codes_in_source() -> BTreeSet<String> {
 #[test]
 fn check_every_code_has_a_fixture() {
     let in_source = codes_in_source();
-    assert!(in_source.contains("senet::sgn::illegal_move"), "the scan found no codes: {in_source:?}");
+    assert!(
+        in_source.contains("senet::sgn::illegal_move"),
+        "the scan found no codes: {in_source:?}"
+    );
     let mut produced = BTreeSet::new();
     for path in fixtures("err") {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -354,7 +414,10 @@ fn check_every_code_has_a_fixture() {
         }
     }
     let missing: Vec<&String> = in_source.difference(&produced).collect();
-    assert!(missing.is_empty(), "codes with no fixture in tests/fixtures/sgn/err: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "codes with no fixture in tests/fixtures/sgn/err: {missing:?}"
+    );
 }
 
 /// Records that must check clean: no error and no warning.
@@ -370,8 +433,16 @@ fn check_ok_records_are_clean() {
         }
         n += 1;
         for c in check_file(&path, &text) {
-            let shown: Vec<String> = c.findings.iter().map(|f| describe(&name, &text, &c, f)).collect();
-            assert!(shown.is_empty(), "{name} should check clean:\n{}", shown.join("\n"));
+            let shown: Vec<String> = c
+                .findings
+                .iter()
+                .map(|f| describe(&name, &text, &c, f))
+                .collect();
+            assert!(
+                shown.is_empty(),
+                "{name} should check clean:\n{}",
+                shown.join("\n")
+            );
         }
     }
     assert!(n >= 20, "only {n} records with a Rules tag were checked");
@@ -396,12 +467,16 @@ fn check_json_lines() {
     let file = "tests/fixtures/sgn/err/illegal_move-K-9a.sgn";
     let (code, stdout, _) = senet(&["check", "--format", "json", file]);
     assert_eq!(code, 1);
-    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(lines.len() >= 2, "{stdout}");
     let (summary, findings) = lines.split_last().unwrap();
     for f in findings {
         for key in [
-            "file", "game", "line", "column", "code", "severity", "message", "clause", "turn", "side", "unit", "legal",
+            "file", "game", "line", "column", "code", "severity", "message", "clause", "turn",
+            "side", "unit", "legal",
         ] {
             assert!(f.get(key).is_some(), "no `{key}` in {f}");
         }
@@ -417,19 +492,42 @@ fn check_json_lines() {
     assert_eq!(f["turn"], 10);
     assert_eq!(f["side"], "White");
     assert_eq!(f["unit"], "3:5x8");
-    assert_eq!((f["line"].as_u64(), f["column"].as_u64()), (Some(12), Some(5)));
-    assert!(f["legal"].as_array().unwrap().iter().any(|u| u == "3:12-15"));
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(12), Some(5))
+    );
+    assert!(
+        f["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u == "3:12-15")
+    );
     let s = &summary["summary"];
     for key in ["files", "games", "valid", "invalid"] {
         assert!(s[key].is_u64(), "no `{key}` in {summary}");
     }
-    assert_eq!((s["files"].as_u64(), s["games"].as_u64()), (Some(1), Some(1)));
-    assert_eq!((s["valid"].as_u64(), s["invalid"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(
+        (s["files"].as_u64(), s["games"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (s["valid"].as_u64(), s["invalid"].as_u64()),
+        (Some(0), Some(1))
+    );
 
     // A clean record: only the summary.
-    let (code, stdout, _) = senet(&["check", "--format", "json", "tests/fixtures/sgn/ok/bga-0001.sgn"]);
+    let (code, stdout, _) = senet(&[
+        "check",
+        "--format",
+        "json",
+        "tests/fixtures/sgn/ok/bga-0001.sgn",
+    ]);
     assert_eq!(code, 0, "{stdout}");
-    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 1, "{stdout}");
     assert_eq!(lines[0]["summary"]["valid"], 1);
 }
@@ -441,7 +539,10 @@ fn check_exit_codes() {
     assert_eq!(senet(&["check", clean]).0, 0);
     assert_eq!(senet(&["check", bad]).0, 1);
     assert_eq!(senet(&["check", clean, bad]).0, 1);
-    assert_eq!(senet(&["check", "tests/fixtures/sgn/err/no-such-file.sgn"]).0, 2);
+    assert_eq!(
+        senet(&["check", "tests/fixtures/sgn/err/no-such-file.sgn"]).0,
+        2
+    );
     assert_eq!(senet(&["check", "--rules", "no-such-rules", clean]).0, 2);
     // Warnings pass, except with --strict.
     let warned = "tests/fixtures/sgn/err/missing_tag.sgn";
@@ -451,7 +552,10 @@ fn check_exit_codes() {
     assert_eq!(senet(&["check", "--syntax-only", bad]).0, 0);
     // The human summary line.
     let (_, _, stderr) = senet(&["check", clean, bad]);
-    assert!(stderr.contains("2 games, 1 valid, 1 invalid in 2 files"), "{stderr}");
+    assert!(
+        stderr.contains("2 games, 1 valid, 1 invalid in 2 files"),
+        "{stderr}"
+    );
 }
 
 /// A rule file named by a record that does not compile is not a problem of
@@ -461,11 +565,18 @@ fn check_exit_codes() {
 fn check_broken_rule_file() {
     let dir = std::env::temp_dir().join(format!("senet-check-broken-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("broken.senet"), "title \"x\"\nboard 30 squares in rows of 10\npieces banana\n").unwrap();
+    std::fs::write(
+        dir.join("broken.senet"),
+        "title \"x\"\nboard 30 squares in rows of 10\npieces banana\n",
+    )
+    .unwrap();
     let record = dir.join("game.sgn");
     std::fs::write(&record, "[Rules \"broken.senet\"]\n\n1. 2:9-11\n*\n").unwrap();
     let (code, _, stderr) = senet(&["check", record.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("expected a number, found `banana`"), "the rule file's error is not shown:\n{stderr}");
+    assert!(
+        stderr.contains("expected a number, found `banana`"),
+        "the rule file's error is not shown:\n{stderr}"
+    );
 }

@@ -43,7 +43,11 @@ fn to_hand(p: &Position) -> Pos {
 fn from_hand(p: &Pos) -> Position {
     let mut q = Position::parse("10/10/10 w 0-0 - 1", 30, 10).expect("an empty board parses");
     q.pieces = [SquareSet(p.bb[0] as u64), SquareSet(p.bb[1] as u64)];
-    q.to_move = if p.side == 0 { Side::White } else { Side::Black };
+    q.to_move = if p.side == 0 {
+        Side::White
+    } else {
+        Side::Black
+    };
     q.off = p.off;
     q.extra = p.extra;
     q.turn = p.turn;
@@ -127,7 +131,10 @@ impl Coverage {
             ("won", self.won),
         ];
         let missed: Vec<&str> = c.iter().filter(|(_, n)| *n == 0).map(|(s, _)| *s).collect();
-        assert!(missed.is_empty(), "the positions never exercised: {missed:?}\n{self:?}");
+        assert!(
+            missed.is_empty(),
+            "the positions never exercised: {missed:?}\n{self:?}"
+        );
     }
 }
 
@@ -148,14 +155,18 @@ fn compare(rules: &Ruleset, pos: &Position, cov: &mut Coverage, errors: &mut Vec
         let cs: Vec<&str> = c.iter().map(|x| x.0.as_str()).collect();
         let hs: Vec<&str> = h.iter().map(|x| x.0.as_str()).collect();
         if cs != hs {
-            errors.push(format!("{text} {label}: compiled {cs:?}, hand-written {hs:?}"));
+            errors.push(format!(
+                "{text} {label}: compiled {cs:?}, hand-written {hs:?}"
+            ));
             return;
         }
         for ((s, u), (_, m)) in c.iter().zip(&h) {
             let after = match rules.play(pos, u) {
                 Ok((p, _)) => p,
                 Err(r) => {
-                    errors.push(format!("{text} {s}: the compiled engine refused its own unit: {r:?}"));
+                    errors.push(format!(
+                        "{text} {s}: the compiled engine refused its own unit: {r:?}"
+                    ));
                     continue;
                 }
             };
@@ -192,7 +203,11 @@ fn placed(rng: &mut Pcg64) -> Position {
         off[side] = [0, 0, 0, 1, 2, 3, 4][rng.random_range(0..7)];
         let mut n = 5 - off[side];
         while n > 0 {
-            let s = if rng.random_bool(0.5) { rng.random_range(20..=30) } else { rng.random_range(1..=30) };
+            let s = if rng.random_bool(0.5) {
+                rng.random_range(20..=30)
+            } else {
+                rng.random_range(1..=30)
+            };
             if (bb[0] | bb[1]) & (1 << s) == 0 {
                 bb[side] |= 1 << s;
                 n -= 1;
@@ -200,13 +215,27 @@ fn placed(rng: &mut Pcg64) -> Position {
         }
     }
     let side = rng.random_range(0..2u8);
-    from_hand(&Pos { bb, off, side, extra: rng.random_bool(0.3), turn: rng.random_range(1..200) })
+    from_hand(&Pos {
+        bb,
+        off,
+        side,
+        extra: rng.random_bool(0.3),
+        turn: rng.random_range(1..200),
+    })
 }
 
 fn report(errors: &[String]) {
     if !errors.is_empty() {
         let shown: Vec<&String> = errors.iter().take(20).collect();
-        panic!("{} disagreements between the compiled and the hand-written bga engine; the first:\n{}", errors.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+        panic!(
+            "{} disagreements between the compiled and the hand-written bga engine; the first:\n{}",
+            errors.len(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
 }
 

@@ -2,9 +2,9 @@
 //! tests over files in `tests/`.
 
 mod check;
+mod differential;
 mod invariants;
+mod replay;
 mod rules_fixtures;
 mod scenarios;
 mod sgn_fixtures;
-mod differential;
-mod replay;

@@ -22,13 +22,27 @@ fn required_clauses(rules: &str) -> Vec<String> {
         (1..=n).map(|i| format!("{prefix}-{i}")).collect()
     }
     let (mut ids, extra): (Vec<String>, &[&str]) = match rules {
-        "thai" => (range("T", 18), &["T-9b", "T-10b", "T-14b", "T-14c", "T-17b", "A-1", "A-9", "A-11", "P-2", "P-3"]),
+        "thai" => (
+            range("T", 18),
+            &[
+                "T-9b", "T-10b", "T-14b", "T-14c", "T-17b", "A-1", "A-9", "A-11", "P-2", "P-3",
+            ],
+        ),
         "kendall" => (
             range("K", 15),
-            &["K-9a", "K-9b", "K-15a", "K-15b", "K-15c", "K-15d", "A-1", "A-2", "A-3", "A-4", "A-10", "P-1", "P-2", "P-4"],
+            &[
+                "K-9a", "K-9b", "K-15a", "K-15b", "K-15c", "K-15d", "A-1", "A-2", "A-3", "A-4",
+                "A-10", "P-1", "P-2", "P-4",
+            ],
         ),
-        "bga" => (range("B", 15), &["A-1", "A-4", "A-7", "A-8", "A-9", "A-14", "P-5"]),
-        "ryabinin" => (range("R", 15), &["A-5", "A-6", "A-12", "A-13", "P-1", "P-6"]),
+        "bga" => (
+            range("B", 15),
+            &["A-1", "A-4", "A-7", "A-8", "A-9", "A-14", "P-5"],
+        ),
+        "ryabinin" => (
+            range("R", 15),
+            &["A-5", "A-6", "A-12", "A-13", "P-1", "P-6"],
+        ),
         "kendall1979" => (range("KD", 11), &[]),
         "jequier" => (range("JQ", 10), &[]),
         "meub" => (range("MB", 1), &[]),
@@ -78,7 +92,12 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
             if missing.is_empty() {
                 out.push(s);
             } else {
-                errors.push(format!("{}:{}: scenario block lacks {}", s.file.display(), s.line, missing.join(", ")));
+                errors.push(format!(
+                    "{}:{}: scenario block lacks {}",
+                    s.file.display(),
+                    s.line,
+                    missing.join(", ")
+                ));
             }
         }
     };
@@ -92,10 +111,15 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
         }
         .trim();
         if raw.trim().is_empty() {
-            if let Some(s) = &cur {
-                if !seen_throw || !seen_legal {
-                    errors.push(format!("{}:{}: scenario `{}` lacks throw: or legal:", path.display(), s.line, s.name));
-                }
+            if let Some(s) = &cur
+                && (!seen_throw || !seen_legal)
+            {
+                errors.push(format!(
+                    "{}:{}: scenario `{}` lacks throw: or legal:",
+                    path.display(),
+                    s.line,
+                    s.name
+                ));
             }
             finish(&mut cur, &mut out, &mut errors);
             continue;
@@ -104,20 +128,38 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
             continue; // a comment line
         }
         let Some((key, value)) = line.split_once(':') else {
-            errors.push(format!("{}:{lineno}: expected `key: value`", path.display()));
+            errors.push(format!(
+                "{}:{lineno}: expected `key: value`",
+                path.display()
+            ));
             continue;
         };
         let value = value.trim();
         let s = cur.get_or_insert_with(|| {
             seen_throw = false;
             seen_legal = false;
-            Scenario { file: path.to_path_buf(), line: lineno, ..Default::default() }
+            Scenario {
+                file: path.to_path_buf(),
+                line: lineno,
+                ..Default::default()
+            }
         });
         match key.trim() {
             "scenario" => s.name = value.to_string(),
-            "clause" => s.clauses.extend(value.split([' ', ',', ';']).filter(|c| !c.is_empty()).map(str::to_string)),
+            "clause" => s.clauses.extend(
+                value
+                    .split([' ', ',', ';'])
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string),
+            ),
             "rules" => s.rules = value.to_string(),
-            "options" => s.options.extend(value.split(';').map(str::trim).filter(|o| !o.is_empty()).map(str::to_string)),
+            "options" => s.options.extend(
+                value
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty())
+                    .map(str::to_string),
+            ),
             "position" => s.position = value.to_string(),
             "throw" => {
                 seen_throw = true;
@@ -126,7 +168,9 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
                 } else {
                     match value.trim_end_matches('+').parse::<u8>() {
                         Ok(v) => s.throw = Some(v),
-                        Err(_) => errors.push(format!("{}:{lineno}: bad throw `{value}`", path.display())),
+                        Err(_) => {
+                            errors.push(format!("{}:{lineno}: bad throw `{value}`", path.display()))
+                        }
                     }
                 }
             }
@@ -135,19 +179,37 @@ fn parse_file(path: &Path) -> Result<Vec<Scenario>, String> {
                 s.legal.extend(value.split_whitespace().map(str::to_string));
             }
             "after" => match value.split_once("=>") {
-                Some((unit, pos)) => s.after.push((lineno, unit.trim().to_string(), pos.trim().to_string())),
-                None => errors.push(format!("{}:{lineno}: `after:` is `<unit> => <position>`", path.display())),
+                Some((unit, pos)) => {
+                    s.after
+                        .push((lineno, unit.trim().to_string(), pos.trim().to_string()))
+                }
+                None => errors.push(format!(
+                    "{}:{lineno}: `after:` is `<unit> => <position>`",
+                    path.display()
+                )),
             },
-            other => errors.push(format!("{}:{lineno}: unknown key `{other}`", path.display())),
+            other => errors.push(format!(
+                "{}:{lineno}: unknown key `{other}`",
+                path.display()
+            )),
         }
     }
-    if let Some(s) = &cur {
-        if !seen_throw || !seen_legal {
-            errors.push(format!("{}:{}: scenario `{}` lacks throw: or legal:", path.display(), s.line, s.name));
-        }
+    if let Some(s) = &cur
+        && (!seen_throw || !seen_legal)
+    {
+        errors.push(format!(
+            "{}:{}: scenario `{}` lacks throw: or legal:",
+            path.display(),
+            s.line,
+            s.name
+        ));
     }
     finish(&mut cur, &mut out, &mut errors);
-    if errors.is_empty() { Ok(out) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
@@ -161,15 +223,27 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Runs one scenario; returns the problems found (empty: it passed).
-fn run(s: &Scenario, cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset, String>>) -> Vec<String> {
+fn run(
+    s: &Scenario,
+    cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset, String>>,
+) -> Vec<String> {
     let mut problems = Vec::new();
     let key = (s.rules.clone(), s.options.clone());
     let rules = cache.entry(key).or_insert_with(|| {
         let options = s.options.clone();
-        match catch_unwind(AssertUnwindSafe(|| senet::rules::load(&s.rules, None, &options))) {
+        match catch_unwind(AssertUnwindSafe(|| {
+            senet::rules::load(&s.rules, None, &options)
+        })) {
             Ok(Ok(r)) => Ok(r),
-            Ok(Err(e)) => Err(format!("rule set `{}` with options {:?} does not load: {e:?}", s.rules, s.options)),
-            Err(p) => Err(format!("loading rule set `{}` panicked: {}", s.rules, panic_text(p))),
+            Ok(Err(e)) => Err(format!(
+                "rule set `{}` with options {:?} does not load: {e:?}",
+                s.rules, s.options
+            )),
+            Err(p) => Err(format!(
+                "loading rule set `{}` panicked: {}",
+                s.rules,
+                panic_text(p)
+            )),
         }
     });
     let rules = match rules {
@@ -182,7 +256,10 @@ fn run(s: &Scenario, cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset,
     };
     let written = pos.write(30, 10);
     if written != s.position {
-        problems.push(format!("position `{}` is not canonical: reads back as `{written}`", s.position));
+        problems.push(format!(
+            "position `{}` is not canonical: reads back as `{written}`",
+            s.position
+        ));
     }
     let mut units: Vec<Unit> = Vec::new();
     let generated = catch_unwind(AssertUnwindSafe(|| {
@@ -204,7 +281,10 @@ fn run(s: &Scenario, cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset,
         problems.push("the expected set lists a unit twice".to_string());
     }
     if got_set.len() != got.len() {
-        problems.push(format!("the engine generated a unit twice: {}", got.join(" ")));
+        problems.push(format!(
+            "the engine generated a unit twice: {}",
+            got.join(" ")
+        ));
     }
     if got_set != want_set {
         let missing: Vec<&str> = want_set.difference(&got_set).copied().collect();
@@ -219,7 +299,9 @@ fn run(s: &Scenario, cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset,
     }
     for (line, unit_text, expected) in &s.after {
         let Some(unit) = units.iter().find(|u| u.to_string() == *unit_text) else {
-            problems.push(format!("line {line}: after `{unit_text}`: the engine did not generate this unit"));
+            problems.push(format!(
+                "line {line}: after `{unit_text}`: the engine did not generate this unit"
+            ));
             continue;
         };
         match catch_unwind(AssertUnwindSafe(|| rules.play(&pos, unit))) {
@@ -231,8 +313,13 @@ fn run(s: &Scenario, cache: &mut BTreeMap<(String, Vec<String>), Result<Ruleset,
                     ));
                 }
             }
-            Ok(Err(refusal)) => problems.push(format!("line {line}: play(`{unit_text}`) refused: {refusal:?}")),
-            Err(p) => problems.push(format!("line {line}: play(`{unit_text}`) panicked: {}", panic_text(p))),
+            Ok(Err(refusal)) => problems.push(format!(
+                "line {line}: play(`{unit_text}`) refused: {refusal:?}"
+            )),
+            Err(p) => problems.push(format!(
+                "line {line}: play(`{unit_text}`) panicked: {}",
+                panic_text(p)
+            )),
         }
     }
     problems
@@ -267,25 +354,52 @@ fn scenarios() {
             }
         };
         if scenarios.len() < MIN_PER_FILE {
-            writeln!(report, "{}: only {} scenarios (at least {MIN_PER_FILE} wanted)", file.display(), scenarios.len()).unwrap();
+            writeln!(
+                report,
+                "{}: only {} scenarios (at least {MIN_PER_FILE} wanted)",
+                file.display(),
+                scenarios.len()
+            )
+            .unwrap();
             failed += 1;
         }
-        let cited: BTreeSet<&str> = scenarios.iter().flat_map(|s| s.clauses.iter().map(String::as_str)).collect();
+        let cited: BTreeSet<&str> = scenarios
+            .iter()
+            .flat_map(|s| s.clauses.iter().map(String::as_str))
+            .collect();
         // `K-9a` also cites `K-9`.
         let covers = |id: &str| {
             cited.contains(id)
-                || cited.iter().any(|c| c.trim_end_matches(|ch: char| ch.is_ascii_lowercase()) == id)
+                || cited
+                    .iter()
+                    .any(|c| c.trim_end_matches(|ch: char| ch.is_ascii_lowercase()) == id)
         };
-        let uncovered: Vec<String> = required_clauses(&stem).into_iter().filter(|id| !covers(id)).collect();
+        let uncovered: Vec<String> = required_clauses(&stem)
+            .into_iter()
+            .filter(|id| !covers(id))
+            .collect();
         if !uncovered.is_empty() {
-            writeln!(report, "{}: no scenario cites {}", file.display(), uncovered.join(", ")).unwrap();
+            writeln!(
+                report,
+                "{}: no scenario cites {}",
+                file.display(),
+                uncovered.join(", ")
+            )
+            .unwrap();
             failed += 1;
         }
         for s in &scenarios {
             total += 1;
             if s.rules != stem {
-                writeln!(report, "{}:{}: scenario `{}` uses rules `{}` in {stem}.scn", file.display(), s.line, s.name, s.rules)
-                    .unwrap();
+                writeln!(
+                    report,
+                    "{}:{}: scenario `{}` uses rules `{}` in {stem}.scn",
+                    file.display(),
+                    s.line,
+                    s.name,
+                    s.rules
+                )
+                .unwrap();
             }
             let problems = run(s, &mut cache);
             if !problems.is_empty() {
