@@ -30,11 +30,14 @@ use std::time::{Duration, Instant};
 
 /// Units per game at most.
 const CAP: u32 = 2000;
-const SEED: u64 = 0x5e7e7_2026;
+const SEED: u64 = 0x0005_e7e7_2026;
 
 /// Process CPU time (user + system), from `CLOCK_PROCESS_CPUTIME_ID`.
 fn cpu_time() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid, writable timespec.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
@@ -72,7 +75,11 @@ impl Measure {
 fn timed(run: impl FnOnce() -> Tally) -> Measure {
     let (w, c) = (Instant::now(), cpu_time());
     let tally = run();
-    Measure { tally, wall: w.elapsed(), cpu: cpu_time() - c }
+    Measure {
+        tally,
+        wall: w.elapsed(),
+        cpu: cpu_time() - c,
+    }
 }
 
 /// `games` random playouts with the compiled engine.
@@ -114,7 +121,11 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
                         // The throw is not allowed now (K-5: the opening
                         // roll-off wants a 1): throw again.
                         redraws += 1;
-                        assert!(redraws < 10_000, "no throw is ever allowed in {}", pos.write(30, 10));
+                        assert!(
+                            redraws < 10_000,
+                            "no throw is ever allowed in {}",
+                            pos.write(30, 10)
+                        );
                         continue;
                     }
                     units[pick(draw, units.len())]
@@ -185,7 +196,10 @@ fn hand_games(games: u64, seed: u64) -> Tally {
 
 /// How many games fill about `secs` seconds (from a short trial run).
 fn calibrate(secs: f64, run: impl Fn(u64) -> Tally) -> u64 {
-    if let Some(games) = std::env::var("SENET_BENCH_GAMES").ok().and_then(|s| s.parse().ok()) {
+    if let Some(games) = std::env::var("SENET_BENCH_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
         return games;
     }
     let mut games = 64;
@@ -216,23 +230,44 @@ fn row(rules: &str, engine: &str, m: &Measure) {
 }
 
 fn main() {
-    let secs: f64 = std::env::var("SENET_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(5.0);
-    println!("senet throughput: single thread, random playouts (uniform legal units, Pcg64Mcg seed {SEED:#x}, cap {CAP} units/game)");
-    println!("{} seconds per measurement; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)", secs);
+    let secs: f64 = std::env::var("SENET_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5.0);
+    println!(
+        "senet throughput: single thread, random playouts (uniform legal units, Pcg64Mcg seed {SEED:#x}, cap {CAP} units/game)"
+    );
+    println!(
+        "{} seconds per measurement; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)",
+        secs
+    );
     println!();
     println!(
         "{:<11} {:<13} {:>9} {:>11} {:>7} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7} {:>6}",
-        "rules", "engine", "games", "units", "wall s", "cpu s", "games/s", "games/cpu", "Mu/s", "Mu/cpu-s", "u/game", "capped%"
+        "rules",
+        "engine",
+        "games",
+        "units",
+        "wall s",
+        "cpu s",
+        "games/s",
+        "games/cpu",
+        "Mu/s",
+        "Mu/cpu-s",
+        "u/game",
+        "capped%"
     );
-    let only: Option<Vec<String>> =
-        std::env::var("SENET_BENCH_RULES").ok().map(|s| s.split(',').map(str::to_string).collect());
+    let only: Option<Vec<String>> = std::env::var("SENET_BENCH_RULES")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
     let mut ratios = None;
     for name in senet::rules::builtin_names() {
-        let name: &str = name.as_ref();
+        let name: &str = name;
         if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == name)) {
             continue;
         }
-        let rules = senet::rules::load(name, None, &[]).unwrap_or_else(|e| panic!("built-in rule set {name}: {e}"));
+        let rules = senet::rules::load(name, None, &[])
+            .unwrap_or_else(|e| panic!("built-in rule set {name}: {e}"));
         if name != "bga" {
             let games = calibrate(secs, |g| compiled_games(&rules, g, SEED));
             let m = timed(|| compiled_games(&rules, games, SEED));
@@ -249,7 +284,10 @@ fn main() {
             c.push(timed(|| compiled_games(&rules, games, seed)));
             h.push(timed(|| hand_games(games, seed)));
             let (a, b) = (c[r as usize].tally, h[r as usize].tally);
-            assert_eq!(a, b, "the compiled and the hand-written bga engines played different games (seed {seed:#x})");
+            assert_eq!(
+                a, b,
+                "the compiled and the hand-written bga engines played different games (seed {seed:#x})"
+            );
         }
         let sum = |ms: &[Measure]| Measure {
             tally: ms.iter().fold(Tally::default(), |mut a, m| {
@@ -273,7 +311,9 @@ fn main() {
     }
     println!();
     if let Some((wall, cpu)) = ratios {
-        println!("bga compiled / hand-written speed: {wall:.3} (wall), {cpu:.3} (CPU)  [target >= 0.8]");
+        println!(
+            "bga compiled / hand-written speed: {wall:.3} (wall), {cpu:.3} (CPU)  [target >= 0.8]"
+        );
         println!("(both engines played identical games: same units, same winners)");
     }
 }

@@ -103,18 +103,42 @@ pub struct Mv {
 
 impl Mv {
     #[inline(always)]
-    const fn mv(throw: u8, from: u8, to: u8, hit_to: u8) -> Mv {
-        Mv { kind: Kind::Move, throw, from, to, hit_to }
+    const fn step(throw: u8, from: u8, to: u8, hit_to: u8) -> Mv {
+        Mv {
+            kind: Kind::Move,
+            throw,
+            from,
+            to,
+            hit_to,
+        }
     }
     #[inline(always)]
     const fn off(throw: u8, from: u8) -> Mv {
-        Mv { kind: Kind::Off, throw, from, to: OFF, hit_to: 0 }
+        Mv {
+            kind: Kind::Off,
+            throw,
+            from,
+            to: OFF,
+            hit_to: 0,
+        }
     }
     #[inline(always)]
     const fn pass(throw: u8) -> Mv {
-        Mv { kind: Kind::Pass, throw, from: 0, to: 0, hit_to: 0 }
+        Mv {
+            kind: Kind::Pass,
+            throw,
+            from: 0,
+            to: 0,
+            hit_to: 0,
+        }
     }
-    pub const RELEASE: Mv = Mv { kind: Kind::Release, throw: 0, from: 27, to: 15, hit_to: 0 };
+    pub const RELEASE: Mv = Mv {
+        kind: Kind::Release,
+        throw: 0,
+        from: 27,
+        to: 15,
+        hit_to: 0,
+    };
 }
 
 impl fmt::Display for Mv {
@@ -124,11 +148,22 @@ impl fmt::Display for Mv {
         if self.kind == Kind::Release {
             return f.write_str("0:27-15");
         }
-        write!(f, "{}{}:", self.throw, if gives_extra(self.throw) { "+" } else { "" })?;
+        write!(
+            f,
+            "{}{}:",
+            self.throw,
+            if gives_extra(self.throw) { "+" } else { "" }
+        )?;
         match self.kind {
             Kind::Pass => f.write_str("pass"),
             Kind::Off => write!(f, "{}-off", self.from),
-            _ => write!(f, "{}{}{}", self.from, if self.hit_to != 0 { 'x' } else { '-' }, self.to),
+            _ => write!(
+                f,
+                "{}{}{}",
+                self.from,
+                if self.hit_to != 0 { 'x' } else { '-' },
+                self.to
+            ),
         }
     }
 }
@@ -142,7 +177,10 @@ pub struct Moves {
 
 impl Default for Moves {
     fn default() -> Moves {
-        Moves { len: 0, buf: [Mv::pass(0); 8] }
+        Moves {
+            len: 0,
+            buf: [Mv::pass(0); 8],
+        }
     }
 }
 
@@ -160,7 +198,7 @@ impl Moves {
 impl Pos {
     /// White on 1,3,5,7,9, Black on 2,4,6,8,10, White to move (B-2, A-7).
     pub const START: Pos = Pos {
-        bb: [0b01_0101_0101_0, 0b10_1010_1010_0],
+        bb: [0b010_1010_1010, 0b101_0101_0100],
         off: [0, 0],
         side: 0,
         extra: false,
@@ -199,7 +237,11 @@ impl Pos {
 
         // The water (B-12b): only the piece on 27 is dealt with.
         if me & SQ27 != 0 {
-            out.push(if throw == 4 { Mv::off(throw, 27) } else { Mv::pass(throw) });
+            out.push(if throw == 4 {
+                Mv::off(throw, 27)
+            } else {
+                Mv::pass(throw)
+            });
             return;
         }
 
@@ -214,7 +256,7 @@ impl Pos {
             let from = m.trailing_zeros();
             let to = from + t;
             let hit = if opp & (1 << to) != 0 { from as u8 } else { 0 };
-            out.push(Mv::mv(throw, from as u8, to as u8, hit));
+            out.push(Mv::step(throw, from as u8, to as u8, hit));
             m &= m - 1;
         }
         // From 26 (B-11, B-13, B-15).
@@ -228,13 +270,13 @@ impl Pos {
                 if me & bit != 0 {
                     // own piece: no move
                 } else if opp & bit == 0 {
-                    out.push(Mv::mv(throw, 26, to as u8, 0));
+                    out.push(Mv::step(throw, 26, to as u8, 0));
                 } else if prot & bit != 0 {
                     divert = to >= 28 && water_free;
                 } else if to >= 28 && water_free {
-                    out.push(Mv::mv(throw, 26, to as u8, 27));
+                    out.push(Mv::step(throw, 26, to as u8, 27));
                 } else {
-                    out.push(Mv::mv(throw, 26, to as u8, 26));
+                    out.push(Mv::step(throw, 26, to as u8, 26));
                 }
             }
         }
@@ -252,7 +294,7 @@ impl Pos {
             return;
         }
         if divert {
-            out.push(Mv::mv(throw, 26, 27, 0));
+            out.push(Mv::step(throw, 26, 27, 0));
             return;
         }
 
@@ -262,7 +304,7 @@ impl Pos {
             let from = m.trailing_zeros();
             let to = from - t;
             let hit = if opp & (1 << to) != 0 { from as u8 } else { 0 };
-            out.push(Mv::mv(throw, from as u8, to as u8, hit));
+            out.push(Mv::step(throw, from as u8, to as u8, hit));
             m &= m - 1;
         }
         if out.len == 0 {

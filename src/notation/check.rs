@@ -406,7 +406,13 @@ pub fn start_position(
                 Ok(p) => {
                     let wrong: Vec<String> = Side::BOTH
                         .into_iter()
-                        .filter(|&s| p.in_play(s) + p.off[s.index()] != rules.pieces)
+                        .filter(|&s| {
+                            // Where captures remove pieces (BL-4), fewer is possible.
+                            let n = p.in_play(s) + p.off[s.index()];
+                            n > rules.pieces
+                                || (n < rules.pieces
+                                    && rules.movement.hit != crate::engine::Hit::Capture)
+                        })
                         .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
                         .collect();
                     if wrong.is_empty() {
