@@ -91,6 +91,8 @@ pub struct Played {
     /// Each unit with the side that played it and the turn number.
     pub units: Vec<(Side, u32, Unit)>,
     pub winner: Option<Side>,
+    /// The game ended (a win or a draw) before the unit cap.
+    pub finished: bool,
     pub score: Option<(Side, u32)>,
     pub turns: u32,
     /// Units played (also when `units` was not kept).
@@ -124,7 +126,7 @@ pub fn play_game(
     let mut events = Events::default();
     let mut turns = 0u32;
     let mut count = 0usize;
-    while count < max_units && rules.winner(&pos).is_none() {
+    while count < max_units && !rules.game_over(&pos) {
         let side = pos.to_move;
         let player = players[side.index()];
         rules.free_units(&pos, &mut buf);
@@ -166,6 +168,7 @@ pub fn play_game(
         first,
         units,
         winner: rules.winner(&pos),
+        finished: rules.game_over(&pos),
         score: rules.score(&pos),
         turns,
         unit_count: count as u32,
@@ -239,6 +242,8 @@ pub struct EventsMean {
 #[derive(Debug, Clone, Copy)]
 pub struct GameFigures {
     pub units: u32,
+    /// The game reached its end (a win or a draw), not the unit cap.
+    pub finished: bool,
     pub turns: u32,
     pub winner: Option<Side>,
     pub events: Events,
@@ -261,6 +266,7 @@ impl Stats {
             l if l % 2 == 1 => units[l / 2] as f64,
             l => (units[l / 2 - 1] as f64 + units[l / 2] as f64) / 2.0,
         };
+        // The win rate counts decided games (draws have no winner).
         let finished = games.iter().filter(|g| g.winner.is_some()).count() as f64;
         let white = games
             .iter()
@@ -273,7 +279,7 @@ impl Stats {
         };
         Stats {
             games: games.len() as u64,
-            unfinished: games.iter().filter(|g| g.winner.is_none()).count() as u64,
+            unfinished: games.iter().filter(|g| !g.finished).count() as u64,
             units_mean: mean(&|g| g.units as f64),
             units_median: median,
             turns_mean: mean(&|g| g.turns as f64),
@@ -391,6 +397,7 @@ impl Played {
     pub fn figures(&self) -> GameFigures {
         GameFigures {
             units: self.unit_count,
+            finished: self.finished,
             turns: self.turns,
             winner: self.winner,
             events: self.events,

@@ -87,7 +87,7 @@ pub fn record_text(
     if let Some((side, points)) = g.score {
         tags.push(record::tag("Score", format!("{side} {points}")));
     }
-    if g.winner.is_none() {
+    if !g.finished {
         tags.push(record::tag("Termination", "abandoned"));
     }
     let game = record::game(tags, &g.units, result);

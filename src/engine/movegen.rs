@@ -178,9 +178,13 @@ impl Ruleset {
         let mut out = Vec::new();
         let mut refused = Vec::new();
         self.generate(pos, throw, &mut out, &mut |r| refused.push(r));
+        // A piece may have a legal move in one direction and a refused one in
+        // the other (T-9b, MB-1): keep every refusal that is not itself a
+        // legal move.
         refused.retain(|r| {
-            !out.iter()
-                .any(|u| u.kind == UnitKind::Move && u.from == r.from)
+            !out.iter().any(|u| {
+                u.kind == UnitKind::Move && u.from == r.from && (u.to == r.to || r.to == r.from)
+            })
         });
         refused.sort_by_key(|r| (r.from, r.to));
         refused.dedup();
@@ -563,7 +567,7 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
         if self.movement.setup_guard && self.guarded(pos, from) {
-            return refuse(from + 1, Forbid::Guard);
+            return refuse(from, Forbid::Guard);
         }
 
         let mut to: u8;

@@ -358,7 +358,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         var: bool,
     ) -> Option<Position> {
         let rules = self.rules;
-        if rules.winner(p).is_some() {
+        if rules.game_over(p) {
             let f = Finding::error(
                 "senet::sgn::after_end",
                 "the game is already over: a side has borne off all its pieces",
