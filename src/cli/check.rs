@@ -7,9 +7,8 @@ use crate::notation::check::{CheckOptions, RulesCache, check_game};
 use crate::notation::reader::{GameSource, ReadError, StreamReader, SyntaxError};
 use crate::notation::replay::{Finding, Severity};
 use crate::notation::syntax::Game;
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::NamedSource;
 use serde::Serialize;
-use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -82,77 +81,6 @@ struct JsonFinding<'a> {
     legal: &'a [String],
     position: Option<&'a str>,
     in_variation: bool,
-}
-
-/// A finding with its file, ready for miette.
-struct Report<'a> {
-    f: &'a Finding,
-    src: NamedSource<GameSource>,
-    game: usize,
-    players: String,
-}
-
-impl fmt::Debug for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl fmt::Display for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl std::error::Error for Report<'_> {}
-
-impl Diagnostic for Report<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(self.f.code))
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.f.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
-    }
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let f = self.f;
-        let mut lines = Vec::new();
-        if let Some(h) = &f.help {
-            lines.push(h.clone());
-        }
-        let mut ctx = format!("game {}{}", self.game, self.players);
-        if let (Some(turn), Some(side)) = (f.turn, f.side) {
-            ctx.push_str(&format!(", turn {turn}, {side}"));
-        }
-        if let Some(t) = f.throw {
-            ctx.push_str(&format!(", throw {t}"));
-        }
-        if f.in_variation {
-            ctx.push_str(", in a variation");
-        }
-        lines.push(ctx);
-        if let Some(c) = &f.clause {
-            lines.push(format!("rule: {c}"));
-        }
-        if let Some(p) = &f.position {
-            lines.push(format!("position before: {p}"));
-        }
-        Some(Box::new(lines.join("\n")))
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.src)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.f.label.is_empty() {
-            None
-        } else {
-            Some(self.f.label.clone())
-        };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label,
-            self.f.span,
-        ))))
-    }
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
@@ -247,7 +175,7 @@ impl Checker {
                     (Some(w), Some(b)) => format!(" ({w} – {b})"),
                     _ => String::new(),
                 };
-                let report = Report {
+                let report = super::FindingReport {
                     f: &f,
                     src: NamedSource::new(file, src.clone()),
                     game: index,

@@ -9,7 +9,10 @@ pub mod replay;
 pub mod rules;
 pub mod simulate;
 
+use crate::notation::replay::{Finding, Severity};
 use clap::{CommandFactory, Parser, Subcommand};
+use miette::{Diagnostic, LabeledSpan, NamedSource};
+use std::fmt as sfmt;
 use std::process::ExitCode;
 
 /// Exit code: the input has problems.
@@ -76,6 +79,12 @@ pub fn main() -> ExitCode {
 pub fn render(diag: &dyn miette::Diagnostic) -> String {
     use std::io::IsTerminal;
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    render_with(diag, colour)
+}
+
+/// Renders a diagnostic at a fixed width of 100 columns, with or without
+/// colour.
+pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
     let theme = if colour {
         miette::GraphicalTheme::unicode()
     } else {
@@ -115,4 +124,77 @@ pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> st
         }
     }
     Ok(())
+}
+
+/// A finding of `check` or `replay` with its source text, ready for
+/// miette: the help adds the game, turn, side, throw, clause and position.
+pub struct FindingReport<'a, S: miette::SourceCode + 'static> {
+    pub f: &'a Finding,
+    pub src: NamedSource<S>,
+    pub game: usize,
+    /// ` (White – Black)`, or empty.
+    pub players: String,
+}
+
+impl<S: miette::SourceCode + 'static> sfmt::Debug for FindingReport<'_, S> {
+    fn fmt(&self, f: &mut sfmt::Formatter<'_>) -> sfmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl<S: miette::SourceCode + 'static> sfmt::Display for FindingReport<'_, S> {
+    fn fmt(&self, f: &mut sfmt::Formatter<'_>) -> sfmt::Result {
+        f.write_str(&self.f.message)
+    }
+}
+impl<S: miette::SourceCode + 'static> std::error::Error for FindingReport<'_, S> {}
+
+impl<S: miette::SourceCode + 'static> Diagnostic for FindingReport<'_, S> {
+    fn code<'b>(&'b self) -> Option<Box<dyn sfmt::Display + 'b>> {
+        Some(Box::new(self.f.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.f.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn sfmt::Display + 'b>> {
+        let f = self.f;
+        let mut lines = Vec::new();
+        if let Some(h) = &f.help {
+            lines.push(h.clone());
+        }
+        let mut ctx = format!("game {}{}", self.game, self.players);
+        if let (Some(turn), Some(side)) = (f.turn, f.side) {
+            ctx.push_str(&format!(", turn {turn}, {side}"));
+        }
+        if let Some(t) = f.throw {
+            ctx.push_str(&format!(", throw {t}"));
+        }
+        if f.in_variation {
+            ctx.push_str(", in a variation");
+        }
+        lines.push(ctx);
+        if let Some(c) = &f.clause {
+            lines.push(format!("rule: {c}"));
+        }
+        if let Some(p) = &f.position {
+            lines.push(format!("position before: {p}"));
+        }
+        Some(Box::new(lines.join("\n")))
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = if self.f.label.is_empty() {
+            None
+        } else {
+            Some(self.f.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label,
+            self.f.span,
+        ))))
+    }
 }

@@ -19,13 +19,13 @@
 //! or a header that gives no rule set or start position; 2 the file cannot
 //! be read, the rule set does not load, or there is no game N.
 
-use crate::engine::{Position, Relocated, Ruleset, Side, Starter, Unit, UnitKind};
+use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
 use crate::notation::reader::Reader;
 use crate::notation::replay::{Finding, Replayer, Severity, Step, square_name};
 use crate::notation::syntax::{CommandKind, Comment, Game, Node, Span, UnitSyntax};
 use crate::rules::RulesError;
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::NamedSource;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -176,94 +176,6 @@ impl ReplayError {
             ReplayError::Syntax(_) => super::EXIT_INPUT,
             ReplayError::NoSuchGame { .. } | ReplayError::Rules(_) => super::EXIT_USAGE,
         }
-    }
-}
-
-/// Renders a diagnostic at a fixed width, with or without colour.
-fn render_diag(diag: &dyn Diagnostic, color: bool) -> String {
-    let theme = if color {
-        miette::GraphicalTheme::unicode()
-    } else {
-        miette::GraphicalTheme::unicode_nocolor()
-    };
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut out = String::new();
-    if handler.render_report(&mut out, diag).is_err() {
-        out = format!("{diag}\n");
-    }
-    out
-}
-
-/// A finding of the replay with the record's text, ready for miette.
-struct Report<'a> {
-    f: &'a Finding,
-    src: NamedSource<String>,
-    game: usize,
-}
-
-impl fmt::Debug for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl fmt::Display for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl std::error::Error for Report<'_> {}
-
-impl Diagnostic for Report<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(self.f.code))
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.f.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
-    }
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let f = self.f;
-        let mut lines = Vec::new();
-        if let Some(h) = &f.help {
-            lines.push(h.clone());
-        }
-        let mut ctx = format!("game {}", self.game);
-        if let (Some(turn), Some(side)) = (f.turn, f.side) {
-            ctx.push_str(&format!(", turn {turn}, {side}"));
-        }
-        if let Some(t) = f.throw {
-            ctx.push_str(&format!(", throw {t}"));
-        }
-        if f.in_variation {
-            ctx.push_str(", in a variation");
-        }
-        lines.push(ctx);
-        if !f.legal.is_empty() {
-            lines.push(format!("legal: {}", f.legal.join(" ")));
-        }
-        if let Some(c) = &f.clause {
-            lines.push(format!("rule: {c}"));
-        }
-        if let Some(p) = &f.position {
-            lines.push(format!("position before: {p}"));
-        }
-        Some(Box::new(lines.join("\n")))
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.src)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.f.label.is_empty() {
-            None
-        } else {
-            Some(self.f.label.clone())
-        };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label,
-            self.f.span,
-        ))))
     }
 }
 
@@ -938,60 +850,26 @@ impl<'a> Walk<'a> {
 /// The position a game starts from: its `SetUp`/`Position` tags, or the
 /// rule set's setup with the first player its rules or `FirstPlayer` name
 /// (the header checks of `senet check` judge the rest).
+/// The start position, as `senet check` works it out; problems that still
+/// leave a start (a missing `FirstPlayer`, inferred from the movetext) are
+/// for `check` to report, not for the replay.
 fn start_position(game: &Game, rules: &Ruleset) -> Result<Position, Box<Finding>> {
     let head = game
         .tags
         .first()
         .map(|t| t.span)
         .unwrap_or(Span::new(game.span.start, game.span.start));
-    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
-    let board = rules.board;
-    if tag("SetUp").is_some_and(|t| t.value == "1") {
-        let Some(t) = tag("Position") else {
-            return Err(Box::new(
-                Finding::error(
-                    "senet::sgn::setup",
-                    "`SetUp \"1\"` needs a Position tag",
-                    head,
-                )
-                .label("SetUp")
-                .help("add `[Position \"...\"]` with the position string the game starts from"),
-            ));
-        };
-        return Position::parse(&t.value, board.len, board.row_len).map_err(|e| {
-            let vs = t.value_span;
-            let at = Span::new(vs.start + e.at, vs.start + e.at + e.len);
-            let help = "a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> \
-                        <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`";
-            Box::new(
-                Finding::error(
-                    "senet::sgn::position",
-                    format!("bad position string: {}", e.message),
-                    at,
-                )
-                .label("here")
-                .help(help),
+    let mut findings = Vec::new();
+    match crate::notation::check::start_position(game, rules, head, &mut findings) {
+        Some(p) => Ok(p),
+        None => Err(Box::new(findings.into_iter().next().unwrap_or_else(|| {
+            Finding::error(
+                "senet::sgn::setup",
+                "the game has no usable start position",
+                head,
             )
-        });
+        }))),
     }
-    let first = match &rules.starter {
-        Starter::Fixed(side, _) => *side,
-        Starter::ByLot(_) => match tag("FirstPlayer").map(|t| t.value.as_str()) {
-            Some("White") => Side::White,
-            Some("Black") => Side::Black,
-            _ => game
-                .nodes
-                .iter()
-                .find_map(|n| match n {
-                    Node::TurnNumber { black, .. } => {
-                        Some(if *black { Side::Black } else { Side::White })
-                    }
-                    _ => None,
-                })
-                .unwrap_or(Side::White),
-        },
-    };
-    Ok(Position::start(rules, first))
 }
 
 /// Replays game `opts.game` of `text` (read from `name`, whose directory
@@ -1021,7 +899,7 @@ pub fn render_replay(
         Some(Err(e)) => {
             let report =
                 miette::Report::new(e).with_source_code(NamedSource::new(name, text.to_string()));
-            return Err(ReplayError::Syntax(render_diag(
+            return Err(ReplayError::Syntax(super::render_with(
                 report.as_ref(),
                 opts.color,
             )));
@@ -1030,11 +908,12 @@ pub fn render_replay(
     };
     let src = || NamedSource::new(name, text.to_string());
     let problem = |f: &Finding| {
-        render_diag(
-            &Report {
+        super::render_with(
+            &super::FindingReport {
                 f,
                 src: src(),
                 game: opts.game,
+                players: String::new(),
             },
             opts.color,
         )
@@ -1252,7 +1131,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                         if *found == 1 { "" } else { "s" }
                     )
                 }
-                ReplayError::Rules(r) => eprint!("{}", render_diag(r, color)),
+                ReplayError::Rules(r) => eprint!("{}", super::render_with(r, color)),
             }
             ExitCode::from(e.exit_code())
         }
