@@ -86,6 +86,8 @@ pub struct Effects {
     pub backward: bool,
     pub truncation: bool,
     pub queue_join: bool,
+    /// The hit piece left the game (BL-4).
+    pub capture: bool,
     /// A queued piece entered the board.
     pub queue_enter: bool,
     /// The turn ended with this unit.
@@ -1044,7 +1046,10 @@ impl Ruleset {
                                 fx.water = true;
                                 fx.queue_join = true;
                             }
-                            HitDest::Removed => fx.swap = false,
+                            HitDest::Removed => {
+                                fx.swap = false;
+                                fx.capture = true;
+                            }
                         }
                     }
                     let sq = &self.squares[unit.to as usize];

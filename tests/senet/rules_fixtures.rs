@@ -139,6 +139,7 @@ fn builtin_source_and_names_agree() {
         rules::builtin_names(),
         [
             "bga",
+            "bell",
             "jequier",
             "kendall",
             "kendall1979",
