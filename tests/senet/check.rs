@@ -17,12 +17,11 @@
 //!   `ok/loose/` records exercise the syntax only and are not checked here.
 //! - the binary: JSON Lines fields and the exit codes 0, 1 and 2.
 
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::NamedSource;
 use senet::notation::check::{CheckOptions, RulesCache, check_game};
 use senet::notation::reader::{Reader, SyntaxError};
 use senet::notation::replay::{Finding, Severity};
 use std::collections::BTreeSet;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -103,78 +102,6 @@ fn check_file(path: &Path, text: &str) -> Vec<Checked> {
     out
 }
 
-/// The command line's report of a finding (mirrors the private `Report` of
-/// `src/cli/check.rs`).
-struct Report<'a> {
-    f: &'a Finding,
-    src: NamedSource<String>,
-    game: usize,
-    players: &'a str,
-}
-
-impl fmt::Debug for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl fmt::Display for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
-    }
-}
-impl std::error::Error for Report<'_> {}
-
-impl Diagnostic for Report<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(self.f.code))
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.f.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
-    }
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let f = self.f;
-        let mut lines = Vec::new();
-        if let Some(h) = &f.help {
-            lines.push(h.clone());
-        }
-        let mut ctx = format!("game {}{}", self.game, self.players);
-        if let (Some(turn), Some(side)) = (f.turn, f.side) {
-            ctx.push_str(&format!(", turn {turn}, {side}"));
-        }
-        if let Some(t) = f.throw {
-            ctx.push_str(&format!(", throw {t}"));
-        }
-        if f.in_variation {
-            ctx.push_str(", in a variation");
-        }
-        lines.push(ctx);
-        if let Some(c) = &f.clause {
-            lines.push(format!("rule: {c}"));
-        }
-        if let Some(p) = &f.position {
-            lines.push(format!("position before: {p}"));
-        }
-        Some(Box::new(lines.join("\n")))
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.src)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.f.label.is_empty() {
-            None
-        } else {
-            Some(self.f.label.clone())
-        };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label,
-            self.f.span,
-        ))))
-    }
-}
-
 fn severity(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -247,17 +174,14 @@ fn describe(name: &str, text: &str, c: &Checked, f: &Finding) -> String {
     if f.in_variation {
         field("in variation", "yes".into());
     }
-    let report = Report {
+    // The command line's own report, rendered without colour.
+    let report = senet::cli::FindingReport {
         f,
         src: NamedSource::new(name, text.to_string()),
         game: c.game,
-        players: &c.players,
+        players: c.players.clone(),
     };
-    let mut rendered = String::new();
-    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-        .with_width(100)
-        .render_report(&mut rendered, &report)
-        .unwrap();
+    let rendered = senet::cli::render_with(&report, false);
     out.push('\n');
     out.push_str(&rendered);
     out
