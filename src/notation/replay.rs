@@ -664,18 +664,14 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 code = "senet::sgn::illegal_skip";
                 message = format!("`skip` is written, but {side}'s turn is not missed");
                 label = "no missed turn is due".into();
-                if let Some(s) = rules.squares.iter().find(|s| s.miss_turn) {
-                    clause = s.miss_clause.clone();
-                }
+                clause = miss_clause(rules);
                 help = "`skip` stands for a turn the rules take away (a piece moved onto the net); throw instead".into();
             }
             _ if p.skip[side.index()] && !p.extra => {
                 code = "senet::sgn::missed_turn";
                 message = format!("{side}'s turn is missed: the only unit is `skip`");
                 label = "write `skip` here".into();
-                if let Some(s) = rules.squares.iter().find(|s| s.miss_turn) {
-                    clause = s.miss_clause.clone();
-                }
+                clause = miss_clause(rules);
                 help = "a piece of this side moved onto the square that makes its owner miss the next turn".into();
             }
             UnitBody::Pass => {
@@ -1057,6 +1053,16 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             format!("{side} has not yet thrown the {need} it needs before its first move")
         }
     }
+}
+
+/// The clause of the square that makes its owner miss a turn.
+fn miss_clause(rules: &Ruleset) -> String {
+    rules
+        .squares
+        .iter()
+        .find(|s| s.miss_turn)
+        .map(|s| s.miss_clause.clone())
+        .unwrap_or_default()
 }
 
 /// "square 27 (House of Water)".
