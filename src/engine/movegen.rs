@@ -380,17 +380,7 @@ impl Ruleset {
                 }
                 let off = self.board.off();
                 if lock.exit_throws & (1 << throw) != 0 {
-                    out.push(Unit {
-                        kind: UnitKind::Move,
-                        throw,
-                        from,
-                        to: off,
-                        relocated: None,
-                        hit: false,
-                        extra_mark,
-                        off: true,
-                        forced: false,
-                    });
+                    out.push(Unit::bear_off(throw, from, off, extra_mark));
                     return;
                 }
                 match self.relocate(pos, lock.otherwise, SquareSet::single(from)) {
@@ -757,17 +747,7 @@ impl Ruleset {
                 None,
             ));
         }
-        Ok(Unit {
-            kind: UnitKind::Move,
-            throw,
-            from,
-            to: off,
-            relocated: None,
-            hit: false,
-            extra_mark,
-            off: true,
-            forced: false,
-        })
+        Ok(Unit::bear_off(throw, from, off, extra_mark))
     }
 
     /// The first blockade found on `path`, as an index into `blockades`.

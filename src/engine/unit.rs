@@ -62,6 +62,20 @@ impl Unit {
             forced,
         }
     }
+    /// The piece on `from` leaves the board; `off` is the last square plus one.
+    pub fn bear_off(throw: u8, from: u8, off: u8, extra_mark: bool) -> Unit {
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to: off,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: true,
+            forced: false,
+        }
+    }
     pub fn skip() -> Unit {
         Unit {
             kind: UnitKind::Skip,
