@@ -394,6 +394,9 @@ fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
             "landed on {} and joins the queue of dead pieces",
             sq(u.to)
         )),
+        Some(Relocated::Hand) => {
+            out.push(format!("landed on {} and goes back to the hand", sq(u.to)))
+        }
         None if fx.water && u.kind == UnitKind::Move && !u.off && !fx.swap => {
             out.push(format!("into the water on {}", sq(u.to)))
         }
@@ -442,8 +445,8 @@ fn highlight(p: &Played) -> Highlight {
     }
     let landed = match u.relocated {
         Some(Relocated::Square(s)) => Some(s),
-        Some(Relocated::Queue) => None,
-        None if u.off => None,
+        Some(Relocated::Queue | Relocated::Hand) => None,
+        None if u.off || u.to == 0 => None,
         None => Some(u.to),
     };
     Highlight {

@@ -10,9 +10,9 @@ mod ruleset;
 mod unit;
 
 pub use movegen::{Effects, Forbid, Refusal};
-pub use position::{Position, PositionError, Queue};
+pub use position::{Heading, Position, PositionError, Queue};
 pub use ruleset::*;
-pub use unit::{Relocated, Unit, UnitKind};
+pub use unit::{Part, Relocated, Unit, UnitKind};
 
 use serde::Serialize;
 

@@ -9,10 +9,10 @@
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
-use super::unit::Relocated;
+use super::unit::{Part, Relocated};
 use super::{
-    Backward, BlockadeKind, Clause, Goal, Hit, Position, Pred, Reach, Relocation, Ruleset, Side,
-    SquareSet, Unit, UnitKind,
+    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
+    Side, SquareSet, Unit, UnitKind,
 };
 
 /// Why a move was refused.
@@ -62,6 +62,12 @@ pub enum Forbid {
     Guard,
     /// The side has not yet thrown its starting throw (KD-10).
     StartingThrow,
+    /// The target holds a piece and no move may land on one (PC-3).
+    Occupied,
+    /// The turn's moves have gone the other way (PC-4).
+    Direction,
+    /// A piece on this square never moves backward (PC-4).
+    NoBackward,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -100,6 +106,15 @@ pub struct Effects {
 enum Dir {
     Forward,
     Backward,
+}
+
+/// What the squares a part landed on gave its owner.
+#[derive(Clone, Copy, Default)]
+struct Landed {
+    /// An extra throw bound to the piece (R-11, PC-2).
+    bound: bool,
+    /// An extra throw (PC-6).
+    extra: bool,
 }
 
 /// Where a hit opposing piece goes.
@@ -167,6 +182,7 @@ impl Ruleset {
                             extra_mark: false,
                             off: false,
                             forced: false,
+                            split: None,
                         });
                     }
                 }
@@ -228,6 +244,9 @@ impl Ruleset {
             }
             Forbid::Guard => self.movement.setup_guard_clause.clone(),
             Forbid::StartingThrow => self.movement.start_throw_clause.clone(),
+            Forbid::Occupied => self.movement.swap_clause.clone(),
+            Forbid::Direction => self.movement.one_direction_clause.clone(),
+            Forbid::NoBackward => self.movement.no_backward_clause.clone(),
             Forbid::Opening => self
                 .opening
                 .iter()
@@ -394,12 +413,15 @@ impl Ruleset {
                         to: match dest {
                             Relocated::Square(s) => s,
                             Relocated::Queue => from,
+                            // Written `1-hand`, as PC-5's return.
+                            Relocated::Hand => 0,
                         },
                         relocated: None,
                         hit: false,
                         extra_mark,
                         off: false,
                         forced: false,
+                        split: None,
                     }),
                 }
                 return;
@@ -438,8 +460,23 @@ impl Ruleset {
 
         let start = out.len();
         let mut divert: Option<Unit> = None;
+        // PC-4: the turn's moves so far went this way.
+        let heading = if self.movement.one_direction {
+            pos.heading
+        } else {
+            Heading::Any
+        };
+        if heading == Heading::Backward {
+            for from in me.iter() {
+                refuse(Refusal {
+                    from,
+                    to: from.saturating_add(throw),
+                    forbid: Forbid::Direction,
+                });
+            }
+        }
         // Forward moves.
-        for from in me.iter() {
+        for from in me.iter().filter(|_| heading != Heading::Backward) {
             if let Some(b) = pos.bound {
                 if from != b {
                     refuse(Refusal {
@@ -508,14 +545,33 @@ impl Ruleset {
                 }
             }
         }
+        if heading != Heading::Backward {
+            // PC-2: a whole throw enters a piece from the hand.
+            self.entries(pos, throw, extra_mark, out, refuse);
+            // PC-3: the throw split between two pieces.
+            if self.movement.split {
+                self.split_units(pos, throw, extra_mark, out);
+            }
+        }
         // B-13: a diverted move counts as a forward move when no other exists.
         if out.len() == start {
             if let Some(u) = divert {
                 out.push(u);
             }
         }
-        // Backward moves when no forward move exists (T-9b, B-9).
-        if out.len() == start && pos.bound.is_none() {
+        if out.len() == start && heading == Heading::Forward {
+            // PC-4: no backward move in a turn that went forward.
+            for from in me.iter() {
+                if throw < from && !self.movement.immobile.contains(from) {
+                    refuse(Refusal {
+                        from,
+                        to: from - throw,
+                        forbid: Forbid::Direction,
+                    });
+                }
+            }
+        } else if out.len() == start && pos.bound.is_none() {
+            // Backward moves when no forward move exists (T-9b, B-9).
             for from in me.iter() {
                 if self.movement.backward == Backward::Never {
                     continue;
@@ -538,7 +594,23 @@ impl Ruleset {
             }
         }
         if out.len() == start {
-            out.push(Unit::pass(throw, extra_mark, true));
+            // PC-5: a piece that cannot move from its square goes back to hand.
+            let stuck = me.iter().find(|&s| self.squares[s as usize].stuck_to_hand);
+            match stuck {
+                Some(from) => out.push(Unit {
+                    kind: UnitKind::Move,
+                    throw,
+                    from,
+                    to: 0,
+                    relocated: None,
+                    hit: false,
+                    extra_mark,
+                    off: false,
+                    forced: true,
+                    split: None,
+                }),
+                None => out.push(Unit::pass(throw, extra_mark, true)),
+            }
         } else if self.movement.voluntary_pass && pos.bound.is_none() {
             out.push(Unit::pass(throw, extra_mark, false));
         } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
@@ -567,6 +639,9 @@ impl Ruleset {
         if dir == Dir::Backward {
             if self.movement.immobile.contains(from) {
                 return refuse(from, Forbid::Immobile);
+            }
+            if self.movement.no_backward.contains(from) {
+                return refuse(from, Forbid::NoBackward);
             }
             let step = self.backward_step(throw);
             if step >= from {
@@ -637,6 +712,9 @@ impl Ruleset {
             return refuse(to, Forbid::OwnPiece);
         }
         let hit = opp.0 & target.0 != 0;
+        if hit && self.movement.hit == Hit::Forbidden {
+            return refuse(to, Forbid::Occupied);
+        }
         if hit && self.protected(pos, to) {
             let tsq = &self.squares[to as usize];
             let divert = match tsq.divert_when_protected {
@@ -707,7 +785,88 @@ impl Ruleset {
             extra_mark,
             off: false,
             forced: false,
+            split: None,
         })
+    }
+
+    /// PC-2: entering a piece from the hand with a whole throw, onto an
+    /// empty entry square.
+    fn entries(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+        refuse: &mut impl FnMut(Refusal),
+    ) {
+        let Some(entry) = &self.entry else { return };
+        if pos.hand[pos.to_move.index()] == 0 || entry.throws & (1 << throw) == 0 {
+            return;
+        }
+        let to = entry.square;
+        let forbid = match pos.at(to) {
+            _ if pos.bound.is_some() => Some(Forbid::Bound),
+            Some(s) if s == pos.to_move => Some(Forbid::OwnPiece),
+            Some(_) => Some(Forbid::Occupied),
+            None => None,
+        };
+        match forbid {
+            Some(forbid) => refuse(Refusal {
+                from: 0,
+                to,
+                forbid,
+            }),
+            None => out.push(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from: 0,
+                to,
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: false,
+                forced: false,
+                split: None,
+            }),
+        }
+    }
+
+    /// PC-3: the throw split in two parts, each moving another piece forward
+    /// by its part, the second from the board the first left. A throw bound
+    /// to a piece (PC-2) must move that piece in one of the parts. Splits
+    /// never enter a piece.
+    fn split_units(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
+        let side = pos.to_move.index();
+        for first in 1..throw {
+            let rest = throw - first;
+            for x in pos.pieces[side].iter() {
+                let Ok(u1) = self.attempt(pos, x, first, Dir::Forward) else {
+                    continue;
+                };
+                let mut mid = *pos;
+                let mut fx = Effects::default();
+                let part = u1.first_part();
+                self.move_part(pos, &mut mid, &mut fx, &part, first);
+                let landed = match part.relocated {
+                    Some(Relocated::Square(s)) => s,
+                    None if !part.off => part.to,
+                    _ => 0,
+                };
+                for y in mid.pieces[side].iter().filter(|&y| y != landed) {
+                    if pos.bound.is_some_and(|b| b != x && b != y) {
+                        continue;
+                    }
+                    if let Ok(u2) = self.attempt(&mid, y, rest, Dir::Forward) {
+                        out.push(Unit {
+                            throw,
+                            extra_mark,
+                            split: Some(u2.first_part()),
+                            ..u1
+                        });
+                    }
+                }
+            }
+        }
     }
 
     fn bear_off_unit(&self, pos: &Position, from: u8, throw: u8, extra_mark: bool) -> Tried {
@@ -849,7 +1008,8 @@ impl Ruleset {
                 }
             }
             _ => match self.movement.hit {
-                Hit::Swap => HitDest::Square(from),
+                // A forbidden hit never reaches here (PC-3).
+                Hit::Swap | Hit::Forbidden => HitDest::Square(from),
                 Hit::Capture => HitDest::Removed,
                 Hit::LowestEmpty => {
                     // The board once the mover stands on `to` (JQ-6): the
@@ -886,6 +1046,7 @@ impl Ruleset {
     ) -> Option<Option<Relocated>> {
         match effect {
             Relocation::Stay => Some(None),
+            Relocation::Hand => Some(Some(Relocated::Hand)),
             Relocation::To(s) if occ.contains(s) => match when_taken {
                 Some(Relocation::To(_)) | None => None,
                 Some(fallback) => self.relocate_in(occ, fallback, None),
@@ -924,7 +1085,6 @@ impl Ruleset {
         let mut fx = Effects::default();
         let side = pos.to_move;
         let me = side.index();
-        let them = side.other().index();
         let mut ends_turn;
         match unit.kind {
             UnitKind::Skip => {
@@ -955,6 +1115,7 @@ impl Ruleset {
                         p.queue.push(side);
                         fx.queue_join = true;
                     }
+                    Some(Relocated::Hand) => p.hand[me] += 1,
                 }
                 // KD-8: the release to 15 costs the next turn.
                 if self.squares[unit.from as usize]
@@ -985,7 +1146,8 @@ impl Ruleset {
                 };
             }
             UnitKind::Move => {
-                if !p.pieces[me].contains(unit.from) {
+                let entering = unit.from == 0;
+                if !entering && !p.pieces[me].contains(unit.from) || entering && p.hand[me] == 0 {
                     return Err(Refusal {
                         from: unit.from,
                         to: unit.to,
@@ -1000,67 +1162,26 @@ impl Ruleset {
                 }
                 p.bound = None;
                 p.waiting[me] = false;
-                p.pieces[me].remove(unit.from);
-                p.arrived.remove(unit.from);
-                fx.backward = unit.to < unit.from && !unit.off;
-                if unit.off {
-                    p.off[me] += 1;
-                    fx.bear_off = true;
-                } else {
-                    fx.truncation = unit.to < unit.from + unit.throw
-                        && !fx.backward
-                        && self.movement.truncate_at.contains(unit.to);
-                    if unit.hit {
-                        fx.swap = true;
-                        p.pieces[them].remove(unit.to);
-                        match self.hit_destination(pos, unit.from, unit.to) {
-                            HitDest::Square(d) => {
-                                p.pieces[them].insert(d);
-                                fx.hit_to = Some(d);
-                                if d != unit.from {
-                                    fx.water = true;
-                                }
-                            }
-                            HitDest::Queue => {
-                                p.queue.push(side.other());
-                                fx.water = true;
-                                fx.queue_join = true;
-                            }
-                            HitDest::Removed => {
-                                fx.swap = false;
-                                fx.capture = true;
-                            }
-                        }
-                    }
-                    let sq = &self.squares[unit.to as usize];
-                    match unit.relocated {
-                        Some(Relocated::Square(s)) => {
-                            p.pieces[me].insert(s);
-                            p.arrived.insert(s);
-                            fx.water = true;
-                        }
-                        Some(Relocated::Queue) => {
-                            p.queue.push(side);
-                            fx.water = true;
-                            fx.queue_join = true;
-                        }
-                        None => {
-                            p.pieces[me].insert(unit.to);
-                            p.arrived.insert(unit.to);
-                            if sq.lock.is_some() {
-                                fx.water = true;
-                            }
-                        }
-                    }
-                    if sq.miss_turn && unit.relocated.is_none() {
-                        p.skip[me] = true;
-                    }
-                    // exactly one pending throw, bound to this piece,
-                    // whatever the value that landed it (P-6).
-                    if sq.bound_extra && unit.relocated.is_none() {
-                        p.bound = Some(unit.to);
-                        ends_turn = false;
-                    }
+                let first = unit.first_part();
+                let mut landed = self.move_part(pos, &mut p, &mut fx, &first, unit.throw);
+                if let Some(second) = &unit.split {
+                    let mid = p;
+                    let rest = self.move_part(&mid, &mut p, &mut fx, second, 0);
+                    landed.bound |= rest.bound;
+                    landed.extra |= rest.extra;
+                }
+                if landed.bound || landed.extra {
+                    ends_turn = false;
+                }
+                if first.to == 0 && !first.off {
+                    // PC-5: no move was possible; the turn ends as with a pass.
+                    ends_turn = true;
+                } else if self.movement.one_direction {
+                    p.heading = if fx.backward {
+                        Heading::Backward
+                    } else {
+                        Heading::Forward
+                    };
                 }
             }
         }
@@ -1083,6 +1204,7 @@ impl Ruleset {
             p.extra = false;
             p.bound = None;
             p.arrived = SquareSet::EMPTY;
+            p.heading = Heading::Any;
             if side == Side::Black {
                 p.turn += 1;
             }
@@ -1092,6 +1214,110 @@ impl Ruleset {
             p.extra = true;
         }
         Ok((p, fx))
+    }
+
+    /// Moves one piece as `part` says, on `p`, which holds `before` as it
+    /// was before this part. `throw` is the part's throw when known (0 for
+    /// the second part of a split, which never truncates).
+    fn move_part(
+        &self,
+        before: &Position,
+        p: &mut Position,
+        fx: &mut Effects,
+        part: &Part,
+        throw: u8,
+    ) -> Landed {
+        let side = before.to_move;
+        let me = side.index();
+        let them = side.other().index();
+        let mut landed = Landed::default();
+        if part.from == 0 {
+            // PC-2: a piece enters from the hand.
+            p.hand[me] -= 1;
+            p.pieces[me].insert(part.to);
+            p.arrived.insert(part.to);
+            if self.entry.as_ref().is_some_and(|e| e.bound_extra) {
+                p.bound = Some(part.to);
+                landed.bound = true;
+            }
+            return landed;
+        }
+        p.pieces[me].remove(part.from);
+        p.arrived.remove(part.from);
+        if part.off {
+            p.off[me] += 1;
+            fx.bear_off = true;
+            return landed;
+        }
+        if part.to == 0 {
+            // PC-5: back to the hand.
+            p.hand[me] += 1;
+            return landed;
+        }
+        fx.backward = part.to < part.from;
+        fx.truncation = !fx.backward
+            && part.to < part.from.saturating_add(throw)
+            && self.movement.truncate_at.contains(part.to);
+        if part.hit {
+            fx.swap = true;
+            p.pieces[them].remove(part.to);
+            match self.hit_destination(before, part.from, part.to) {
+                HitDest::Square(d) => {
+                    p.pieces[them].insert(d);
+                    fx.hit_to = Some(d);
+                    if d != part.from {
+                        fx.water = true;
+                    }
+                }
+                HitDest::Queue => {
+                    p.queue.push(side.other());
+                    fx.water = true;
+                    fx.queue_join = true;
+                }
+                HitDest::Removed => {
+                    fx.swap = false;
+                    fx.capture = true;
+                }
+            }
+        }
+        let sq = &self.squares[part.to as usize];
+        match part.relocated {
+            Some(Relocated::Square(s)) => {
+                p.pieces[me].insert(s);
+                p.arrived.insert(s);
+                fx.water = true;
+            }
+            Some(Relocated::Queue) => {
+                p.queue.push(side);
+                fx.water = true;
+                fx.queue_join = true;
+            }
+            Some(Relocated::Hand) => {
+                p.hand[me] += 1;
+                fx.water = true;
+            }
+            None => {
+                p.pieces[me].insert(part.to);
+                p.arrived.insert(part.to);
+                if sq.lock.is_some() {
+                    fx.water = true;
+                }
+            }
+        }
+        if part.relocated.is_none() {
+            if sq.miss_turn {
+                p.skip[me] = true;
+            }
+            // exactly one pending throw, bound to this piece,
+            // whatever the value that landed it (P-6).
+            if sq.bound_extra {
+                p.bound = Some(part.to);
+                landed.bound = true;
+            }
+            // PC-6: another throw once this one is used.
+            landed.extra = sq.extra_throw;
+        }
+        landed
     }
 
     /// The winner, once a side has no pieces left in play (K-4); under

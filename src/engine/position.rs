@@ -56,6 +56,17 @@ impl Queue {
     }
 }
 
+/// Which way the moves of the current turn have gone, where the rules allow
+/// only one direction per turn (PC-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Heading {
+    /// No move yet this turn.
+    #[default]
+    Any,
+    Forward,
+    Backward,
+}
+
 /// A position between two units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -81,6 +92,11 @@ pub struct Position {
     /// turn (for the A-14 alternative of B-11). Not part of the position
     /// string: a parsed position assumes none.
     pub arrived: SquareSet,
+    /// Pieces in hand, waiting to enter (PC-1), `[white, black]`.
+    pub hand: [u8; 2],
+    /// The direction of this turn's moves so far (PC-4); `Any` unless the
+    /// rule set allows one direction per turn.
+    pub heading: Heading,
 }
 
 /// What is wrong with a position string; `at` is a byte offset into it.
@@ -112,6 +128,12 @@ impl Position {
             waiting: [rules.movement.start_throw.is_some(); 2],
             turn: 1,
             arrived: SquareSet::EMPTY,
+            hand: Side::BOTH.map(|s| {
+                rules
+                    .pieces
+                    .saturating_sub(rules.setup[s.index()].len() as u8)
+            }),
+            heading: Heading::Any,
         }
     }
 
@@ -130,9 +152,9 @@ impl Position {
         }
     }
 
-    /// Pieces of `side` still in play (on the board or in the queue).
+    /// Pieces of `side` still in play (on the board, in the queue or in hand).
     pub fn in_play(&self, side: Side) -> u8 {
-        self.pieces[side.index()].len() as u8 + self.queue.count(side)
+        self.pieces[side.index()].len() as u8 + self.queue.count(side) + self.hand[side.index()]
     }
 
     /// Reads a position string for a board of `len` squares in rows of
@@ -273,6 +295,8 @@ impl Position {
         let mut skip = [false, false];
         let mut queue = Queue::default();
         let mut waiting = [false, false];
+        let mut hand = [0u8, 0];
+        let mut heading = Heading::Any;
         if state != "-" {
             let mut at = state_at;
             for flag in state.split(';') {
@@ -282,6 +306,25 @@ impl Position {
                     "skip:b" => skip[1] = true,
                     "wait:w" => waiting[0] = true,
                     "wait:b" => waiting[1] = true,
+                    "fwd" => heading = Heading::Forward,
+                    "back" => heading = Heading::Backward,
+                    _ if flag.starts_with("hand:") => {
+                        match flag[5..]
+                            .split_once('-')
+                            .map(|(w, b)| (w.parse::<u8>(), b.parse::<u8>()))
+                        {
+                            Some((Ok(w), Ok(b))) => hand = [w, b],
+                            _ => {
+                                return Err(err(
+                                    format!(
+                                        "`{flag}`: pieces in hand are written `hand:W-B`, e.g. `hand:5-4`"
+                                    ),
+                                    at,
+                                    flag.len(),
+                                ));
+                            }
+                        }
+                    }
                     _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
                         Ok(s) if (1..=len).contains(&s) => bound = Some(s),
                         _ => {
@@ -310,7 +353,7 @@ impl Position {
                     _ => {
                         return Err(err(
                             format!(
-                                "unknown rule-state flag `{flag}`: expected extra, bound:N, skip:w, skip:b, wait:w, wait:b or q:..."
+                                "unknown rule-state flag `{flag}`: expected extra, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
                             ),
                             at,
                             flag.len().max(1),
@@ -322,6 +365,14 @@ impl Position {
             if bound.is_some() && !extra {
                 return Err(err(
                     "`bound:N` needs `extra`: the bound throw is a pending throw".into(),
+                    state_at,
+                    state.len(),
+                ));
+            }
+            if heading != Heading::Any && !extra {
+                return Err(err(
+                    "`fwd` and `back` need `extra`: they say which way the current turn has gone"
+                        .into(),
                     state_at,
                     state.len(),
                 ));
@@ -349,6 +400,8 @@ impl Position {
             waiting,
             turn,
             arrived: SquareSet::EMPTY,
+            hand,
+            heading,
         })
     }
 
@@ -391,6 +444,11 @@ impl Position {
         if self.extra {
             flags.push("extra".into());
         }
+        match self.heading {
+            Heading::Any => {}
+            Heading::Forward => flags.push("fwd".into()),
+            Heading::Backward => flags.push("back".into()),
+        }
         if let Some(b) = self.bound {
             flags.push(format!("bound:{b}"));
         }
@@ -405,6 +463,9 @@ impl Position {
         }
         if self.waiting[1] {
             flags.push("wait:b".into());
+        }
+        if self.hand != [0, 0] {
+            flags.push(format!("hand:{}-{}", self.hand[0], self.hand[1]));
         }
         if !self.queue.is_empty() {
             flags.push(format!(
@@ -467,6 +528,19 @@ mod tests {
             vec![Side::White, Side::Black]
         );
         assert_eq!(p.write(30, 10), text);
+    }
+
+    #[test]
+    fn round_trips_hand_and_heading() {
+        let text = "W9/10/9B w 0-1 extra;back;hand:4-3 6";
+        let p = Position::parse(text, 30, 10).unwrap();
+        assert_eq!(p.hand, [4, 3]);
+        assert_eq!(p.heading, Heading::Backward);
+        assert_eq!(p.write(30, 10), text);
+        let e = Position::parse("W9/10/9B w 0-1 fwd 6", 30, 10).unwrap_err();
+        assert!(e.message.contains("extra"), "{}", e.message);
+        let e = Position::parse("W9/10/9B w 0-1 hand:4 6", 30, 10).unwrap_err();
+        assert!(e.message.contains("hand:W-B"), "{}", e.message);
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub struct Ruleset {
     pub pieces: u8,
     /// Starting squares per side, `[white, black]`, each ascending.
     pub setup: [Vec<u8>; 2],
+    /// How pieces enter from the hand, if pieces start or return there (PC-2).
+    pub entry: Option<Entry>,
     /// Who moves first.
     pub starter: Starter,
     /// Constraints on the first unit(s) of a game from the standard setup.
@@ -93,6 +95,18 @@ pub struct House {
     pub square: u8,
     pub name: String,
     pub glyph: Option<String>,
+    pub clause: Clause,
+}
+
+/// How a piece in hand enters the board (PC-2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The square a piece enters on; it must be empty.
+    pub square: u8,
+    /// Throws (bit `v`) that enter a piece; only a whole throw enters.
+    pub throws: u32,
+    /// Entering gives another throw, which must be used by the entered piece.
+    pub bound_extra: bool,
     pub clause: Clause,
 }
 
@@ -218,6 +232,9 @@ pub struct Movement {
     /// Squares from which a piece never moves along the track, only off (T-15).
     pub immobile: SquareSet,
     pub immobile_clause: Clause,
+    /// Squares from which a piece never moves backward (PC-4).
+    pub no_backward: SquareSet,
+    pub no_backward_clause: Clause,
     /// Clause forbidding landing on one's own piece (T-7, K-8).
     pub own_clause: Clause,
     /// What landing on an opposing piece does (where no square rule says
@@ -244,6 +261,14 @@ pub struct Movement {
     /// Starting Throw).
     pub start_throw: Option<u8>,
     pub start_throw_clause: Clause,
+    /// A throw may be split between two pieces, each moving forward by its
+    /// part (PC-3): a unit then has two parts, `5:12-14:20-23`.
+    pub split: bool,
+    pub split_clause: Clause,
+    /// All the moves of a turn go in one direction (PC-4): after a forward
+    /// move only forward moves, after a backward one only backward ones.
+    pub one_direction: bool,
+    pub one_direction_clause: Clause,
 }
 
 /// What landing on an opposing piece does to it.
@@ -255,6 +280,8 @@ pub enum Hit {
     LowestEmpty,
     /// It is removed from the game (BL-4).
     Capture,
+    /// No move may land on it (PC-3: no two pieces on one square).
+    Forbidden,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -371,6 +398,14 @@ pub struct SquareRule {
     /// instead, whose landing rule then applies (KD-10 Trap).
     pub overshoot_to: Option<u8>,
     pub overshoot_clause: Clause,
+    /// A piece that lands here gives its owner another throw, taken once the
+    /// current throw is fully used (PC-6).
+    pub extra_throw: bool,
+    pub extra_clause: Clause,
+    /// When a throw gives its owner no legal unit, a piece here goes back to
+    /// the hand instead of the pass (PC-5: `3:1-hand`).
+    pub stuck_to_hand: bool,
+    pub stuck_clause: Clause,
 }
 
 /// What happens to a piece that lands on a square.
@@ -401,6 +436,8 @@ pub enum Relocation {
     Queue(u8),
     /// The piece stays (B-12: the lock decides what happens next).
     Stay,
+    /// Back to its owner's hand, to enter again (PC-7).
+    Hand,
 }
 
 /// A square that locks its owner (B-12).

@@ -18,6 +18,8 @@ pub enum UnitKind {
 }
 
 /// A unit. Squares are track numbers; `to == len + 1` means borne off.
+/// Square 0 is the hand: `from == 0` enters a piece (`1:hand-1`), and a move
+/// with `to == 0` takes one back to the hand (`3:1-hand`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {
     pub kind: UnitKind,
@@ -38,6 +40,19 @@ pub struct Unit {
     /// For a pass: nothing else was legal with this throw. Not written in
     /// SGN; it decides what happens to a pending extra throw.
     pub forced: bool,
+    /// The second part of a split throw (PC-3), played after the first.
+    pub split: Option<Part>,
+}
+
+/// The second part of a split throw: another piece moved by the rest of the
+/// throw (`5:12-14:20-23`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Part {
+    pub from: u8,
+    pub to: u8,
+    pub relocated: Option<Relocated>,
+    pub hit: bool,
+    pub off: bool,
 }
 
 /// Where a relocated piece ended.
@@ -46,6 +61,8 @@ pub enum Relocated {
     Square(u8),
     /// Joined the dead-piece queue (`=Q`).
     Queue,
+    /// Went back to its owner's hand (`=hand`).
+    Hand,
 }
 
 impl Unit {
@@ -60,6 +77,7 @@ impl Unit {
             extra_mark,
             off: false,
             forced,
+            split: None,
         }
     }
     /// The piece on `from` leaves the board; `off` is the last square plus one.
@@ -74,6 +92,7 @@ impl Unit {
             extra_mark,
             off: true,
             forced: false,
+            split: None,
         }
     }
     pub fn skip() -> Unit {
@@ -87,26 +106,37 @@ impl Unit {
             extra_mark: false,
             off: false,
             forced: false,
+            split: None,
+        }
+    }
+    /// The part this unit's first piece plays, as a [`Part`].
+    pub fn first_part(&self) -> Part {
+        Part {
+            from: self.from,
+            to: self.to,
+            relocated: self.relocated,
+            hit: self.hit,
+            off: self.off,
         }
     }
 }
 
 impl fmt::Display for Unit {
     /// The canonical SGN form: `3:12-15`, `4+:9x12`, `2:29-off`, `2:25-27=15`,
-    /// `0:27-15`, `3:pass`, `skip`.
+    /// `0:27-15`, `3:pass`, `skip`, `1:hand-1`, `5:12-14:20-23`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            UnitKind::Skip => return f.write_str("skip"),
-            UnitKind::NoThrow => write!(f, "0:{}-{}", self.from, self.to)?,
-            UnitKind::Pass => {
-                write!(
-                    f,
-                    "{}{}:pass",
-                    self.throw,
-                    if self.extra_mark { "+" } else { "" }
-                )?;
-                return Ok(());
+            UnitKind::Skip => f.write_str("skip"),
+            UnitKind::NoThrow => {
+                write!(f, "0:{}-{}", self.from, self.to)?;
+                write_reloc(f, self.relocated)
             }
+            UnitKind::Pass => write!(
+                f,
+                "{}{}:pass",
+                self.throw,
+                if self.extra_mark { "+" } else { "" }
+            ),
             UnitKind::Move => {
                 write!(
                     f,
@@ -114,18 +144,40 @@ impl fmt::Display for Unit {
                     self.throw,
                     if self.extra_mark { "+" } else { "" }
                 )?;
-                write!(f, "{}{}", self.from, if self.hit { 'x' } else { '-' })?;
-                if self.off {
-                    f.write_str("off")?;
-                } else {
-                    write!(f, "{}", self.to)?;
+                write_part(f, &self.first_part())?;
+                if let Some(part) = &self.split {
+                    f.write_str(":")?;
+                    write_part(f, part)?;
                 }
+                Ok(())
             }
         }
-        match self.relocated {
-            Some(Relocated::Square(s)) => write!(f, "={s}"),
-            Some(Relocated::Queue) => f.write_str("=Q"),
-            None => Ok(()),
-        }
+    }
+}
+
+/// `12-15`, `9x12`, `29-off`, `25-27=15`, `hand-1`, `1-hand`.
+fn write_part(f: &mut fmt::Formatter<'_>, part: &Part) -> fmt::Result {
+    if part.from == 0 {
+        f.write_str("hand")?;
+    } else {
+        write!(f, "{}", part.from)?;
+    }
+    f.write_str(if part.hit { "x" } else { "-" })?;
+    if part.off {
+        f.write_str("off")?;
+    } else if part.to == 0 {
+        f.write_str("hand")?;
+    } else {
+        write!(f, "{}", part.to)?;
+    }
+    write_reloc(f, part.relocated)
+}
+
+fn write_reloc(f: &mut fmt::Formatter<'_>, r: Option<Relocated>) -> fmt::Result {
+    match r {
+        Some(Relocated::Square(s)) => write!(f, "={s}"),
+        Some(Relocated::Queue) => f.write_str("=Q"),
+        Some(Relocated::Hand) => f.write_str("=hand"),
+        None => Ok(()),
     }
 }

@@ -621,7 +621,7 @@ struct Parser<'a> {
     hint: usize,
 }
 
-const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`; or `skip`, or `--` for an illegible unit";
+const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`, `1:hand-1`, `5:12-14:20-23`; or `skip`, or `--` for an illegible unit";
 const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won) or `*` (unfinished or unknown)";
 
 /// The commands SGN 1 defines.
@@ -1247,6 +1247,7 @@ impl<'a> Parser<'a> {
             sep,
             to,
             reloc: None,
+            split: None,
         };
         let unit = UnitSyntax {
             span: self.span(st, st + k),
@@ -1256,6 +1257,107 @@ impl<'a> Parser<'a> {
             body,
         };
         Some((unit, st + k))
+    }
+
+    /// One move of a unit at `*j`: `12-15`, `12x15`, `29-off`, `25-27=15`,
+    /// `25-27=Q`, `hand-1`, `1-hand`, `25-27=hand`. `st..colon` is the throw
+    /// as written, for messages.
+    fn read_part(
+        &self,
+        j: &mut usize,
+        st: usize,
+        colon: usize,
+        no_throw: bool,
+    ) -> PResult<PartSyntax> {
+        let b = self.b;
+        let sq = |j: &mut usize| -> Option<u8> {
+            let c = b.get(*j).copied().unwrap_or(0);
+            if !(b'1'..=b'9').contains(&c) {
+                return None;
+            }
+            *j += 1;
+            let mut v = c - b'0';
+            let d = b.get(*j).copied().unwrap_or(0);
+            if d.is_ascii_digit() {
+                v = v * 10 + (d - b'0');
+                *j += 1;
+            }
+            Some(v)
+        };
+        let from = if b[*j..].starts_with(b"hand") {
+            *j += 4;
+            0
+        } else if let Some(f) = sq(j) {
+            f
+        } else {
+            let what = if no_throw {
+                "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
+                    .to_string()
+            } else {
+                format!(
+                    "a move such as `12-15`, or `pass`, after `{}`",
+                    &self.s[st..colon]
+                )
+            };
+            return Err(self.expected(*j, &what, Some(UNIT_HELP)));
+        };
+        let sep = match self.at(*j) {
+            b'-' => MoveSep::Dash,
+            b'x' => MoveSep::Cross,
+            _ => {
+                let from = if from == 0 {
+                    "`hand`".to_string()
+                } else {
+                    format!("the square `{from}`")
+                };
+                return Err(self.expected(
+                    *j,
+                    &format!("`-` or `x` after {from}"),
+                    Some("a move is written `12-15`, or `12x15` when the target held an opposing piece"),
+                ));
+            }
+        };
+        *j += 1;
+        let to = if b[*j..].starts_with(b"off") {
+            *j += 3;
+            Target::Off
+        } else if b[*j..].starts_with(b"hand") {
+            *j += 4;
+            Target::Hand
+        } else if let Some(t) = sq(j) {
+            Target::Square(t)
+        } else {
+            return Err(self.expected(
+                *j,
+                "a square number (1 to 99), `off` or `hand`",
+                Some(UNIT_HELP),
+            ));
+        };
+        let mut reloc = None;
+        if self.at(*j) == b'=' && matches!(to, Target::Square(_)) {
+            *j += 1;
+            if self.at(*j) == b'Q' {
+                *j += 1;
+                reloc = Some(Reloc::Queue);
+            } else if b[*j..].starts_with(b"hand") {
+                *j += 4;
+                reloc = Some(Reloc::Hand);
+            } else if let Some(r) = sq(j) {
+                reloc = Some(Reloc::Square(r));
+            } else {
+                return Err(self.expected(
+                    *j,
+                    "a square number, `Q` or `hand` after `=`",
+                    Some("`=15`: the rules moved the piece on to 15; `=Q`: it joined the queue of dead pieces; `=hand`: it went back to the hand"),
+                ));
+            }
+        }
+        Ok(PartSyntax {
+            from,
+            sep,
+            to,
+            reloc,
+        })
     }
 
     /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
@@ -1343,77 +1445,18 @@ impl<'a> Parser<'a> {
                 j += 4;
                 body = UnitBody::Pass;
             } else {
-                let sq = |j: &mut usize| -> Option<u8> {
-                    let c = b.get(*j).copied().unwrap_or(0);
-                    if !(b'1'..=b'9').contains(&c) {
-                        return None;
-                    }
-                    *j += 1;
-                    let mut v = c - b'0';
-                    let d = b.get(*j).copied().unwrap_or(0);
-                    if d.is_ascii_digit() {
-                        v = v * 10 + (d - b'0');
-                        *j += 1;
-                    }
-                    Some(v)
-                };
-                let Some(from) = sq(&mut j) else {
-                    let what = if no_throw {
-                        "a move such as `27-15` after `0:` (a unit without a throw is always a move)"
-                            .to_string()
-                    } else {
-                        format!(
-                            "a move such as `12-15`, or `pass`, after `{}`",
-                            &self.s[st..colon]
-                        )
-                    };
-                    return Err(self.expected(j, &what, Some(UNIT_HELP)));
-                };
-                let sep = match self.at(j) {
-                    b'-' => MoveSep::Dash,
-                    b'x' => MoveSep::Cross,
-                    _ => {
-                        return Err(self.expected(
-                            j,
-                            &format!("`-` or `x` after the square `{from}`"),
-                            Some("a move is written `12-15`, or `12x15` when the target held an opposing piece"),
-                        ));
-                    }
-                };
-                j += 1;
-                let to = if b[j..].starts_with(b"off") {
-                    j += 3;
-                    Target::Off
-                } else if let Some(t) = sq(&mut j) {
-                    Target::Square(t)
-                } else {
-                    return Err(self.expected(
-                        j,
-                        "a square number (1 to 99) or `off`",
-                        Some(UNIT_HELP),
-                    ));
-                };
-                let mut reloc = None;
-                if self.at(j) == b'=' && to != Target::Off {
+                let first = self.read_part(&mut j, st, colon, no_throw)?;
+                let mut split = None;
+                if self.at(j) == b':' && !no_throw {
                     j += 1;
-                    if self.at(j) == b'Q' {
-                        j += 1;
-                        reloc = Some(Reloc::Queue);
-                    } else if let Some(r) = sq(&mut j) {
-                        reloc = Some(Reloc::Square(r));
-                    } else {
-                        return Err(self.expected(
-                            j,
-                            "a square number or `Q` after `=`",
-                            Some("`=15`: the rules moved the piece on to 15; `=Q`: it joined the queue of dead pieces"),
-                        ));
-                    }
+                    split = Some(self.read_part(&mut j, st, colon, false)?);
                 }
                 body = UnitBody::Move {
-                    from,
-                    sep,
-                    to,
-                    reloc,
+                    from: first.from,
+                    sep: first.sep,
+                    to: first.to,
+                    reloc: first.reloc,
+                    split,
                 };
             }
         }

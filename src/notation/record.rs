@@ -4,28 +4,45 @@
 //! with turn numbers, ready for [`super::writer::write_game`].
 
 use super::syntax::{
-    Game, MoveSep, Node, Reloc, ResultToken, Span, Tag, Target, UnitBody, UnitSyntax,
+    Game, MoveSep, Node, PartSyntax, Reloc, ResultToken, Span, Tag, Target, UnitBody, UnitSyntax,
 };
-use crate::engine::{Relocated, Side, Unit, UnitKind};
+use crate::engine::{Part, Relocated, Side, Unit, UnitKind};
+
+/// The written form of one part of an engine unit.
+pub fn part_syntax(p: &Part) -> PartSyntax {
+    PartSyntax {
+        from: p.from,
+        sep: if p.hit { MoveSep::Cross } else { MoveSep::Dash },
+        to: if p.off {
+            Target::Off
+        } else if p.to == 0 {
+            Target::Hand
+        } else {
+            Target::Square(p.to)
+        },
+        reloc: p.relocated.map(|r| match r {
+            Relocated::Square(s) => Reloc::Square(s),
+            Relocated::Queue => Reloc::Queue,
+            Relocated::Hand => Reloc::Hand,
+        }),
+    }
+}
 
 /// The written form of an engine unit.
 pub fn unit_syntax(u: &Unit) -> UnitSyntax {
     let body = match u.kind {
         UnitKind::Skip => UnitBody::Skip,
         UnitKind::Pass => UnitBody::Pass,
-        UnitKind::Move | UnitKind::NoThrow => UnitBody::Move {
-            from: u.from,
-            sep: if u.hit { MoveSep::Cross } else { MoveSep::Dash },
-            to: if u.off {
-                Target::Off
-            } else {
-                Target::Square(u.to)
-            },
-            reloc: u.relocated.map(|r| match r {
-                Relocated::Square(s) => Reloc::Square(s),
-                Relocated::Queue => Reloc::Queue,
-            }),
-        },
+        UnitKind::Move | UnitKind::NoThrow => {
+            let p = part_syntax(&u.first_part());
+            UnitBody::Move {
+                from: p.from,
+                sep: p.sep,
+                to: p.to,
+                reloc: p.reloc,
+                split: u.split.as_ref().map(part_syntax),
+            }
+        }
     };
     let throw = match u.kind {
         UnitKind::Skip => None,

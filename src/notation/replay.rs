@@ -8,7 +8,8 @@
 //! position.
 
 use super::syntax::{
-    CommandKind, Comment, Game, MoveSep, Node, Reloc, Span, Target, UnitBody, UnitSyntax,
+    CommandKind, Comment, Game, MoveSep, Node, PartSyntax, Reloc, Span, Target, UnitBody,
+    UnitSyntax,
 };
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
 use serde::Serialize;
@@ -456,26 +457,42 @@ impl<'r, 'v> Replayer<'r, 'v> {
         var: bool,
     ) -> Option<Position> {
         let UnitBody::Move {
-            from, to, reloc, ..
+            from,
+            to,
+            reloc,
+            split: None,
+            ..
         } = u.body
         else {
+            if matches!(u.body, UnitBody::Move { .. }) {
+                // A split throw is not applied by force: checking resumes at
+                // the next `[%pos]`.
+                return None;
+            }
             // A pass or skip that the rules forbid: the turn simply ends.
             let mut next = *p;
             next.extra = false;
             next.bound = None;
+            next.heading = crate::engine::Heading::Any;
             if p.to_move == Side::Black {
                 next.turn += 1;
             }
             next.to_move = p.to_move.other();
             return Some(next);
         };
-        if p.at(from) != Some(p.to_move) {
+        let in_hand = p.hand[p.to_move.index()] > 0;
+        if if from == 0 {
+            !in_hand
+        } else {
+            p.at(from) != Some(p.to_move)
+        } {
             return None;
         }
         let off = self.rules.board.off();
         let to = match to {
             Target::Square(s) if s <= self.rules.board.len => s,
             Target::Off => off,
+            Target::Hand if from != 0 => 0,
             _ => return None,
         };
         let hit = to != off && p.at(to) == Some(p.to_move.other());
@@ -487,14 +504,12 @@ impl<'r, 'v> Replayer<'r, 'v> {
             throw: throw.unwrap_or(0),
             from,
             to,
-            relocated: reloc.map(|r| match r {
-                Reloc::Square(s) => Relocated::Square(s),
-                Reloc::Queue => Relocated::Queue,
-            }),
-            hit,
+            relocated: reloc.map(reloc_of),
+            hit: hit && to != 0,
             extra_mark: throw.is_some_and(|t| self.rules.throws.gives_extra(t)),
             off: to == off,
             forced: false,
+            split: None,
         };
         let (next, fx) = self.rules.play(p, &unit).ok()?;
         self.visit_step(u, p, &next, unit, fx, var);
@@ -707,11 +722,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 to,
                 reloc,
                 sep,
+                split,
             } => {
                 let off = rules.board.off();
                 let to_sq = match to {
                     Target::Square(s) => s,
                     Target::Off => off,
+                    Target::Hand => 0,
                 };
                 // The engine's own unit from that square, if one is legal.
                 let same_from = legal.iter().find(|g| {
@@ -755,6 +772,88 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     } else {
                         alternatives.clone()
                     };
+                } else if let Some(part) = split {
+                    let dist = |f: u8, t: u8| -> Option<u8> {
+                        let t = if t == 0 { return None } else { t };
+                        (t > f).then(|| t - f)
+                    };
+                    let second_to = match part.to {
+                        Target::Square(s) => s,
+                        Target::Off => off,
+                        Target::Hand => 0,
+                    };
+                    let parts = (dist(from, to_sq), dist(part.from, second_to));
+                    label = "no such split".into();
+                    clause = rules.movement.split_clause.clone();
+                    message = if !rules.movement.split {
+                        clause = rules.movement.compulsory_clause.clone();
+                        "these rules do not split a throw between pieces".to_string()
+                    } else if from == part.from {
+                        "the two parts of a split throw move two different pieces".to_string()
+                    } else {
+                        match (parts, throw) {
+                            ((Some(a), Some(b)), Some(t))
+                                if a + b != t && to != Target::Off && part.to != Target::Off =>
+                            {
+                                format!(
+                                    "the parts move {a} and {b} squares, which do not add up to the throw of {t}"
+                                )
+                            }
+                            _ => {
+                                // The first part on its own, by its share of the throw.
+                                let first_refusal = parts.0.and_then(|a| {
+                                    rules
+                                        .refusals(p, a)
+                                        .into_iter()
+                                        .find(|r| r.from == from && r.to == to_sq)
+                                        .map(|r| (a, r))
+                                });
+                                match first_refusal {
+                                    Some((a, r)) => {
+                                        clause = rules.clause_of(&r, p);
+                                        format!(
+                                            "its first part, {}-{}, is not legal: {}",
+                                            from,
+                                            to_sq,
+                                            refusal_reason(rules, p, &r, a)
+                                        )
+                                    }
+                                    None => format!(
+                                        "its second part, {part}, is not legal once the first is played"
+                                    ),
+                                }
+                            }
+                        }
+                    };
+                } else if from == 0 {
+                    label = "no entry".into();
+                    match &rules.entry {
+                        None => {
+                            message = "these rules have no pieces in hand".to_string();
+                        }
+                        Some(e) => {
+                            clause = e.clause.clone();
+                            let values: Vec<String> = (1..32u8)
+                                .filter(|v| e.throws & (1 << v) != 0)
+                                .map(|v| v.to_string())
+                                .collect();
+                            message = if p.hand[side.index()] == 0 {
+                                format!("{side} has no piece in hand")
+                            } else if throw.is_some_and(|t| e.throws & (1 << t) == 0) {
+                                format!(
+                                    "a piece enters from the hand only with a throw of {}",
+                                    join_or(&values)
+                                )
+                            } else if to_sq != e.square {
+                                format!("a piece enters from the hand on {}", sq(e.square))
+                            } else if let Some(r) = refusals.iter().find(|r| r.from == 0) {
+                                clause = rules.clause_of(r, p);
+                                refusal_reason(rules, p, r, throw.unwrap_or(0))
+                            } else {
+                                format!("{u} is not legal here")
+                            };
+                        }
+                    }
                 } else if p.at(from) != Some(side) {
                     code = "senet::sgn::no_piece";
                     message = match p.at(from) {
@@ -808,6 +907,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         let written = match reloc {
                             Some(Reloc::Square(s)) => format!("not {}", sq(s)),
                             Some(Reloc::Queue) => "not the queue".to_string(),
+                            Some(Reloc::Hand) => "not the hand".to_string(),
                             None => "it does not stay there".to_string(),
                         };
                         message = match g.relocated {
@@ -818,6 +918,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                             ),
                             Some(Relocated::Queue) => format!(
                                 "a piece landing on {} joins the queue of dead pieces, {written}",
+                                sq(g.to)
+                            ),
+                            Some(Relocated::Hand) => format!(
+                                "a piece landing on {} goes back to the hand, {written}",
                                 sq(g.to)
                             ),
                             None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
@@ -941,6 +1045,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
             Forbid::BackwardOntoPiece => "backward onto a piece".into(),
             Forbid::Guard => "the square in front is taken".into(),
             Forbid::StartingThrow => "the starting throw is still due".into(),
+            Forbid::Occupied => "square taken".into(),
+            Forbid::Direction => "the turn goes the other way".into(),
+            Forbid::NoBackward => "never moves backward from here".into(),
         }
     }
 }
@@ -1052,6 +1159,18 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             let need = rules.movement.start_throw.unwrap_or(0);
             format!("{side} has not yet thrown the {need} it needs before its first move")
         }
+        Forbid::Occupied => format!(
+            "{} holds a {} piece, and no move may land on a piece",
+            sq(to),
+            side.other()
+        ),
+        Forbid::NoBackward => format!("a piece on {} never moves backward", sq(from)),
+        Forbid::Direction => match p.heading {
+            crate::engine::Heading::Backward => {
+                format!("{side}'s turn has gone backward, so every move of the turn goes backward")
+            }
+            _ => format!("{side}'s turn has gone forward, so no move of the turn may go backward"),
+        },
     }
 }
 
@@ -1077,7 +1196,21 @@ fn reloc_of(r: Reloc) -> Relocated {
     match r {
         Reloc::Square(s) => Relocated::Square(s),
         Reloc::Queue => Relocated::Queue,
+        Reloc::Hand => Relocated::Hand,
     }
+}
+
+/// Whether a written part is this generated part.
+fn same_part(w: &PartSyntax, g: &crate::engine::Part) -> bool {
+    let to_ok = match w.to {
+        Target::Off => g.off,
+        Target::Hand => !g.off && g.to == 0,
+        Target::Square(s) => !g.off && s == g.to,
+    };
+    w.from == g.from
+        && to_ok
+        && w.reloc.map(reloc_of) == g.relocated
+        && (w.sep == MoveSep::Dash || g.hit)
 }
 
 /// Whether a written unit is this generated unit. `-` is accepted for a swap
@@ -1092,17 +1225,25 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                 sep,
                 to,
                 reloc,
+                split,
             },
             UnitKind::Move | UnitKind::NoThrow,
         ) => {
             if (u.throw == Some(0)) != (g.kind == UnitKind::NoThrow) || from != g.from {
                 return false;
             }
-            let to_ok = match to {
-                Target::Off => g.off,
-                Target::Square(s) => !g.off && s == g.to,
+            let first = PartSyntax {
+                from,
+                sep,
+                to,
+                reloc,
             };
-            to_ok && reloc.map(reloc_of) == g.relocated && (sep == MoveSep::Dash || g.hit)
+            same_part(&first, &g.first_part())
+                && match (split, &g.split) {
+                    (None, None) => true,
+                    (Some(w), Some(gp)) => same_part(&w, gp),
+                    _ => false,
+                }
         }
         _ => false,
     }

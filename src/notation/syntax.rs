@@ -392,18 +392,17 @@ pub struct UnitSyntax {
 }
 
 /// What was done with the throw.
-///
-/// Kept open for the forms of issue 6 (a throw split over two pieces,
-/// `5:12-14:20-23`; entering from the hand): they will be new variants or
-/// new fields of `Move`, never a reinterpretation of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UnitBody {
-    /// `12-15`, `12x15`, `29-off`, `25-27=15`, `25-27=Q`.
+    /// `12-15`, `12x15`, `29-off`, `25-27=15`, `25-27=Q`, `hand-1`,
+    /// `1-hand`, `25-27=hand`; with a second part for a split throw,
+    /// `12-14:20-23`. `from` 0 is the hand.
     Move {
         from: u8,
         sep: MoveSep,
         to: Target,
         reloc: Option<Reloc>,
+        split: Option<PartSyntax>,
     },
     /// `pass`.
     Pass,
@@ -411,6 +410,39 @@ pub enum UnitBody {
     Skip,
     /// `--`: an unknown or illegible unit. No throw.
     Gap,
+}
+
+/// The second part of a split throw as written (`20-23` in `5:12-14:20-23`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PartSyntax {
+    /// 0 is the hand.
+    pub from: u8,
+    pub sep: MoveSep,
+    pub to: Target,
+    pub reloc: Option<Reloc>,
+}
+
+impl fmt::Display for PartSyntax {
+    /// `20-23`, `hand-1`, `1-hand`, `25-27=hand`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.from == 0 {
+            f.write_str("hand")?;
+        } else {
+            write!(f, "{}", self.from)?;
+        }
+        f.write_str(if self.sep == MoveSep::Cross { "x" } else { "-" })?;
+        match self.to {
+            Target::Square(s) => write!(f, "{s}")?,
+            Target::Off => f.write_str("off")?,
+            Target::Hand => f.write_str("hand")?,
+        }
+        match self.reloc {
+            Some(Reloc::Square(s)) => write!(f, "={s}"),
+            Some(Reloc::Queue) => f.write_str("=Q"),
+            Some(Reloc::Hand) => f.write_str("=hand"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `-` or `x` between the squares of a move.
@@ -426,6 +458,8 @@ pub enum Target {
     Square(u8),
     /// Borne off.
     Off,
+    /// Back to the hand (PC-5).
+    Hand,
 }
 
 /// Where the rules moved the piece on to after landing: `=15` or `=Q`.
@@ -434,6 +468,8 @@ pub enum Reloc {
     Square(u8),
     /// Joined the dead-piece queue.
     Queue,
+    /// Went back to its owner's hand (PC-7).
+    Hand,
 }
 
 impl fmt::Display for UnitSyntax {
@@ -461,15 +497,17 @@ impl fmt::Display for UnitSyntax {
                 sep,
                 to,
                 reloc,
+                split,
             } => {
-                write!(f, "{from}{}", if sep == MoveSep::Cross { 'x' } else { '-' })?;
-                match to {
-                    Target::Square(s) => write!(f, "{s}")?,
-                    Target::Off => f.write_str("off")?,
+                PartSyntax {
+                    from,
+                    sep,
+                    to,
+                    reloc,
                 }
-                match reloc {
-                    Some(Reloc::Square(s)) => write!(f, "={s}"),
-                    Some(Reloc::Queue) => f.write_str("=Q"),
+                .fmt(f)?;
+                match split {
+                    Some(part) => write!(f, ":{part}"),
                     None => Ok(()),
                 }
             }

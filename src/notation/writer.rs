@@ -205,22 +205,38 @@ pub fn push_unit(out: &mut String, u: &UnitSyntax) {
             sep,
             to,
             reloc,
+            split,
         } => {
-            push_num(out, from as u32);
-            out.push(if sep == MoveSep::Cross { 'x' } else { '-' });
-            match to {
-                Target::Square(s) => push_num(out, s as u32),
-                Target::Off => out.push_str("off"),
-            }
-            match reloc {
-                Some(Reloc::Square(s)) => {
-                    out.push('=');
-                    push_num(out, s as u32);
-                }
-                Some(Reloc::Queue) => out.push_str("=Q"),
-                None => {}
+            push_part(out, from, sep, to, reloc);
+            if let Some(p) = split {
+                out.push(':');
+                push_part(out, p.from, p.sep, p.to, p.reloc);
             }
         }
         _ => out.push_str("pass"),
+    }
+}
+
+/// `12-15`, `9x12`, `29-off`, `25-27=15`, `hand-1`, `1-hand`.
+fn push_part(out: &mut String, from: u8, sep: MoveSep, to: Target, reloc: Option<Reloc>) {
+    if from == 0 {
+        out.push_str("hand");
+    } else {
+        push_num(out, from as u32);
+    }
+    out.push(if sep == MoveSep::Cross { 'x' } else { '-' });
+    match to {
+        Target::Square(s) => push_num(out, s as u32),
+        Target::Off => out.push_str("off"),
+        Target::Hand => out.push_str("hand"),
+    }
+    match reloc {
+        Some(Reloc::Square(s)) => {
+            out.push('=');
+            push_num(out, s as u32);
+        }
+        Some(Reloc::Queue) => out.push_str("=Q"),
+        Some(Reloc::Hand) => out.push_str("=hand"),
+        None => {}
     }
 }

@@ -68,6 +68,7 @@ pub type SquareSetAst = Vec<SquareItem>;
 #[derive(Debug, Clone, PartialEq)]
 pub enum RelocationAst {
     LowestEmpty,
+    Hand,
     To(Spanned<SquareRef>, Option<Fallback>),
     Stay,
 }
@@ -112,6 +113,9 @@ pub enum Effect {
     HitSendsTo(Spanned<SquareRef>),
     DivertTo(Spanned<SquareRef>),
     BoundExtra,
+    ExtraThrow,
+    StuckToHand,
+    NoBackward,
     MissTurn,
     Lock(Vec<Spanned<LockPart>>),
     OvershootTo(Spanned<SquareRef>),
@@ -165,10 +169,18 @@ pub enum DeclKind {
         glyph: Option<String>,
     },
     Pieces(Spanned<u32>),
+    /// `setup white on ...`; no squares: `setup white in hand`.
     Setup {
         side: Side,
         squares: SquareSetAst,
     },
+    Enter {
+        square: Spanned<SquareRef>,
+        throws: Vec<Spanned<u32>>,
+        bound: bool,
+    },
+    Split,
+    OneDirection,
     StarterFixed(Side),
     StarterByLot,
     Opening {

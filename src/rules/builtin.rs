@@ -3,7 +3,7 @@
 /// (name, text, listed). An unlisted built-in loads by name but is left out
 /// of [`builtin_names`], which `senet rules list` and the tests over every
 /// built-in use. Every built-in is listed now.
-const BUILTINS: [(&str, &str, bool); 8] = [
+const BUILTINS: [(&str, &str, bool); 9] = [
     ("bga", include_str!("../../rules/bga.senet"), true),
     ("bell", include_str!("../../rules/bell.senet"), true),
     ("jequier", include_str!("../../rules/jequier.senet"), true),
@@ -14,6 +14,7 @@ const BUILTINS: [(&str, &str, bool); 8] = [
         true,
     ),
     ("meub", include_str!("../../rules/meub.senet"), true),
+    ("piccione", include_str!("../../rules/piccione.senet"), true),
     ("ryabinin", include_str!("../../rules/ryabinin.senet"), true),
     ("thai", include_str!("../../rules/thai.senet"), true),
 ];

@@ -155,6 +155,9 @@ fn relocation(p: Pair<Rule>) -> RelocationAst {
     if a.as_rule() == Rule::lowest_empty {
         return RelocationAst::LowestEmpty;
     }
+    if a.as_rule() == Rule::to_hand {
+        return RelocationAst::Hand;
+    }
     let fallback = inner.next().map(|f| match first(f).as_rule() {
         Rule::counting_down => Fallback::CountingDown,
         Rule::lowest_empty => Fallback::LowestEmpty,
@@ -191,6 +194,9 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::hit_sends => Effect::HitSendsTo(square_ref(&first(p))),
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
+        Rule::extra_throw => Effect::ExtraThrow,
+        Rule::stuck_to_hand => Effect::StuckToHand,
+        Rule::no_backward => Effect::NoBackward,
         Rule::miss_turn => Effect::MissTurn,
         Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
         _ => Effect::Lock(
@@ -331,10 +337,28 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             }
         }
         Rule::pieces => DeclKind::Pieces(int(&next())),
-        Rule::setup => DeclKind::Setup {
-            side: side(&next()),
-            squares: square_set(next()),
-        },
+        Rule::setup => {
+            let side = side(&next());
+            let at = next();
+            DeclKind::Setup {
+                side,
+                squares: match at.as_rule() {
+                    Rule::setup_in_hand => Vec::new(),
+                    _ => square_set(at),
+                },
+            }
+        }
+        Rule::enter => {
+            let square = square_ref(&next());
+            let throws = ints(next());
+            DeclKind::Enter {
+                square,
+                throws,
+                bound: inner.next().is_some(),
+            }
+        }
+        Rule::split => DeclKind::Split,
+        Rule::one_direction => DeclKind::OneDirection,
         Rule::starter => {
             let a = next();
             match a.as_rule() {
@@ -403,6 +427,7 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         Rule::opposing => DeclKind::Opposing(match next().as_rule() {
             Rule::opposing_lowest => Hit::LowestEmpty,
             Rule::opposing_captures => Hit::Capture,
+            Rule::opposing_forbidden => Hit::Forbidden,
             _ => Hit::Swap,
         }),
         Rule::protect => {
@@ -492,7 +517,17 @@ pub fn describe(rule: Rule) -> &'static str {
         house => "`house NAME = SQUARE \"...\"`",
         glyph => "`glyph \"...\"`",
         pieces => "`pieces N per side`",
-        setup => "`setup white|black on SQUARES`",
+        setup => "`setup white|black on SQUARES` or `setup white|black in hand`",
+        setup_in_hand => "`in hand`",
+        enter => "`enter from hand on SQUARE with VALUES`",
+        enter_bound => "`, extra throw bound to piece`",
+        split => "`split throw between two pieces`",
+        one_direction => "`one direction per turn`",
+        opposing_forbidden => "`forbidden`",
+        extra_throw => "`extra throw`",
+        stuck_to_hand => "`back to hand when no move`",
+        to_hand => "`hand`",
+        no_backward => "`no backward move`",
         starter => "`starter white|black` or `starter by lot`",
         by_lot => "`by lot`",
         opening => "`opening SIDE: throw N from SQUARE else any move|pass`",
@@ -531,7 +566,7 @@ pub fn describe(rule: Rule) -> &'static str {
         pass_voluntary => "`voluntary`",
         pass_forced_only => "`only when no move`",
         own_piece => "`landing on own piece forbidden`",
-        opposing => "`landing on opposing piece swaps|sends it to lowest empty|captures`",
+        opposing => "`landing on opposing piece swaps|sends it to lowest empty|captures|forbidden`",
         protect => "`protect when CONDITION` or `protect nothing`",
         protect_nothing => "`nothing`",
         pred | pred_and | pred_not | pred_atom => {

@@ -33,6 +33,9 @@ pub enum SquareKind {
     HitSends,
     Divert,
     BoundExtra,
+    ExtraThrow,
+    StuckToHand,
+    NoBackward,
     MissTurn,
     Overshoot,
 }
@@ -50,6 +53,7 @@ pub enum Key {
     House(u8),
     Pieces,
     Setup(Side),
+    Enter,
     Starter,
     Opening(Side),
     Throws,
@@ -64,6 +68,8 @@ pub enum Key {
     Blockade,
     Guard,
     StartThrow,
+    Split,
+    OneDirection,
     Square(SquareKind, u8),
     BearOffAllIn,
     BearOff,
@@ -126,6 +132,11 @@ enum Setting {
     Lock(LockSpec),
     Reach(Reach),
     Score(Option<Vec<u8>>),
+    Enter {
+        square: u8,
+        throws: Vec<u8>,
+        bound: bool,
+    },
 }
 
 /// A checked declaration and where it came from.
@@ -500,6 +511,7 @@ impl Lowerer<'_> {
         Some(match r {
             RelocationAst::LowestEmpty => (Relocation::LowestEmpty, None),
             RelocationAst::Stay => (Relocation::Stay, None),
+            RelocationAst::Hand => (Relocation::Hand, None),
             RelocationAst::To(s, fb) => {
                 let s = self.square(layer, s)?;
                 match fb {
@@ -778,6 +790,29 @@ impl Lowerer<'_> {
             DeclKind::Pass { voluntary } => push(Key::Pass, Setting::Bool(*voluntary)),
             DeclKind::OwnPieceForbidden => push(Key::OwnPiece, Setting::Flag),
             DeclKind::Opposing(h) => push(Key::Opposing, Setting::Hit(*h)),
+            DeclKind::Split => push(Key::Split, Setting::Flag),
+            DeclKind::OneDirection => push(Key::OneDirection, Setting::Flag),
+            DeclKind::Enter {
+                square,
+                throws,
+                bound,
+            } => {
+                let Some(square) = self.square(layer, square) else {
+                    return;
+                };
+                let throws: Vec<u8> = throws
+                    .iter()
+                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
+                    .collect();
+                push(
+                    Key::Enter,
+                    Setting::Enter {
+                        square,
+                        throws,
+                        bound: *bound,
+                    },
+                );
+            }
             DeclKind::Protect(p) => {
                 let pred = match p {
                     None => None,
@@ -845,6 +880,9 @@ impl Lowerer<'_> {
                         None => return,
                     },
                     Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
+                    Effect::ExtraThrow => (SquareKind::ExtraThrow, Setting::Flag),
+                    Effect::StuckToHand => (SquareKind::StuckToHand, Setting::Flag),
+                    Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
                     Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
                     Effect::OvershootTo(s) => match self.square(layer, s) {
                         Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
@@ -1017,8 +1055,10 @@ impl Lowerer<'_> {
                     ..
                 }) => {
                     setup[side.index()] = s.iter().collect();
+                    // An empty setup is `in hand`: every piece enters (PC-1).
                     if let Some(p) = pieces
                         && s.len() != p as u32
+                        && !s.is_empty()
                     {
                         self.errors.push(RuleError::SetupCount {
                             src: self.src(*layer),
@@ -1151,6 +1191,7 @@ impl Lowerer<'_> {
         let (gates, gate_clause) = set_of(SquareKind::Gate);
         let (truncate_at, truncate_clause) = set_of(SquareKind::Truncate);
         let (immobile, immobile_clause) = set_of(SquareKind::Immobile);
+        let (no_backward, no_backward_clause) = set_of(SquareKind::NoBackward);
         let (priority, priority_clause) = set_of(SquareKind::Priority);
         let (overshoot, _) = set_of(SquareKind::Overshoot);
         let setup_squares = [
@@ -1170,6 +1211,38 @@ impl Lowerer<'_> {
                     "a gate forbids moves that would pass it; truncation stops them on it: keep one"
                         .into(),
             });
+        }
+        let entry = match get(Key::Enter) {
+            Some(Item {
+                setting:
+                    Setting::Enter {
+                        square,
+                        throws,
+                        bound,
+                    },
+                clause,
+                ..
+            }) => Some(Entry {
+                square: *square,
+                throws: bits(throws),
+                bound_extra: *bound,
+                clause: clause.clone(),
+            }),
+            _ => None,
+        };
+        // Pieces that start in hand or go back to it need a way to enter.
+        let in_hand = |side| matches!(get(Key::Setup(side)).map(|i| &i.setting), Some(Setting::Squares(s)) if s.is_empty());
+        let uses_hand = Side::BOTH.into_iter().any(in_hand)
+            || map.iter().any(|(k, i)| {
+                matches!(k, Key::Square(SquareKind::StuckToHand, _))
+                    || matches!(i.setting, Setting::Landing(Relocation::Hand, _))
+            });
+        if uses_hand && entry.is_none() {
+            missing(
+                self,
+                "how pieces enter from the hand (pieces start there or go back there)",
+                "enter from hand on 1 with 1",
+            );
         }
         let movement = Movement {
             backward: match get(Key::Backward).map(|i| &i.setting) {
@@ -1191,6 +1264,8 @@ impl Lowerer<'_> {
             truncate_clause,
             immobile,
             immobile_clause,
+            no_backward,
+            no_backward_clause,
             own_clause: clause(Key::OwnPiece),
             hit: match get(Key::Opposing).map(|i| &i.setting) {
                 Some(Setting::Hit(h)) => *h,
@@ -1208,6 +1283,10 @@ impl Lowerer<'_> {
                 _ => None,
             },
             start_throw_clause: clause(Key::StartThrow),
+            split: get(Key::Split).is_some(),
+            split_clause: clause(Key::Split),
+            one_direction: get(Key::OneDirection).is_some(),
+            one_direction_clause: clause(Key::OneDirection),
         };
         let len = board.map_or(self.len, |b| b.len);
         let protection = Protection {
@@ -1267,6 +1346,14 @@ impl Lowerer<'_> {
                 (SquareKind::BoundExtra, _) => {
                     sq.bound_extra = true;
                     sq.bound_clause = c;
+                }
+                (SquareKind::ExtraThrow, _) => {
+                    sq.extra_throw = true;
+                    sq.extra_clause = c;
+                }
+                (SquareKind::StuckToHand, _) => {
+                    sq.stuck_to_hand = true;
+                    sq.stuck_clause = c;
                 }
                 (SquareKind::MissTurn, _) => {
                     sq.miss_turn = true;
@@ -1428,6 +1515,7 @@ impl Lowerer<'_> {
             houses,
             pieces: pieces?,
             setup,
+            entry,
             starter: starter?,
             opening,
             throws: throws?,
@@ -1453,6 +1541,9 @@ fn describe_key(k: Key) -> String {
         Key::House(s) => format!("the house on square {s}"),
         Key::Pieces => "the number of pieces".into(),
         Key::Setup(side) => format!("the {} setup", side.name()),
+        Key::Enter => "how pieces enter from the hand".into(),
+        Key::Split => "split throws".into(),
+        Key::OneDirection => "one direction per turn".into(),
         Key::Starter => "who starts".into(),
         Key::Opening(side) => format!("{}'s opening constraint", side.name()),
         Key::Throws => "the throw map".into(),
@@ -1492,6 +1583,9 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::HitSends => "where a hit piece goes",
         SquareKind::Divert => "the diversion",
         SquareKind::BoundExtra => "the bound extra throw",
+        SquareKind::ExtraThrow => "the extra throw",
+        SquareKind::StuckToHand => "the return to the hand",
+        SquareKind::NoBackward => "the ban on backward moves",
         SquareKind::MissTurn => "the missed turn",
         SquareKind::Overshoot => "the overshoot",
     }
@@ -1528,6 +1622,7 @@ impl Namer<'_> {
                 self.sq(s)
             ),
             Relocation::Stay => "stays".into(),
+            Relocation::Hand => "goes back to its owner's hand, to enter again".into(),
         }
     }
 }
@@ -1733,6 +1828,9 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
                     SquareKind::ExitNoExtra => "the throw that bears the locked piece off gives no further throw".into(),
                     SquareKind::BoundExtra => "a piece that moves here earns one extra throw, which must be used by that piece".into(),
                     SquareKind::MissTurn => "a piece that moves here makes its owner miss their next turn".into(),
+                    SquareKind::ExtraThrow => "a piece that lands here gives its owner another throw, taken once the current throw is used".into(),
+                    SquareKind::NoBackward => "a piece here never moves backward".into(),
+                    SquareKind::StuckToHand => "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends".into(),
                     _ => String::new(),
                 },
             };
@@ -1767,7 +1865,16 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
                 None => format!("Square {s}: {name}."),
             },
             (Key::Pieces, Setting::Count(p)) => format!("Each side has {p} pieces."),
+            (Key::Setup(side), Setting::Squares(s)) if s.is_empty() => format!("{} starts with every piece in hand.", side.name()),
             (Key::Setup(side), Setting::Squares(s)) => format!("{} starts on squares {}.", side.name(), n.set(*s)),
+            (Key::Enter, Setting::Enter { square, throws, bound }) => format!(
+                "A throw of {} (whole, never a part of a split throw) may enter a piece from the hand onto {} when it is empty{}.",
+                list(throws),
+                n.sq(*square),
+                if *bound { "; entering gives another throw, which must move the entered piece (alone, or as one part of a split)" } else { "" }
+            ),
+            (Key::Split, _) => "A throw may be split in two parts, each moving a different piece forward by its part; the second part moves on the board the first left.".into(),
+            (Key::OneDirection, _) => "All the moves of a turn go in one direction: after a forward move the turn's later throws move forward only (or are passed), after a backward move backward only.".into(),
             (Key::Starter, Setting::Starter(Some(s))) => format!("{} moves first.", s.name()),
             (Key::Starter, _) => "Who moves first is decided by lot; the game record names the first player.".into(),
             (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
@@ -1804,6 +1911,7 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
             (Key::Pass, _) => "A player may pass only when no move is legal.".into(),
             (Key::OwnPiece, _) => "A piece may not land on a piece of its own colour.".into(),
             (Key::Opposing, Setting::Hit(Hit::LowestEmpty)) => "A piece that lands on an opposing piece sends it to the lowest-numbered empty square.".into(),
+            (Key::Opposing, Setting::Hit(Hit::Forbidden)) => "No move may land on an opposing piece: no two pieces share a square and nothing is hit.".into(),
             (Key::Opposing, Setting::Hit(Hit::Capture)) => "A piece that lands on an opposing piece captures it: the opposing piece leaves the game.".into(),
             (Key::Opposing, _) => "A piece that lands on an opposing piece swaps with it: the opposing piece goes to the square the mover came from.".into(),
             (Key::Protect, Setting::Protect(None)) => "No piece is protected.".into(),

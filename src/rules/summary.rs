@@ -30,6 +30,7 @@ fn reloc(r: Relocation) -> String {
         Relocation::LowestEmpty => "lowest-empty".into(),
         Relocation::Queue(s) => format!("queue {s}"),
         Relocation::Stay => "stay".into(),
+        Relocation::Hand => "hand".into(),
     }
 }
 
@@ -176,6 +177,30 @@ pub fn summary(r: &Ruleset) -> String {
     if mv.bear_off_voluntary {
         let _ = writeln!(o, "bear off voluntary{}", cl(&mv.bear_off_voluntary_clause));
     }
+    if let Some(e) = &r.entry {
+        let _ = writeln!(
+            o,
+            "enter on {} with {}{}{}",
+            e.square,
+            bitlist(e.throws),
+            if e.bound_extra { ", bound extra" } else { "" },
+            cl(&e.clause)
+        );
+    }
+    if !mv.no_backward.is_empty() {
+        let _ = writeln!(
+            o,
+            "no backward from: {}{}",
+            set(mv.no_backward),
+            cl(&mv.no_backward_clause)
+        );
+    }
+    if mv.split {
+        let _ = writeln!(o, "split throws{}", cl(&mv.split_clause));
+    }
+    if mv.one_direction {
+        let _ = writeln!(o, "one direction per turn{}", cl(&mv.one_direction_clause));
+    }
     let _ = writeln!(
         o,
         "protection: {}",
@@ -217,6 +242,12 @@ pub fn summary(r: &Ruleset) -> String {
         }
         if sq.miss_turn {
             parts.push(format!("miss-turn{}", cl(&sq.miss_clause)));
+        }
+        if sq.extra_throw {
+            parts.push(format!("extra-throw{}", cl(&sq.extra_clause)));
+        }
+        if sq.stuck_to_hand {
+            parts.push(format!("stuck-to-hand{}", cl(&sq.stuck_clause)));
         }
         if let Some(d) = sq.overshoot_to {
             parts.push(format!("overshoot-to {d}{}", cl(&sq.overshoot_clause)));

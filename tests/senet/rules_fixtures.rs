@@ -144,6 +144,7 @@ fn builtin_source_and_names_agree() {
             "kendall",
             "kendall1979",
             "meub",
+            "piccione",
             "ryabinin",
             "thai"
         ]

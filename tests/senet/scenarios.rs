@@ -47,6 +47,7 @@ fn required_clauses(rules: &str) -> Vec<String> {
         "jequier" => (range("JQ", 10), &[]),
         "meub" => (range("MB", 1), &[]),
         "bell" => (range("BL", 7), &[]),
+        "piccione" => (range("PC", 8), &[]),
         _ => (Vec::new(), &[]),
     };
     ids.extend(extra.iter().map(|s| s.to_string()));

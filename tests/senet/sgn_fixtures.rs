@@ -253,6 +253,11 @@ const SNIPPETS: &[(&str, bool)] = &[
         true,
     ),
     ("1... 1+:10-11 *", true),
+    (
+        "1. 1:hand-1 3:1-4 1:1-hand 5+:12-14:20-23 2:25-27=hand 3:29-off:10-11 *",
+        true,
+    ),
+    ("1. 2:2x4:hand-1 3:hand-hand *", true),
     ("1. 3_0111:12-15 _0000:1-6 _0000+:1-6 4_1111+:9-13 *", true),
     (
         "1. 3:12-15! 3:12-15? 3:12-15!! 3:12-15?? 3:12-15!? 3:12-15?! $7 $255 *",
@@ -296,6 +301,14 @@ const SNIPPETS: &[(&str, bool)] = &[
     ("1. 3:25-27=q *", false),
     ("1. _:1-2 *", false),
     ("1. 3:12-153:15-18 *", false),
+    ("1. 5:12-14:20-23:1-2 *", false),
+    ("1. 5:12-14: *", false),
+    ("1. 0:12-14:20-23 *", false),
+    ("1. 1:han-1 *", false),
+    ("1. 1:hand1 *", false),
+    ("1. 3:25-27=hands *", false),
+    ("1. 3:29-hand=15 *", false),
+    ("1. 5:12-14:pass *", false),
     ("1. 3:12-15!!! *", false),
     ("1. skipped *", false),
     ("1. --- *", false),
@@ -446,6 +459,7 @@ fn sgn_unit_forms() {
         sep,
         to,
         reloc,
+        split: None,
     };
     let expect = [
         (Some(3), None, false, mv(12, MoveSep::Dash, sq(15), None)),
