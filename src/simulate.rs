@@ -209,10 +209,13 @@ fn greedy(rules: &Ruleset, pos: &Position, units: &[Unit]) -> Unit {
 pub struct Stats {
     pub games: u64,
     pub unfinished: u64,
+    /// Finished games with no winner (BL-7).
+    pub draws: u64,
     pub units_mean: f64,
     pub units_median: f64,
     pub turns_mean: f64,
-    /// White's share of the finished games, with its 95% interval.
+    /// White's share of the decided games (won by either side), with its
+    /// 95% interval: draws and unfinished games count for neither side.
     pub white_win_rate: WinRate,
     pub events_per_game: EventsMean,
 }
@@ -266,25 +269,26 @@ impl Stats {
             l if l % 2 == 1 => units[l / 2] as f64,
             l => (units[l / 2 - 1] as f64 + units[l / 2] as f64) / 2.0,
         };
-        // The win rate counts decided games (draws have no winner).
-        let finished = games.iter().filter(|g| g.winner.is_some()).count() as f64;
+        // The win rate counts decided games: draws and unfinished games
+        // have no winner and count for neither side.
+        let decided = games.iter().filter(|g| g.winner.is_some()).count() as f64;
         let white = games
             .iter()
             .filter(|g| g.winner == Some(Side::White))
             .count() as f64;
-        let rate = if finished > 0.0 {
-            white / finished
-        } else {
-            0.0
-        };
+        let rate = if decided > 0.0 { white / decided } else { 0.0 };
         Stats {
             games: games.len() as u64,
             unfinished: games.iter().filter(|g| !g.finished).count() as u64,
+            draws: games
+                .iter()
+                .filter(|g| g.finished && g.winner.is_none())
+                .count() as u64,
             units_mean: mean(&|g| g.units as f64),
             units_median: median,
             turns_mean: mean(&|g| g.turns as f64),
             white_win_rate: {
-                let [low, high] = wilson(white, finished);
+                let [low, high] = wilson(white, decided);
                 WinRate { rate, low, high }
             },
             events_per_game: EventsMean {

@@ -23,7 +23,7 @@ use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
 use crate::notation::reader::Reader;
 use crate::notation::replay::{Finding, Replayer, Severity, Step, square_name};
-use crate::notation::syntax::{CommandKind, Comment, Game, Node, Span, UnitSyntax};
+use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, Span, UnitSyntax};
 use crate::rules::RulesError;
 use miette::NamedSource;
 use serde::Serialize;
@@ -411,7 +411,17 @@ fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
     if let Some(b) = p.after.bound {
         out.push(format!("the next throw must move the piece on {b}"));
     }
-    if fx.won {
+    if rules.game_over(&p.after) && rules.end.goal == crate::engine::Goal::MostBorneOff {
+        // BL-7: the board is empty; the counts decide, and the mover need
+        // not be the winner.
+        let [w, b] = p.after.off;
+        out.push(match rules.winner(&p.after) {
+            Some(s) => {
+                format!("the board is empty: {s} bore off more (White {w}, Black {b}) and wins")
+            }
+            None => format!("the board is empty and both sides bore off {w}: the game is drawn"),
+        });
+    } else if fx.won {
         out.push(format!("{side} has borne off every piece and wins"));
     } else if fx.bear_off {
         out.push(format!("{side} has {} off", p.after.off[side.index()]));
@@ -1055,7 +1065,15 @@ pub fn render_replay(
             (None, Some(t)) => walk
                 .out
                 .push_str(&format!("The game ends before {t}: {}\n", game.result)),
-            _ => walk.out.push_str(&format!("Result: {}\n", game.result)),
+            _ => walk.out.push_str(&format!(
+                "Result: {}{}\n",
+                game.result,
+                if game.result == ResultToken::Draw {
+                    " (drawn)"
+                } else {
+                    ""
+                }
+            )),
         }
     }
     if opts.format == Format::Json {

@@ -1,9 +1,8 @@
 //! `senet simulate`: play games between computer players, write their
 //! records and summarise them.
 
-use crate::engine::{Ruleset, Side};
+use crate::engine::Ruleset;
 use crate::notation::record;
-use crate::notation::syntax::ResultToken;
 use crate::simulate::{self, GameFigures, Played, Player, RunConfig, Stats};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -57,11 +56,7 @@ pub fn record_text(
     players: [Player; 2],
     label: &str,
 ) -> String {
-    let result = match g.winner {
-        Some(Side::White) => ResultToken::WhiteWins,
-        Some(Side::Black) => ResultToken::BlackWins,
-        None => ResultToken::Unknown,
-    };
+    let result = record::result_token(g.finished, g.winner);
     let name = |p: Player| match p {
         Player::Random => "random",
         Player::Greedy => "greedy",
@@ -133,10 +128,11 @@ fn players(args: &SimulateArgs) -> [Player; 2] {
 pub fn stats_text(rules: &Ruleset, s: &Stats) -> String {
     let e = &s.events_per_game;
     format!(
-        "rules            {}\ngames            {}\nunfinished       {}\nunits_mean       {:.1}\nunits_median     {:.1}\nturns_mean       {:.1}\nwhite_win_rate   {:.3} (95% interval {:.3}..{:.3})\nevents_per_game  swap {:.2}, water {:.2}, bear_off {:.2}, pass {:.2}, skip {:.2}, backward {:.2}, truncation {:.2}, queue_join {:.2}\n",
+        "rules            {}\ngames            {}\nunfinished       {}\ndraws            {}\nunits_mean       {:.1}\nunits_median     {:.1}\nturns_mean       {:.1}\nwhite_win_rate   {:.3} (95% interval {:.3}..{:.3})\nevents_per_game  swap {:.2}, water {:.2}, bear_off {:.2}, pass {:.2}, skip {:.2}, backward {:.2}, truncation {:.2}, queue_join {:.2}\n",
         rules.meta.name,
         s.games,
         s.unfinished,
+        s.draws,
         s.units_mean,
         s.units_median,
         s.turns_mean,

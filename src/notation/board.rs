@@ -223,6 +223,7 @@ pub fn status(rules: &Ruleset, pos: &Position) -> String {
     }
     match rules.winner(pos) {
         Some(w) => parts.push(format!("{w} has won")),
+        None if rules.game_over(pos) => parts.push("the game is drawn".to_string()),
         None => {
             let mut next = format!("{} to move, turn {}", pos.to_move, pos.turn);
             if pos.extra {

@@ -8,7 +8,7 @@
 
 use super::replay::{Finding, Replayer, Severity};
 use super::syntax::{Game, Node, ResultToken, Span, Tag};
-use crate::engine::{Position, PositionError, Ruleset, Side, Starter};
+use crate::engine::{Goal, Position, PositionError, Ruleset, Side, Starter};
 use crate::rules::RulesError;
 use miette::Diagnostic;
 use std::collections::HashMap;
@@ -285,48 +285,124 @@ pub fn check_game(
 
     // Result and score against the final position.
     if let Some(end) = replayed.final_position {
+        let over = rules.game_over(&end);
         let winner = rules.winner(&end);
         let abandoned = tag("Termination").is_some_and(|t| t.value == "abandoned");
-        let claimed = match game.result {
-            ResultToken::WhiteWins => Some(Side::White),
-            ResultToken::BlackWins => Some(Side::Black),
-            _ => None,
-        };
-        match (claimed, winner) {
-            (Some(c), Some(w)) if c != w => findings.push(
-                Finding::error(
+        let token = |w: Side| if w == Side::White { "1-0" } else { "0-1" };
+        let left = format!(
+            "White has {} and Black {} pieces left",
+            end.in_play(Side::White),
+            end.in_play(Side::Black)
+        );
+        match (game.result, over, winner) {
+            (ResultToken::WhiteWins | ResultToken::BlackWins, true, Some(w)) => {
+                let c = if game.result == ResultToken::WhiteWins {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                if c != w {
+                    let f = Finding::error(
+                        "senet::sgn::result",
+                        format!("the result says {c} won, but {}", ending(&rules, &end)),
+                        game.result_span,
+                    )
+                    .label("result")
+                    .help(format!("write `{}`", token(w)));
+                    // The goal clause where the counts decide (BL-7).
+                    findings.push(if rules.end.goal == Goal::MostBorneOff {
+                        with_goal(f, &rules)
+                    } else {
+                        f
+                    });
+                }
+            }
+            (ResultToken::WhiteWins | ResultToken::BlackWins, true, None) => {
+                let c = if game.result == ResultToken::WhiteWins {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let f = Finding::error(
                     "senet::sgn::result",
-                    format!("the result says {c} won, but {w} bore off all its pieces"),
+                    format!(
+                        "the result says {c} won, but the game is drawn: {}",
+                        ending(&rules, &end)
+                    ),
                     game.result_span,
                 )
                 .label("result")
-                .help(format!(
-                    "write `{}`",
-                    if w == Side::White { "1-0" } else { "0-1" }
-                )),
-            ),
-            (Some(c), None) if !abandoned => {
+                .help("write `1/2-1/2` here and in the Result tag: the game ended with no winner");
+                findings.push(with_goal(f, &rules));
+            }
+            (ResultToken::WhiteWins | ResultToken::BlackWins, false, _) if !abandoned => {
+                let c = if game.result == ResultToken::WhiteWins {
+                    Side::White
+                } else {
+                    Side::Black
+                };
                 let f = Finding::error(
                     "senet::sgn::result",
-                    format!("the result says {c} won, but the game is not over: White has {} and Black {} pieces left", end.in_play(Side::White), end.in_play(Side::Black)),
+                    format!("the result says {c} won, but the game is not over: {left}"),
                     game.result_span,
                 )
                 .label("result")
                 .help("write `*` for an unfinished game, or `[Termination \"abandoned\"]` if it was given up");
                 findings.push(with_goal(f, &rules));
             }
-            (None, Some(w)) => findings.push(
-                Finding::warning(
+            (ResultToken::Draw, true, Some(w)) => {
+                let f = Finding::error(
+                    "senet::sgn::result",
+                    format!(
+                        "the result says the game was drawn, but {w} won: {}",
+                        ending(&rules, &end)
+                    ),
+                    game.result_span,
+                )
+                .label("result")
+                .help(format!("write `{}` here and in the Result tag", token(w)));
+                findings.push(with_goal(f, &rules));
+            }
+            (ResultToken::Draw, false, _) => {
+                let help = if rules.end.goal == Goal::MostBorneOff {
+                    "`1/2-1/2` is for a game that ended with no winner under its rules; write `*` for an unfinished game".to_string()
+                } else {
+                    format!(
+                        "`{}` has no draws: write `*` for an unfinished game, or the winner's result with `[Termination \"abandoned\"]` for a game given up",
+                        rules.meta.name
+                    )
+                };
+                let f = Finding::error(
+                    "senet::sgn::result",
+                    format!("the result says the game was drawn, but the game is not over: {left}"),
+                    game.result_span,
+                )
+                .label("result")
+                .help(help);
+                findings.push(with_goal(f, &rules));
+            }
+            (ResultToken::Unknown, true, w) => {
+                let f = Finding::warning(
                     "senet::sgn::result_unfinished",
-                    format!("the game is over ({w} bore off all its pieces) but the result is `*`"),
+                    format!(
+                        "the game is over ({}{}) but the result is `*`",
+                        if w.is_none() { "drawn: " } else { "" },
+                        ending(&rules, &end)
+                    ),
                     game.result_span,
                 )
                 .label("result")
                 .help(format!(
                     "write `{}` here and in the Result tag",
-                    if w == Side::White { "1-0" } else { "0-1" }
-                )),
-            ),
+                    w.map_or("1/2-1/2", token)
+                ));
+                // The goal clause where the rules, not a lone winner, end it.
+                findings.push(if rules.end.goal == Goal::MostBorneOff {
+                    with_goal(f, &rules)
+                } else {
+                    f
+                });
+            }
             _ => {}
         }
         let score = rules.score(&end);
@@ -526,6 +602,29 @@ pub fn start_position(
                 Some(Position::start(rules, first))
             }
         }
+    }
+}
+
+/// How a finished game ended, for a message: `White bore off all its
+/// pieces`; under [`Goal::MostBorneOff`], the counts (BL-7).
+pub fn ending(rules: &Ruleset, end: &Position) -> String {
+    let [w, b] = end.off;
+    match (rules.end.goal, rules.winner(end)) {
+        (Goal::BearOffAll, Some(s)) => format!("{s} bore off all its pieces"),
+        (Goal::MostBorneOff, Some(s)) => {
+            let (mine, theirs) = if s == Side::White { (w, b) } else { (b, w) };
+            format!("{s} bore off more pieces, {mine} to {theirs}")
+        }
+        (_, None) if w == b => format!("both sides bore off {}", pieces(w)),
+        (_, None) => format!("White bore off {} and Black {b}", pieces(w)),
+    }
+}
+
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
     }
 }
 

@@ -556,7 +556,9 @@ fn line_ends_game(line: &[u8]) -> bool {
 /// Whether the line's last token is a result token.
 fn ends_with_result(line: &[u8]) -> bool {
     let t = line.trim_ascii_end();
-    let tok = if t.ends_with(b"1-0") || t.ends_with(b"0-1") {
+    let tok = if t.ends_with(b"1/2-1/2") {
+        7
+    } else if t.ends_with(b"1-0") || t.ends_with(b"0-1") {
         3
     } else if t.ends_with(b"*") {
         1
@@ -622,7 +624,7 @@ struct Parser<'a> {
 }
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`, `1:hand-1`, `5:12-14:20-23`; or `skip`, or `--` for an illegible unit";
-const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won) or `*` (unfinished or unknown)";
+const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won), `1/2-1/2` (drawn) or `*` (unfinished or unknown)";
 
 /// The commands SGN 1 defines.
 const KNOWN_COMMANDS: [&str; 6] = ["pos", "src", "conf", "rule", "played-illegal", "eval"];
@@ -951,7 +953,7 @@ impl<'a> Parser<'a> {
                             a,
                             e,
                             "the file ends before the game's result token",
-                            "expected `1-0`, `0-1` or `*` after this",
+                            "expected `1-0`, `0-1`, `1/2-1/2` or `*` after this",
                             Some(RESULT_HELP),
                         )
                     }
@@ -975,6 +977,14 @@ impl<'a> Parser<'a> {
                         nodes.push(self.turn_number(j)?);
                         after_unit = false;
                         continue;
+                    }
+                    if self.b[st..].starts_with(b"1/2-1/2") {
+                        // The draw, as in PGN (an extension of SGN 1).
+                        if !is_boundary(self.b.get(st + 7)) {
+                            return Err(self.after_result(st, st + 7));
+                        }
+                        self.i = st + 7;
+                        return self.result(ResultToken::Draw, st, open);
                     }
                     if j == st + 1 && self.at(j) == b'-' {
                         let r = match (c, self.at(j + 1)) {

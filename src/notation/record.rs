@@ -69,6 +69,18 @@ pub fn tag(name: &str, value: impl Into<String>) -> Tag {
     }
 }
 
+/// The result token of a game that stopped with `winner` (from
+/// [`Ruleset::winner`](crate::engine::Ruleset::winner)); `finished` when
+/// the rules ended it. A finished game with no winner is a draw (BL-7).
+pub fn result_token(finished: bool, winner: Option<Side>) -> ResultToken {
+    match (winner, finished) {
+        (Some(Side::White), _) => ResultToken::WhiteWins,
+        (Some(Side::Black), _) => ResultToken::BlackWins,
+        (None, true) => ResultToken::Draw,
+        (None, false) => ResultToken::Unknown,
+    }
+}
+
 /// A game from its tags and its units, each with the side that played it
 /// and the number of the turn it belongs to. A turn number is written
 /// whenever the side or the number changes.

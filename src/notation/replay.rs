@@ -360,13 +360,27 @@ impl<'r, 'v> Replayer<'r, 'v> {
     ) -> Option<Position> {
         let rules = self.rules;
         if rules.game_over(p) {
-            let f = Finding::error(
-                "senet::sgn::after_end",
-                "the game is already over: a side has borne off all its pieces",
-                u.span,
-            )
-            .label("unit after the end of the game")
-            .help("remove the units after the winning unit, and check the result");
+            let f = match rules.end.goal {
+                crate::engine::Goal::BearOffAll => Finding::error(
+                    "senet::sgn::after_end",
+                    "the game is already over: a side has borne off all its pieces",
+                    u.span,
+                )
+                .label("unit after the end of the game")
+                .help("remove the units after the winning unit, and check the result"),
+                // BL-7: the end is an empty board, whoever bore off more.
+                crate::engine::Goal::MostBorneOff => Finding::error(
+                    "senet::sgn::after_end",
+                    format!(
+                        "the game is already over: no piece is left on the board ({})",
+                        super::check::ending(rules, p)
+                    ),
+                    u.span,
+                )
+                .label("unit after the end of the game")
+                .help("remove the units after the last piece left the board, and check the result")
+                .clause(&rules.end.goal_clause),
+            };
             self.report(self.context(f, p, var));
             return None;
         }

@@ -150,6 +150,9 @@ pub enum ResultToken {
     WhiteWins,
     /// `0-1`
     BlackWins,
+    /// `1/2-1/2`: a finished game with no winner (BL-7), as in PGN. An
+    /// extension of SGN 1.
+    Draw,
     /// `*`: unfinished or unknown.
     Unknown,
 }
@@ -159,14 +162,16 @@ impl ResultToken {
         match self {
             ResultToken::WhiteWins => "1-0",
             ResultToken::BlackWins => "0-1",
+            ResultToken::Draw => "1/2-1/2",
             ResultToken::Unknown => "*",
         }
     }
-    /// Reads `1-0`, `0-1` or `*` (for the `Result` tag).
+    /// Reads `1-0`, `0-1`, `1/2-1/2` or `*` (for the `Result` tag).
     pub fn parse(s: &str) -> Option<ResultToken> {
         match s {
             "1-0" => Some(ResultToken::WhiteWins),
             "0-1" => Some(ResultToken::BlackWins),
+            "1/2-1/2" => Some(ResultToken::Draw),
             "*" => Some(ResultToken::Unknown),
             _ => None,
         }

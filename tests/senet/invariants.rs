@@ -282,6 +282,7 @@ fn statistics_are_reproducible_and_sane() {
         let mut want = vec![
             "games",
             "unfinished",
+            "draws",
             "units_mean",
             "units_median",
             "turns_mean",

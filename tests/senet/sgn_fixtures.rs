@@ -285,6 +285,15 @@ const SNIPPETS: &[(&str, bool)] = &[
     ("[Event \"é\"] { é } *", true),
     ("[ Event  \"a\\\\b\" ] *", true),
     ("1. 3:12-15 * [Event \"2\"] 1. 2:1-3 0-1", true),
+    // the draw, an extension of SGN 1 (as in PGN)
+    ("1/2-1/2", true),
+    ("[Result \"1/2-1/2\"]\n\n1. 3:12-15\n1/2-1/2\n", true),
+    ("1. 3:12-15 {c}1/2-1/2", true),
+    ("1. 3:12-15 1/2-1/2 [Event \"2\"] 1. 2:1-3 1/2-1/2", true),
+    (
+        "1. 3:12-15 1/2-1/2\r\n\r\n[Event \"2\"]\r\n\r\n1. 2:1-3 *\r\n",
+        true,
+    ),
     // rejected
     ("1. 3:12-15", false),
     ("[Event \"x\"]", false),
@@ -343,6 +352,14 @@ const SNIPPETS: &[(&str, bool)] = &[
     ("1. 3:1-4 1-0x", false),
     ("1. 3:1-4 *x", false),
     ("1. 3:1-4 # *", false),
+    ("1. 3:1-4 1/2-1/2x", false),
+    ("1. 3:1-4 1/2-1/2(", false),
+    ("1. 3:1-4 1/2-1/", false),
+    ("1. 3:1-4 1/2", false),
+    ("1. 3:1-4 1/2 *", false),
+    ("1. 3:1-4 ½-½", false),
+    ("1. 3:1-4 (2:1-3 1/2-1/2", false),
+    ("1. 3:1-4 1/2-1/2 1. 2:1-3", false),
 ];
 
 #[test]
@@ -378,7 +395,7 @@ fn sgn_reader_and_grammar_agree_on_mutations() {
     const PIECES: &[&str] = &[
         " ", "\n", "\r\n", "-", "x", ":", "+", "=", "Q", "off", "pass", "skip", "--", "0", "1",
         "9", "_", "{", "}", "(", ")", "[", "]", "\"", "\\", ";", "%", "$", "!", "?", ".", "...",
-        "*", "1-0", "[%pos ", "é",
+        "*", "1-0", "[%pos ", "é", "1/2-1/2",
     ];
     let files = fixtures("ok");
     let mut accepted = 0;
@@ -433,7 +450,8 @@ fn sgn_reader_and_grammar_agree_on_mutations() {
 #[test]
 fn sgn_reader_recovers_after_an_error() {
     let text = "[Event \"1\"]\n\n1. 3:1-4\n*\n\n[Event \"2\"]\n\n1. 3:1-\n2. 3:1-4\n*\n\n[Event \"3\"]\n\n1. 2:1-3\n1-0\n\n\
-                [Event \"4\"]\n\n1. 2:1-3\n\n[Event \"5\"]\n\n1. 2:1-3 0-1\n";
+                [Event \"4\"]\n\n1. 2:1-3\n\n[Event \"5\"]\n\n1. 2:1-3 0-1\n\
+                [Event \"6\"]\n\n1. 2:1-\n1/2-1/2\n[Event \"7\"]\n\n1. 2:1-3 1/2-1/2\n";
     let got: Vec<Result<Game, SyntaxError>> = Reader::new(text).collect();
     let summary: Vec<String> = got
         .iter()
@@ -442,7 +460,12 @@ fn sgn_reader_recovers_after_an_error() {
             Err(e) => format!("{} err", e.game),
         })
         .collect();
-    assert_eq!(summary, ["1 ok 1", "2 err", "3 ok 3", "4 err", "5 ok 5"]);
+    assert_eq!(
+        summary,
+        [
+            "1 ok 1", "2 err", "3 ok 3", "4 err", "5 ok 5", "6 err", "7 ok 7"
+        ]
+    );
     assert_stream_agrees("recovery", text);
 }
 
