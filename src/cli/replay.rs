@@ -354,7 +354,36 @@ fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
         }
         UnitKind::NoThrow => out.push(format!("no throw; moves {} → {}", u.from, u.to)),
         UnitKind::Move => {
-            if u.off {
+            if u.from == 0 {
+                out.push(format!(
+                    "{throw}; enters a piece from the hand on {}",
+                    sq(u.to)
+                ));
+            } else if u.to == 0 && !u.off {
+                out.push(format!(
+                    "{throw}; no legal move: the piece on {} goes back to the hand",
+                    sq(u.from)
+                ));
+            } else if let Some(second) = &u.split {
+                let part = |from: u8, to: u8, off: bool| {
+                    if off {
+                        format!("{from} → off")
+                    } else {
+                        format!("{from} → {to}")
+                    }
+                };
+                out.push(format!(
+                    "{throw}, split: moves {}, then {}",
+                    part(u.from, u.to, u.off),
+                    part(second.from, second.to, second.off)
+                ));
+                if let Some(crate::engine::Relocated::Hand) = second.relocated {
+                    out.push(format!(
+                        "the second piece landed on {} and goes back to the hand",
+                        sq(second.to)
+                    ));
+                }
+            } else if u.off {
                 out.push(format!("{throw}; bears off from {}", sq(u.from)));
             } else if fx.backward {
                 out.push(format!("{throw}; moves backward {} → {}", u.from, u.to));
@@ -1026,8 +1055,11 @@ pub fn render_replay(
                 r.push_str(&format!("; options {}", options.join(", ")));
             }
             intro.push(r);
-            intro.push("Houses:".to_string());
-            intro.extend(board::legend(&rules).into_iter().map(|l| format!("   {l}")));
+            let legend = board::legend(&rules);
+            if !legend.is_empty() {
+                intro.push("Houses:".to_string());
+                intro.extend(legend.into_iter().map(|l| format!("   {l}")));
+            }
             for c in &game.intro {
                 let prose = comment_prose(&c.text);
                 if !prose.is_empty() {

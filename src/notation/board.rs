@@ -212,6 +212,12 @@ pub fn draw(rules: &Ruleset, pos: &Position, hl: &Highlight, colour: bool) -> St
 /// who is to move in which turn.
 pub fn status(rules: &Ruleset, pos: &Position) -> String {
     let mut parts = vec![format!("off: White {}, Black {}", pos.off[0], pos.off[1])];
+    if pos.hand != [0, 0] {
+        parts.push(format!(
+            "in hand: White {}, Black {}",
+            pos.hand[0], pos.hand[1]
+        ));
+    }
     if !pos.queue.is_empty() {
         let q: String = pos.queue.iter().map(|s| s.letter()).collect();
         parts.push(format!("queue (head first): {q}"));

@@ -1078,9 +1078,14 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             sq(to)
         ),
         Forbid::Protected => format!(
-            "the {} piece on {} is protected and cannot be swapped",
+            "the {} piece on {} is protected and cannot be {}",
             side.other(),
-            sq(to)
+            sq(to),
+            match rules.movement.hit {
+                crate::engine::Hit::Capture => "captured",
+                crate::engine::Hit::Swap => "swapped",
+                _ => "hit",
+            }
         ),
         Forbid::Blockade(i) => {
             let b = &rules.blockades[i as usize];
