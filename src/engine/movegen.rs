@@ -97,7 +97,7 @@ pub struct Effects {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Dir {
+pub(super) enum Dir {
     Forward,
     Backward,
 }
@@ -123,6 +123,9 @@ impl Ruleset {
     /// opening that requires another throw).
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
+        if self.fast.enabled && self.legal_fast(pos, throw, out) {
+            return;
+        }
         self.generate(pos, throw, out, &mut |_| {});
     }
 
@@ -136,6 +139,10 @@ impl Ruleset {
             return;
         }
         if pos.extra && pos.bound.is_some() {
+            return;
+        }
+        // Only pieces on a lock square with a release have a unit here.
+        if self.fast.enabled && pos.pieces[side.index()].0 & self.fast.release_squares == 0 {
             return;
         }
         for from in pos.pieces[side.index()].iter() {
@@ -326,7 +333,7 @@ impl Ruleset {
     }
 
     /// The opening rule binding the next unit, if any.
-    fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
+    pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
         if pos.extra || self.opening.is_empty() {
             return None;
         }
@@ -549,7 +556,7 @@ impl Ruleset {
 
     /// Tries one move. `Err` carries the refusal and, for B-13, the diverted
     /// unit that may replace it.
-    fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
+    pub(super) fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let opp = pos.pieces[side.other().index()];
@@ -710,7 +717,13 @@ impl Ruleset {
         })
     }
 
-    fn bear_off_unit(&self, pos: &Position, from: u8, throw: u8, extra_mark: bool) -> Tried {
+    pub(super) fn bear_off_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Tried {
         let off = self.board.off();
         if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
             return Err((
@@ -920,6 +933,11 @@ impl Ruleset {
     /// [`free_units`](Self::free_units) for this position. The unit is not
     /// re-validated: look it up among the generated units first.
     pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        if self.fast.enabled {
+            if let Some(done) = self.play_fast(pos, unit) {
+                return Ok(done);
+            }
+        }
         let mut p = *pos;
         let mut fx = Effects::default();
         let side = pos.to_move;

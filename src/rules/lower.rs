@@ -1422,7 +1422,7 @@ impl Lowerer<'_> {
             selected,
             explained,
         };
-        Some(Ruleset {
+        let mut rules = Ruleset {
             meta,
             board: board?,
             houses,
@@ -1438,7 +1438,11 @@ impl Lowerer<'_> {
             bear_off,
             turn,
             end,
-        })
+            fast: Default::default(),
+        };
+        // The fast path's tables, from the finished rule set.
+        rules.fast = crate::engine::FastTables::compile(&rules);
+        Some(rules)
     }
 }
 
