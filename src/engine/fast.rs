@@ -27,6 +27,19 @@ use crate::engine::movegen::Dir;
 /// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
 const THROWS: usize = 32;
 
+/// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
+/// when the rule file is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protect {
+    /// No protection rule: nothing is protected.
+    Nothing,
+    /// The rule is exactly "a run of 2 or more" (B-7, T-8): one shift-and.
+    RunOfTwo,
+    /// Any other predicate: walked as a tree of masks.
+    #[default]
+    Tree,
+}
+
 /// Tables precomputed from a [`Ruleset`] when it is compiled. All masks are
 /// square sets (bit `s` = square `s`); the per-throw arrays are indexed by the
 /// throw value. A default (all-zero) value has `enabled == false` and makes
@@ -55,6 +68,9 @@ pub struct FastTables {
     pub back_plain: [u64; THROWS],
     /// As `fwd_dead` for backward moves.
     pub back_dead: [u64; THROWS],
+    /// How the protection rule is evaluated (computed whether or not the
+    /// gate holds).
+    pub protect: Protect,
     /// Squares with a lock (B-12): a side with a piece there is dealt with
     /// by the general generator.
     pub lock_squares: u64,
@@ -78,6 +94,7 @@ impl Default for FastTables {
             fwd_dead: [0; THROWS],
             back_plain: [0; THROWS],
             back_dead: [0; THROWS],
+            protect: Protect::Tree,
             lock_squares: 0,
             release_squares: 0,
             land_plain: 0,
@@ -241,7 +258,15 @@ fn between(a: u8, b: u8) -> u64 {
 impl FastTables {
     /// The tables of a rule set; `enabled` is [`fast_path_gate`].
     pub fn compile(rules: &Ruleset) -> FastTables {
-        let mut f = FastTables::default();
+        let protect = match &rules.protection.rule {
+            None => Protect::Nothing,
+            Some(Pred::RunLength { lengths, .. }) if *lengths == u64::MAX << 2 => Protect::RunOfTwo,
+            Some(_) => Protect::Tree,
+        };
+        let mut f = FastTables {
+            protect,
+            ..FastTables::default()
+        };
         if !fast_path_gate(rules) {
             return f;
         }
@@ -389,17 +414,16 @@ impl Ruleset {
             forced: false,
         };
         let mut divert: Option<Unit> = None;
-        let mut bits = me;
+        // Ordinary steps that are legal: not onto an own or a protected
+        // piece; and the pieces the tables do not decide alone.
+        let steps = me & plain & !((me | (opp & prot)) >> t);
+        let mut bits = steps | (me & !plain & !f.fwd_dead[t]);
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let b = 1u64 << from;
-            if plain & b != 0 {
-                let tb = b << t;
-                if (me | (opp & prot)) & tb == 0 {
-                    out.push(step(from, from + throw, opp & tb != 0));
-                }
-            } else if f.fwd_dead[t] & b != 0 {
+            if steps & b != 0 {
+                out.push(step(from, from + throw, opp & (b << t) != 0));
             } else if f.fwd_off[t] & b != 0 {
                 if let Ok(u) = self.bear_off_unit(pos, from, throw, extra_mark) {
                     out.push(u);
@@ -466,7 +490,19 @@ impl Ruleset {
 
     /// The squares of `owner`'s pieces that the protection rule protects in
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
+    #[inline]
     pub fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
+        match self.fast.protect {
+            Protect::Nothing => 0,
+            Protect::RunOfTwo => {
+                let b = pos.pieces[owner.index()].0 & self.protection.run_squares.0;
+                b & ((b << 1) | (b >> 1))
+            }
+            Protect::Tree => self.protected_mask_tree(pos, owner),
+        }
+    }
+
+    fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
         match &self.protection.rule {
             Some(p) => self.pred_mask(p, pos, owner) & pos.pieces[owner.index()].0,
             None => 0,
@@ -481,6 +517,21 @@ impl Ruleset {
             Pred::RunLength { lengths, .. } => {
                 let counted = self.protection.run_squares.0;
                 let bits = pos.pieces[owner.index()].0 & counted;
+                let k = lengths.trailing_zeros();
+                if k > 0 && k < 8 && *lengths == u64::MAX << k {
+                    // "A run of k or more" (B-7, T-8): shift-and finds the
+                    // first squares of k-square windows, shift-or spreads
+                    // them over the windows.
+                    let mut starts = bits;
+                    for i in 1..k {
+                        starts &= bits >> i;
+                    }
+                    let mut mask = starts;
+                    for i in 1..k {
+                        mask |= starts << i;
+                    }
+                    return mask;
+                }
                 // Pieces off the counted squares are in no run (length 0).
                 let mut mask = if lengths & 1 != 0 { !counted } else { 0 };
                 let mut rest = bits;
@@ -522,95 +573,79 @@ impl Ruleset {
         }
     }
 
-    /// `play` for the units the tables call ordinary: a step onto a square
-    /// in `land_plain` (a hit only where `swap_plain`), a bear-off, or a pass,
-    /// with no lock at the square moved from and the queue empty. `None`:
-    /// the general `play` decides.
+    /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as
+    /// the general `play` would: a step onto a square in `land_plain` (a hit
+    /// only where `swap_plain`), a bear-off, or a pass without a bound throw,
+    /// by a side with a piece on the square moved from, none on a lock
+    /// square, and the queue empty.
     #[inline]
-    pub(crate) fn play_fast(&self, pos: &Position, unit: &Unit) -> Option<(Position, Effects)> {
+    pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
         let f = &self.fast;
-        let Position {
-            pieces,
-            to_move,
-            off,
-            extra,
-            bound,
-            skip,
-            queue,
-            waiting,
-            turn,
-            arrived,
-        } = *pos;
-        let side = to_move;
-        let me = side.index();
-        let them = side.other().index();
-        if !queue.is_empty() || pieces[me].0 & f.lock_squares != 0 {
-            return None;
+        let me = pos.pieces[pos.to_move.index()].0;
+        if !pos.queue.is_empty() || me & f.lock_squares != 0 {
+            return false;
         }
-        let mut fx = Effects::default();
-        let mut pieces = pieces;
-        let mut off = off;
-        let mut waiting = waiting;
-        let mut arrived = arrived;
-        let mut ends_turn;
         match unit.kind {
-            UnitKind::Move if unit.relocated.is_none() => {
-                let from = 1u64 << unit.from;
-                if pieces[me].0 & from == 0 {
-                    return None;
-                }
-                pieces[me].0 &= !from;
-                arrived.0 &= !from;
-                if unit.off {
-                    off[me] += 1;
-                    fx.bear_off = true;
-                } else {
-                    let to = 1u64 << unit.to;
-                    if f.land_plain & to == 0 || (unit.hit && f.swap_plain & to == 0) {
-                        return None;
-                    }
-                    pieces[me].0 |= to;
-                    arrived.0 |= to;
-                    fx.backward = unit.to < unit.from;
-                    fx.truncation = unit.to < unit.from + unit.throw
-                        && !fx.backward
-                        && self.movement.truncate_at.0 & to != 0;
-                    if unit.hit {
-                        pieces[them].0 = (pieces[them].0 & !to) | from;
-                        fx.swap = true;
-                        fx.hit_to = Some(unit.from);
-                    }
-                }
-                waiting[me] = false;
-                ends_turn = !unit.extra_mark;
+            UnitKind::Move => {
+                let to = 1u64 << (unit.to & 63);
+                unit.relocated.is_none()
+                    && me & (1u64 << (unit.from & 63)) != 0
+                    && (unit.off
+                        || (f.land_plain & to != 0 && (!unit.hit || f.swap_plain & to != 0)))
             }
-            UnitKind::Pass if bound.is_none() => {
-                fx.pass = true;
-                ends_turn = if unit.forced {
-                    !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
-                } else {
-                    !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
-                };
+            UnitKind::Pass => pos.bound.is_none(),
+            _ => false,
+        }
+    }
+
+    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly).
+    #[inline]
+    pub(crate) fn play_plain(&self, pos: &Position, unit: &Unit) -> (Position, Effects) {
+        let mut p = *pos;
+        let mut fx = Effects::default();
+        let side = pos.to_move;
+        let me = side.index();
+        let ends_turn;
+        if unit.kind == UnitKind::Move {
+            let from = 1u64 << unit.from;
+            p.pieces[me].0 &= !from;
+            p.arrived.0 &= !from;
+            if unit.off {
+                p.off[me] += 1;
+                fx.bear_off = true;
+            } else {
+                let to = 1u64 << unit.to;
+                p.pieces[me].0 |= to;
+                p.arrived.0 |= to;
+                fx.backward = unit.to < unit.from;
+                fx.truncation = unit.to < unit.from + unit.throw
+                    && !fx.backward
+                    && self.movement.truncate_at.0 & to != 0;
+                if unit.hit {
+                    let them = &mut p.pieces[side.other().index()].0;
+                    *them = (*them & !to) | from;
+                    fx.swap = true;
+                    fx.hit_to = Some(unit.from);
+                }
             }
-            _ => return None,
+            p.waiting[me] = false;
+            ends_turn = !unit.extra_mark || p.pieces[me].0 == 0;
+            if p.pieces[me].0 == 0 {
+                // In play is on the board: the queue is empty.
+                fx.won = self.winner(&p) == Some(side);
+            }
+        } else {
+            fx.pass = true;
+            ends_turn = if unit.forced {
+                !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+            } else {
+                !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
+            } || p.pieces[me].0 == 0;
+            if p.pieces[me].0 == 0 {
+                fx.won = self.winner(&p) == Some(side);
+            }
         }
-        let mut p = Position {
-            pieces,
-            to_move,
-            off,
-            extra,
-            bound: None,
-            skip,
-            queue,
-            waiting,
-            turn,
-            arrived,
-        };
-        if p.pieces[me].0 == 0 {
-            // In play is on the board: the queue is empty.
-            fx.won = self.winner(&p) == Some(side);
-            ends_turn = true;
-        }
+        p.bound = None;
         if ends_turn {
             p.extra = false;
             p.arrived = SquareSet::EMPTY;
@@ -622,8 +657,43 @@ impl Ruleset {
         } else {
             p.extra = true;
         }
-        Some((p, fx))
+        (p, fx)
     }
+}
+
+/// Not called: it stops compiling when `Position` or `Effects` gains a
+/// field, because `play_plain` copies the position and sets only the fields
+/// it knows. A new field means deciding whether `play_plain` (and
+/// `plays_plainly`) must change.
+#[allow(dead_code)]
+fn play_plain_knows_every_field(p: Position, fx: Effects) {
+    let Position {
+        pieces: _,
+        to_move: _,
+        off: _,
+        extra: _,
+        bound: _,
+        skip: _,  // only `play`'s missed-turn squares set it: not plain
+        queue: _, // empty for plain units
+        waiting: _,
+        turn: _,
+        arrived: _,
+    } = p;
+    let Effects {
+        hit_to: _,
+        swap: _,
+        water: _, // only lock squares and other hit destinations: not plain
+        bear_off: _,
+        pass: _,
+        skip: _,
+        backward: _,
+        truncation: _,
+        queue_join: _,
+        capture: _,
+        queue_enter: _,
+        turn_ended: _,
+        won: _,
+    } = fx;
 }
 
 #[cfg(test)]

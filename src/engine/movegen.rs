@@ -121,6 +121,7 @@ impl Ruleset {
     /// The units legal for `throw` in `pos`, into `out` (cleared first).
     /// Empty when the throw itself is not allowed now (a missed turn, or an
     /// opening that requires another throw).
+    #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
         if self.fast.enabled && self.legal_fast(pos, throw, out) {
@@ -131,18 +132,27 @@ impl Ruleset {
 
     /// The units due without a throw: `skip` for a missed turn, or a lock's
     /// release (`0:27-15`), into `out` (cleared first).
+    #[inline]
     pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         out.clear();
+        // Only a missed turn or a piece on a lock square with a release
+        // gives a unit here.
+        if self.fast.enabled
+            && !self.skip_due(pos)
+            && pos.pieces[pos.to_move.index()].0 & self.fast.release_squares == 0
+        {
+            return;
+        }
+        self.free_units_general(pos, out);
+    }
+
+    fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
         let side = pos.to_move;
         if self.skip_due(pos) {
             out.push(Unit::skip());
             return;
         }
         if pos.extra && pos.bound.is_some() {
-            return;
-        }
-        // Only pieces on a lock square with a release have a unit here.
-        if self.fast.enabled && pos.pieces[side.index()].0 & self.fast.release_squares == 0 {
             return;
         }
         for from in pos.pieces[side.index()].iter() {
@@ -932,12 +942,15 @@ impl Ruleset {
     /// Plays a unit produced by [`legal_units`](Self::legal_units) or
     /// [`free_units`](Self::free_units) for this position. The unit is not
     /// re-validated: look it up among the generated units first.
+    #[inline]
     pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
-        if self.fast.enabled {
-            if let Some(done) = self.play_fast(pos, unit) {
-                return Ok(done);
-            }
+        if self.fast.enabled && self.plays_plainly(pos, unit) {
+            return Ok(self.play_plain(pos, unit));
         }
+        self.play_general(pos, unit)
+    }
+
+    fn play_general(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
         let mut p = *pos;
         let mut fx = Effects::default();
         let side = pos.to_move;
