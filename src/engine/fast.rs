@@ -18,8 +18,8 @@
 //! code would not reproduce the general one.
 
 use super::{
-    Backward, Hit, Movement, Pred, Reach, Ruleset, Side, SquareRule, SquareSet, TurnRules, Unit,
-    UnitKind,
+    Backward, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule, SquareSet,
+    TurnRules, Unit, UnitKind,
 };
 use super::{Effects, Position};
 use crate::engine::movegen::Dir;
@@ -60,6 +60,9 @@ pub struct FastTables {
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
+    /// Squares from which `bear_off_unit` always allows a bear-off: no
+    /// "only from turn start" rule there and no `all_in` region (K-13).
+    pub off_sure: u64,
     /// Squares from which a forward move by the throw is never legal and
     /// never diverts (a gate passed, an immobile square, the wrong exit
     /// throw, past the end without bearing off).
@@ -91,6 +94,7 @@ impl Default for FastTables {
             throws: 0,
             fwd_plain: [0; THROWS],
             fwd_off: [0; THROWS],
+            off_sure: 0,
             fwd_dead: [0; THROWS],
             back_plain: [0; THROWS],
             back_dead: [0; THROWS],
@@ -223,7 +227,7 @@ fn leaves_plainly(sq: &SquareRule) -> bool {
 }
 
 /// Whether a move generated onto this square needs nothing but the own-piece
-/// and protection tests (no relocation, diversion or lock).
+/// and protection tests (no relocation, no diversion).
 fn lands_plainly(sq: &SquareRule) -> bool {
     let SquareRule {
         on_land,
@@ -243,7 +247,14 @@ fn lands_plainly(sq: &SquareRule) -> bool {
         overshoot_to: _, // through `Movement::overshoot`
         overshoot_clause: _,
     } = sq;
-    on_land.is_none() && divert_when_protected.is_none() && lock.is_none()
+    // A piece that stays where it lands (B-12 water) is not relocated,
+    // whether or not the square is taken: `landing_unit` gives no
+    // relocation. A lock there matters only to `play` (`land_plain`).
+    let _ = lock;
+    on_land
+        .as_ref()
+        .is_none_or(|l| l.effect == Relocation::Stay)
+        && divert_when_protected.is_none()
 }
 
 /// Bits of the squares strictly between `a` and `b` (`a < b`).
@@ -358,6 +369,9 @@ impl FastTables {
             if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
             }
+            if !r.exit_from_turn_start && rules.bear_off.all_in.is_none() {
+                f.off_sure |= 1 << s;
+            }
         }
         f.enabled = true;
         f
@@ -424,6 +438,8 @@ impl Ruleset {
             let b = 1u64 << from;
             if steps & b != 0 {
                 out.push(step(from, from + throw, opp & (b << t) != 0));
+            } else if f.fwd_off[t] & f.off_sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
             } else if f.fwd_off[t] & b != 0 {
                 if let Ok(u) = self.bear_off_unit(pos, from, throw, extra_mark) {
                     out.push(u);
