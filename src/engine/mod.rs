@@ -4,11 +4,13 @@
 //!
 //! Stage: `Ruleset` (from `crate::rules`) + `Position` → legal units → `play`.
 
+mod fast;
 mod movegen;
 mod position;
 mod ruleset;
 mod unit;
 
+pub use fast::{FastTables, Protect, fast_path_gate};
 pub use movegen::{Effects, Forbid, Refusal};
 pub use position::{Heading, Position, PositionError, Queue};
 pub use ruleset::*;

@@ -103,7 +103,7 @@ pub struct Effects {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Dir {
+pub(super) enum Dir {
     Forward,
     Backward,
 }
@@ -136,15 +136,32 @@ impl Ruleset {
     /// The units legal for `throw` in `pos`, into `out` (cleared first).
     /// Empty when the throw itself is not allowed now (a missed turn, or an
     /// opening that requires another throw).
+    #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
+        if self.fast.enabled && self.legal_fast(pos, throw, out) {
+            return;
+        }
         self.generate(pos, throw, out, &mut |_| {});
     }
 
     /// The units due without a throw: `skip` for a missed turn, or a lock's
     /// release (`0:27-15`), into `out` (cleared first).
+    #[inline]
     pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         out.clear();
+        // Only a missed turn or a piece on a lock square with a release
+        // gives a unit here.
+        if self.fast.enabled
+            && !self.skip_due(pos)
+            && pos.pieces[pos.to_move.index()].0 & self.fast.release_squares == 0
+        {
+            return;
+        }
+        self.free_units_general(pos, out);
+    }
+
+    fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
         let side = pos.to_move;
         if self.skip_due(pos) {
             out.push(Unit::skip());
@@ -345,7 +362,7 @@ impl Ruleset {
     }
 
     /// The opening rule binding the next unit, if any.
-    fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
+    pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
         if pos.extra || self.opening.is_empty() {
             return None;
         }
@@ -621,7 +638,7 @@ impl Ruleset {
 
     /// Tries one move. `Err` carries the refusal and, for B-13, the diverted
     /// unit that may replace it.
-    fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
+    pub(super) fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let opp = pos.pieces[side.other().index()];
@@ -869,7 +886,13 @@ impl Ruleset {
         }
     }
 
-    fn bear_off_unit(&self, pos: &Position, from: u8, throw: u8, extra_mark: bool) -> Tried {
+    pub(super) fn bear_off_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Tried {
         let off = self.board.off();
         if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
             return Err((
@@ -1080,7 +1103,15 @@ impl Ruleset {
     /// Plays a unit produced by [`legal_units`](Self::legal_units) or
     /// [`free_units`](Self::free_units) for this position. The unit is not
     /// re-validated: look it up among the generated units first.
+    #[inline]
     pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        if self.fast.enabled && self.plays_plainly(pos, unit) {
+            return Ok(self.play_plain(pos, unit));
+        }
+        self.play_general(pos, unit)
+    }
+
+    fn play_general(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
         let mut p = *pos;
         let mut fx = Effects::default();
         let side = pos.to_move;

@@ -46,6 +46,10 @@ pub struct Ruleset {
     pub turn: TurnRules,
     /// How a game ends and is scored.
     pub end: EndRules,
+    /// Tables for the fast path, derived from the fields above when the
+    /// rule file is compiled (`FastTables::compile`; see `fast_path_gate`).
+    /// Recompute them after changing any other field.
+    pub fast: super::FastTables,
 }
 
 /// The header of a rule file plus the options that were selected.

@@ -1509,7 +1509,7 @@ impl Lowerer<'_> {
             selected,
             explained,
         };
-        Some(Ruleset {
+        let mut rules = Ruleset {
             meta,
             board: board?,
             houses,
@@ -1526,7 +1526,11 @@ impl Lowerer<'_> {
             bear_off,
             turn,
             end,
-        })
+            fast: Default::default(),
+        };
+        // The fast path's tables, from the finished rule set.
+        rules.fast = crate::engine::FastTables::compile(&rules);
+        Some(rules)
     }
 }
 

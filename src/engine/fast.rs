@@ -1,0 +1,923 @@
+//! The fast path of move generation and play, and the tables it reads.
+//!
+//! The general generator (`movegen.rs`) walks every piece through
+//! `Ruleset::attempt`, which tries each rule of the rule set in turn; `play`
+//! likewise asks every square rule what it does. Most moves of a game are
+//! ordinary steps that no rule touches: a piece goes `t` squares on, onto an
+//! empty square or a swappable opposing piece. When a rule file is compiled,
+//! [`FastTables::compile`] works out, for every throw value and every square,
+//! which moves are such ordinary steps (and which are bear-offs, and which can
+//! never be legal), so that at run time they cost a few bit operations; every
+//! other move is still tried by `attempt`, so the result is the same units in
+//! the same order.
+//!
+//! Whether the fast path serves a rule set at all is decided once, by
+//! [`fast_path_gate`]; whether it serves one position is decided by
+//! [`Ruleset::fast_position`] (a missed turn, a lock, the opening, ... go to the
+//! general generator whole). Both are exact: they are false whenever the fast
+//! code would not reproduce the general one.
+
+use super::{
+    Backward, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule, SquareSet,
+    TurnRules, Unit, UnitKind,
+};
+use super::{Effects, Position};
+use crate::engine::movegen::Dir;
+
+/// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
+const THROWS: usize = 32;
+
+/// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
+/// when the rule file is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protect {
+    /// No protection rule: nothing is protected.
+    Nothing,
+    /// The rule is exactly "a run of 2 or more" (B-7, T-8): one shift-and.
+    RunOfTwo,
+    /// Any other predicate: walked as a tree of masks.
+    #[default]
+    Tree,
+}
+
+/// Tables precomputed from a [`Ruleset`] when it is compiled. All masks are
+/// square sets (bit `s` = square `s`); the per-throw arrays are indexed by the
+/// throw value. A default (all-zero) value has `enabled == false` and makes
+/// the engine use its general path only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastTables {
+    /// [`fast_path_gate`] held when the tables were computed.
+    pub enabled: bool,
+    /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
+    pub throws: u32,
+    /// Squares from which a forward move by the throw is an ordinary step:
+    /// it ends on the board `t` squares on, passes no gate, truncation or
+    /// overshoot square, starts on no immobile, exit or guarded square, and
+    /// lands on a square without landing rule, diversion or lock. Legal
+    /// exactly when the target holds no own piece and no protected opposing
+    /// piece.
+    pub fwd_plain: [u64; THROWS],
+    /// Squares from which the forward move is a bear-off in every position:
+    /// legal exactly when `Ruleset::bear_off_unit` allows it.
+    pub fwd_off: [u64; THROWS],
+    /// Squares from which `bear_off_unit` always allows a bear-off: no
+    /// "only from turn start" rule there and no `all_in` region (K-13).
+    pub off_sure: u64,
+    /// Squares from which a forward move by the throw is never legal and
+    /// never diverts (a gate passed, an immobile square, the wrong exit
+    /// throw, past the end without bearing off).
+    pub fwd_dead: [u64; THROWS],
+    /// As `fwd_plain` for backward moves (when the rule set allows them).
+    pub back_plain: [u64; THROWS],
+    /// As `fwd_dead` for backward moves.
+    pub back_dead: [u64; THROWS],
+    /// How the protection rule is evaluated (computed whether or not the
+    /// gate holds).
+    pub protect: Protect,
+    /// Squares with a lock (B-12): a side with a piece there is dealt with
+    /// by the general generator.
+    pub lock_squares: u64,
+    /// Squares whose lock has a release move (`0:27-15`).
+    pub release_squares: u64,
+    /// Squares on which a landing piece triggers nothing in `play`: no lock,
+    /// no missed turn, no bound throw.
+    pub land_plain: u64,
+    /// Squares on which a hit opposing piece is simply swapped to the
+    /// mover's square (`Hit::Swap`, no `hit_sends_to`).
+    pub swap_plain: u64,
+}
+
+impl Default for FastTables {
+    fn default() -> Self {
+        FastTables {
+            enabled: false,
+            throws: 0,
+            fwd_plain: [0; THROWS],
+            fwd_off: [0; THROWS],
+            off_sure: 0,
+            fwd_dead: [0; THROWS],
+            back_plain: [0; THROWS],
+            back_dead: [0; THROWS],
+            protect: Protect::Tree,
+            lock_squares: 0,
+            release_squares: 0,
+            land_plain: 0,
+            swap_plain: 0,
+        }
+    }
+}
+
+/// THE GATE: whether the fast path may serve this rule set at all. Computed
+/// once, when the rule file is compiled, into [`FastTables::enabled`].
+///
+/// It destructures `Ruleset`, `Movement` and `TurnRules` without `..`, so
+/// that a new field (a new rule construct) does not compile until someone
+/// decides here whether the fast path handles it. A construct that the fast
+/// code does not reproduce exactly must make this function return `false`.
+///
+/// **Excluded** (the gate is false):
+/// - blockades (`blockades` non-empty): every move's path would need the
+///   run test;
+/// - pieces in hand (`entry`, PC-1/PC-2), split throws and one direction per
+///   turn (PC-3, PC-4), landing forbidden on opposing pieces (PC-3), squares
+///   without backward moves (PC-4), and the square rules `extra_throw` (PC-6)
+///   and `stuck_to_hand` (PC-5): the fast code neither generates nor plays
+///   any of them;
+/// - a board longer than 62 squares or throws of 32 and more (the masks);
+/// - a rule set without throw values.
+///
+/// **Handled by sending the whole position to the general generator**
+/// ([`Ruleset::fast_position`]): a missed turn due, a bound throw
+/// pending, a piece of the side to move on a lock square (B-12), an
+/// opening rule binding the unit (K-5, K-7), a starting throw still due
+/// (KD-10), a piece of the side to move on a priority square, a throw
+/// value the rule set does not have.
+///
+/// **Handled by sending single moves to `Ruleset::attempt`** (the tables
+/// leave them out of `fwd_plain`/`back_plain`): gates (T-13, B-11; a move
+/// passing one is `fwd_dead`), truncation, overshoot (KD-10 Trap), the
+/// setup guard (JQ-4), immobile and exit squares (T-15, B-14), landing
+/// relocations, locks and the queue as landing rules (T-14, B-12, R-12),
+/// diversion of a protected target (B-13), backward moves onto occupied
+/// squares under JQ-7 (checked per move).
+///
+/// **Handled by the fast code itself**: protection (any `Pred`, as a mask
+/// per position, [`Ruleset::protected_mask`]), compulsory forward moves,
+/// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
+/// (KD-6) passes, bearing off (`Reach::*`, `all_in`, A-14 via
+/// `bear_off_unit`). In `play`: ordinary steps, swaps (`Hit::Swap` only:
+/// `swap_plain` is empty for captures and lowest-empty hits, which go to the
+/// general `play`), bear-offs and passes, with the queue empty and no lock
+/// at the square moved from.
+pub fn fast_path_gate(rules: &Ruleset) -> bool {
+    let Ruleset {
+        meta: _,
+        board,
+        houses: _,
+        pieces: _,
+        setup: _,
+        entry,         // EXCLUDED
+        starter: _,    // read through `opening_rule` (position fallback)
+        opening: _,    // position fallback
+        throws,        // values only
+        movement,      // below
+        protection: _, // any predicate: `protected_mask`
+        blockades,     // EXCLUDED
+        squares,       // per (square, throw) in the tables; two rules EXCLUDED
+        bear_off: _,   // `bear_off_unit`, tables
+        turn,          // below
+        end: _,        // `winner`, as in `play`
+        fast: _,
+    } = rules;
+    let Movement {
+        backward: _, // every kind, in `back_plain` / `legal_fast`
+        backward_clause: _,
+        compulsory_clause: _,
+        voluntary_pass: _, // as in `generate`
+        voluntary_pass_clause: _,
+        priority: _, // position fallback
+        priority_clause: _,
+        gates: _, // tables
+        gate_clause: _,
+        truncate_at: _, // tables; `Effects::truncation` as in `play`
+        truncate_clause: _,
+        immobile: _, // tables
+        immobile_clause: _,
+        own_clause: _,
+        hit, // `swap_plain`; `Forbidden` EXCLUDED
+        swap_clause: _,
+        overshoot: _,   // tables
+        setup_guard: _, // tables
+        setup_guard_clause: _,
+        setup_squares: _,      // tables
+        bear_off_voluntary: _, // as in `generate`
+        bear_off_voluntary_clause: _,
+        start_throw: _, // position fallback
+        start_throw_clause: _,
+        no_backward,   // EXCLUDED
+        no_backward_clause: _,
+        split,         // EXCLUDED
+        split_clause: _,
+        one_direction, // EXCLUDED
+        one_direction_clause: _,
+    } = movement;
+    let TurnRules {
+        forced_pass_keeps_extra: _, // pass in `play_fast`
+        forced_pass_clause: _,
+        voluntary_pass_keeps_extra: _, // pass in `play_fast`
+        bound_pass_ends_turn: _,       // bound throws: position fallback
+    } = turn;
+    blockades.is_empty()
+        && entry.is_none()
+        && !split
+        && !one_direction
+        && *hit != Hit::Forbidden
+        && no_backward.is_empty()
+        && squares.iter().all(|s| !s.extra_throw && !s.stuck_to_hand)
+        && board.len <= 62
+        && !throws.values.is_empty()
+        && throws.values.iter().all(|&v| (v as usize) < THROWS)
+}
+
+/// Whether a square rule leaves a piece standing on the square free to
+/// step on as on any square (nothing in `attempt` looks at it for a move
+/// starting there, apart from what the tables check separately).
+fn leaves_plainly(sq: &SquareRule) -> bool {
+    let SquareRule {
+        on_land: _,
+        exit_throws,
+        exit_clause: _,
+        hit_sends_to: _,
+        hit_clause: _,
+        divert_when_protected: _,
+        divert_clause: _,
+        bound_extra: _,
+        bound_clause: _,
+        miss_turn: _,
+        miss_clause: _,
+        exit_from_turn_start: _, // only in `bear_off_unit`
+        exit_from_turn_start_clause: _,
+        lock,
+        overshoot_to: _,
+        overshoot_clause: _,
+        extra_throw: _,   // the gate excludes it
+        extra_clause: _,
+        stuck_to_hand: _, // the gate excludes it
+        stuck_clause: _,
+    } = sq;
+    exit_throws.is_none() && lock.is_none()
+}
+
+/// Whether a move generated onto this square needs nothing but the own-piece
+/// and protection tests (no relocation, no diversion).
+fn lands_plainly(sq: &SquareRule) -> bool {
+    let SquareRule {
+        on_land,
+        exit_throws: _,
+        exit_clause: _,
+        hit_sends_to: _, // read only through `on_land` in generation
+        hit_clause: _,
+        divert_when_protected,
+        divert_clause: _,
+        bound_extra: _, // `play` only: `land_plain`
+        bound_clause: _,
+        miss_turn: _, // `play` only: `land_plain`
+        miss_clause: _,
+        exit_from_turn_start: _,
+        exit_from_turn_start_clause: _,
+        lock,
+        overshoot_to: _, // through `Movement::overshoot`
+        overshoot_clause: _,
+        extra_throw: _,   // the gate excludes it
+        extra_clause: _,
+        stuck_to_hand: _, // the gate excludes it
+        stuck_clause: _,
+    } = sq;
+    // A piece that stays where it lands (B-12 water) is not relocated,
+    // whether or not the square is taken: `landing_unit` gives no
+    // relocation. A lock there matters only to `play` (`land_plain`).
+    let _ = lock;
+    on_land
+        .as_ref()
+        .is_none_or(|l| l.effect == Relocation::Stay)
+        && divert_when_protected.is_none()
+}
+
+/// Bits of the squares strictly between `a` and `b` (`a < b`).
+fn between(a: u8, b: u8) -> u64 {
+    if b <= a + 1 {
+        return 0;
+    }
+    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+    hi & !((1u64 << (a + 1)) - 1)
+}
+
+impl FastTables {
+    /// The tables of a rule set; `enabled` is [`fast_path_gate`].
+    pub fn compile(rules: &Ruleset) -> FastTables {
+        let protect = match &rules.protection.rule {
+            None => Protect::Nothing,
+            Some(Pred::RunLength { lengths, .. }) if *lengths == u64::MAX << 2 => Protect::RunOfTwo,
+            Some(_) => Protect::Tree,
+        };
+        let mut f = FastTables {
+            protect,
+            ..FastTables::default()
+        };
+        if !fast_path_gate(rules) {
+            return f;
+        }
+        let len = rules.board.len;
+        let off = rules.board.off();
+        let mv = &rules.movement;
+        let sq = |s: u8| &rules.squares[s as usize];
+        let guarded = if mv.setup_guard {
+            mv.setup_squares[0].0 | mv.setup_squares[1].0
+        } else {
+            0
+        };
+        for &v in &rules.throws.values {
+            f.throws |= 1 << v;
+        }
+        for t in 1..THROWS as u8 {
+            for from in 1..=len {
+                let b = 1u64 << from;
+                if guarded & b != 0 {
+                    continue; // JQ-4 depends on the square in front: `attempt`
+                }
+                // Forward: the decisions of `attempt` that depend only on
+                // the squares, in its order.
+                let to = from + t;
+                let passed = between(from, to.min(off));
+                let trunc = mv.truncate_at.0 & passed != 0;
+                let over = mv.overshoot.0 & passed != 0;
+                let gate = mv.gates.0 & between(from, to) != 0;
+                let bears_off = match rules.bear_off.reach {
+                    Reach::ExactPast | Reach::Beyond => to >= off,
+                    Reach::ExactLast => to >= len,
+                };
+                let exact = match rules.bear_off.reach {
+                    Reach::ExactPast => to == off,
+                    Reach::ExactLast => to == len,
+                    Reach::Beyond => true,
+                };
+                let immobile = mv.immobile.contains(from);
+                if sq(from).lock.is_some() || trunc || over {
+                    // general
+                } else if gate {
+                    f.fwd_dead[t as usize] |= b;
+                } else if let Some(exits) = sq(from).exit_throws.filter(|_| bears_off || immobile) {
+                    if exits & (1 << t) == 0 {
+                        f.fwd_dead[t as usize] |= b;
+                    } else {
+                        f.fwd_off[t as usize] |= b;
+                    }
+                } else if immobile && !bears_off {
+                    f.fwd_dead[t as usize] |= b;
+                } else if bears_off {
+                    if exact {
+                        f.fwd_off[t as usize] |= b;
+                    } else {
+                        f.fwd_dead[t as usize] |= b;
+                    }
+                } else if leaves_plainly(sq(from)) && to <= len && lands_plainly(sq(to)) {
+                    f.fwd_plain[t as usize] |= b;
+                }
+                // Backward.
+                if mv.backward == Backward::Never {
+                    continue;
+                }
+                let step = if mv.backward == Backward::OneSquareWhenNoForward {
+                    1
+                } else {
+                    t
+                };
+                if sq(from).lock.is_some() {
+                    // general
+                } else if immobile || step >= from {
+                    f.back_dead[t as usize] |= b;
+                } else if lands_plainly(sq(from - step)) {
+                    f.back_plain[t as usize] |= b;
+                }
+            }
+        }
+        for s in 1..=len {
+            let r = sq(s);
+            if let Some(lock) = &r.lock {
+                f.lock_squares |= 1 << s;
+                if lock.release_to.is_some() {
+                    f.release_squares |= 1 << s;
+                }
+            }
+            if r.lock.is_none() && !r.miss_turn && !r.bound_extra {
+                f.land_plain |= 1 << s;
+            }
+            if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
+                f.swap_plain |= 1 << s;
+            }
+            if !r.exit_from_turn_start && rules.bear_off.all_in.is_none() {
+                f.off_sure |= 1 << s;
+            }
+        }
+        f.enabled = true;
+        f
+    }
+}
+
+impl Ruleset {
+    /// Whether the fast generator serves this position and throw; when not,
+    /// the general generator decides the whole position (see
+    /// [`fast_path_gate`]).
+    #[inline]
+    pub(crate) fn fast_position(&self, pos: &Position, throw: u8) -> bool {
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        (throw as usize) < THROWS
+            && self.fast.throws & (1 << throw) != 0
+            && (pos.extra || !pos.skip[side]) // no missed turn due
+            && pos.bound.is_none()
+            && me & (self.fast.lock_squares | self.movement.priority.0) == 0
+            && !(self.movement.start_throw.is_some() && pos.waiting[side])
+            && (self.opening.is_empty() || self.opening_rule(pos).is_none())
+    }
+
+    /// The legal units for `throw`, into `out` (empty on entry), when the
+    /// fast path serves the position; `false` (and `out` untouched) when it
+    /// does not. Same units, same order as the general generator.
+    #[inline]
+    pub(crate) fn legal_fast(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) -> bool {
+        if !self.fast_position(pos, throw) {
+            return false;
+        }
+        let f = &self.fast;
+        let t = throw as usize;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let extra_mark = self.throws.gives_extra(throw);
+        let plain = f.fwd_plain[t];
+        // The protected opposing pieces, if an ordinary step lands on one.
+        let prot = if ((me & plain) << t) & opp != 0 {
+            self.protected_mask(pos, side.other())
+        } else {
+            0
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        };
+        let mut divert: Option<Unit> = None;
+        // Ordinary steps that are legal: not onto an own or a protected
+        // piece; and the pieces the tables do not decide alone.
+        let steps = me & plain & !((me | (opp & prot)) >> t);
+        let mut bits = steps | (me & !plain & !f.fwd_dead[t]);
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if steps & b != 0 {
+                out.push(step(from, from + throw, opp & (b << t) != 0));
+            } else if f.fwd_off[t] & f.off_sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
+            } else if f.fwd_off[t] & b != 0 {
+                if let Ok(u) = self.bear_off_unit(pos, from, throw, extra_mark) {
+                    out.push(u);
+                }
+            } else {
+                match self.attempt(pos, from, throw, Dir::Forward) {
+                    Ok(u) => out.push(u),
+                    Err((_, d)) => {
+                        if d.is_some() && divert.is_none() {
+                            divert = d;
+                        }
+                    }
+                }
+            }
+        }
+        // B-13: a diverted move counts as a forward move when no other exists.
+        if out.is_empty()
+            && let Some(u) = divert
+        {
+            out.push(u);
+        }
+        // Backward moves when no forward move exists (T-9b, B-9).
+        if out.is_empty() && self.movement.backward != Backward::Never {
+            let back = f.back_plain[t];
+            let stepb = if self.movement.backward == Backward::OneSquareWhenNoForward {
+                1
+            } else {
+                throw
+            };
+            let to_empty = self.movement.backward == Backward::ToEmptyWhenNoForward;
+            let prot = if ((me & back) >> stepb) & opp != 0 {
+                self.protected_mask(pos, side.other())
+            } else {
+                0
+            };
+            let mut bits = me;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let b = 1u64 << from;
+                if back & b != 0 {
+                    let tb = b >> stepb;
+                    let hit = opp & tb != 0;
+                    if me & tb == 0 && !(hit && (to_empty || prot & tb != 0)) {
+                        out.push(step(from, from - stepb, hit));
+                    }
+                } else if f.back_dead[t] & b == 0
+                    && let Ok(u) = self.attempt(pos, from, throw, Dir::Backward)
+                {
+                    out.push(u);
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(Unit::pass(throw, extra_mark, true));
+        } else if self.movement.voluntary_pass {
+            out.push(Unit::pass(throw, extra_mark, false));
+        } else if self.movement.bear_off_voluntary && out.iter().all(|u| u.off) {
+            // KD-6: bearing off is never compulsory.
+            out.push(Unit::pass(throw, extra_mark, false));
+        }
+        true
+    }
+
+    /// The squares of `owner`'s pieces that the protection rule protects in
+    /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
+    #[inline]
+    pub fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
+        match self.fast.protect {
+            Protect::Nothing => 0,
+            Protect::RunOfTwo => {
+                let b = pos.pieces[owner.index()].0 & self.protection.run_squares.0;
+                b & ((b << 1) | (b >> 1))
+            }
+            Protect::Tree => self.protected_mask_tree(pos, owner),
+        }
+    }
+
+    fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
+        match &self.protection.rule {
+            Some(p) => self.pred_mask(p, pos, owner) & pos.pieces[owner.index()].0,
+            None => 0,
+        }
+    }
+
+    /// The squares on which a piece of `owner` would satisfy `pred` (exact on
+    /// the squares of `owner`'s pieces, which is all that is asked).
+    fn pred_mask(&self, pred: &Pred, pos: &Position, owner: Side) -> u64 {
+        let all = |b: bool| if b { u64::MAX } else { 0 };
+        match pred {
+            Pred::RunLength { lengths, .. } => {
+                let counted = self.protection.run_squares.0;
+                let bits = pos.pieces[owner.index()].0 & counted;
+                let k = lengths.trailing_zeros();
+                if k > 0 && k < 8 && *lengths == u64::MAX << k {
+                    // "A run of k or more" (B-7, T-8): shift-and finds the
+                    // first squares of k-square windows, shift-or spreads
+                    // them over the windows.
+                    let mut starts = bits;
+                    for i in 1..k {
+                        starts &= bits >> i;
+                    }
+                    let mut mask = starts;
+                    for i in 1..k {
+                        mask |= starts << i;
+                    }
+                    return mask;
+                }
+                // Pieces off the counted squares are in no run (length 0).
+                let mut mask = if lengths & 1 != 0 { !counted } else { 0 };
+                let mut rest = bits;
+                while rest != 0 {
+                    let lo = rest.trailing_zeros();
+                    let n = (!(rest >> lo)).trailing_zeros();
+                    let run = (u64::MAX >> (64 - n)) << lo;
+                    if n < 64 && lengths & (1u64 << n) != 0 {
+                        mask |= run;
+                    }
+                    rest &= !run;
+                }
+                mask
+            }
+            Pred::Middle { .. } => {
+                let counted = self.protection.run_squares.0;
+                let mut rest = pos.pieces[owner.index()].0 & counted;
+                let mut mask = 0;
+                while rest != 0 {
+                    let lo = rest.trailing_zeros();
+                    let n = (!(rest >> lo)).trailing_zeros();
+                    let run = (u64::MAX >> (64 - n)) << lo;
+                    if n % 2 == 1 {
+                        mask |= 1u64 << (lo + n / 2);
+                    }
+                    rest &= !run;
+                }
+                mask
+            }
+            Pred::OnSquare { squares, .. } => squares.0,
+            Pred::Taken { squares, .. } => all(pos.occupied().0 & squares.0 != 0),
+            Pred::OwnerSkips { .. } => all(pos.skip[owner.index()]),
+            Pred::OwnerOn { squares, .. } => all(pos.pieces[owner.index()].0 & squares.0 != 0),
+            Pred::And(ps) => ps
+                .iter()
+                .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
+            Pred::Or(ps) => ps.iter().fold(0, |m, p| m | self.pred_mask(p, pos, owner)),
+            Pred::Not(p) => !self.pred_mask(p, pos, owner),
+        }
+    }
+
+    /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as
+    /// the general `play` would: a step onto a square in `land_plain` (a hit
+    /// only where `swap_plain`), a bear-off, or a pass without a bound throw,
+    /// by a side with a piece on the square moved from, none on a lock
+    /// square, and the queue empty.
+    #[inline]
+    pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
+        let f = &self.fast;
+        let me = pos.pieces[pos.to_move.index()].0;
+        if !pos.queue.is_empty() || me & f.lock_squares != 0 {
+            return false;
+        }
+        match unit.kind {
+            UnitKind::Move => {
+                let to = 1u64 << (unit.to & 63);
+                unit.relocated.is_none()
+                    && me & (1u64 << (unit.from & 63)) != 0
+                    && (unit.off
+                        || (f.land_plain & to != 0 && (!unit.hit || f.swap_plain & to != 0)))
+            }
+            UnitKind::Pass => pos.bound.is_none(),
+            _ => false,
+        }
+    }
+
+    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly).
+    #[inline]
+    pub(crate) fn play_plain(&self, pos: &Position, unit: &Unit) -> (Position, Effects) {
+        let mut p = *pos;
+        let mut fx = Effects::default();
+        let side = pos.to_move;
+        let me = side.index();
+        let ends_turn;
+        if unit.kind == UnitKind::Move {
+            let from = 1u64 << unit.from;
+            p.pieces[me].0 &= !from;
+            p.arrived.0 &= !from;
+            if unit.off {
+                p.off[me] += 1;
+                fx.bear_off = true;
+            } else {
+                let to = 1u64 << unit.to;
+                p.pieces[me].0 |= to;
+                p.arrived.0 |= to;
+                fx.backward = unit.to < unit.from;
+                fx.truncation = unit.to < unit.from + unit.throw
+                    && !fx.backward
+                    && self.movement.truncate_at.0 & to != 0;
+                if unit.hit {
+                    let them = &mut p.pieces[side.other().index()].0;
+                    *them = (*them & !to) | from;
+                    fx.swap = true;
+                    fx.hit_to = Some(unit.from);
+                }
+            }
+            p.waiting[me] = false;
+            ends_turn = !unit.extra_mark || p.pieces[me].0 == 0;
+            if p.pieces[me].0 == 0 {
+                // In play is on the board: the queue is empty.
+                fx.won = self.winner(&p) == Some(side);
+            }
+        } else {
+            fx.pass = true;
+            ends_turn = if unit.forced {
+                !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+            } else {
+                !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
+            } || p.pieces[me].0 == 0;
+            if p.pieces[me].0 == 0 {
+                fx.won = self.winner(&p) == Some(side);
+            }
+        }
+        p.bound = None;
+        if ends_turn {
+            p.extra = false;
+            p.arrived = SquareSet::EMPTY;
+            if side == Side::Black {
+                p.turn += 1;
+            }
+            p.to_move = side.other();
+            fx.turn_ended = true;
+        } else {
+            p.extra = true;
+        }
+        (p, fx)
+    }
+}
+
+/// Not called: it stops compiling when `Position` or `Effects` gains a
+/// field, because `play_plain` copies the position and sets only the fields
+/// it knows. A new field means deciding whether `play_plain` (and
+/// `plays_plainly`) must change.
+#[allow(dead_code)]
+fn play_plain_knows_every_field(p: Position, fx: Effects) {
+    let Position {
+        pieces: _,
+        to_move: _,
+        off: _,
+        extra: _,
+        bound: _,
+        skip: _,  // only `play`'s missed-turn squares set it: not plain
+        queue: _, // empty for plain units
+        waiting: _,
+        turn: _,
+        arrived: _,
+        hand: _,    // only under an `entry`, which the gate excludes
+        heading: _, // only under `one_direction`, which the gate excludes
+    } = p;
+    let Effects {
+        hit_to: _,
+        swap: _,
+        water: _, // only lock squares and other hit destinations: not plain
+        bear_off: _,
+        pass: _,
+        skip: _,
+        backward: _,
+        truncation: _,
+        queue_join: _,
+        capture: _,
+        queue_enter: _,
+        turn_ended: _,
+        won: _,
+    } = fx;
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast path against the general one: the same rule set with its
+    //! tables switched off is the reference. Every built-in rule set, alone
+    //! and with each option and each pair of options that compile together;
+    //! positions from random playouts and from random placements with random
+    //! rule state (missed turns, bound throws, the queue, the opening, ...).
+
+    use super::*;
+    use crate::engine::Queue;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    fn variants() -> Vec<(String, Ruleset)> {
+        let mut out = Vec::new();
+        // `bell` is built in but not yet listed by `builtin_names`.
+        let mut names = crate::rules::builtin_names();
+        if !names.contains(&"bell") {
+            names.push("bell");
+        }
+        for name in names {
+            let base = crate::rules::load(name, None, &[]).expect("built-in compiles");
+            let opts: Vec<String> = base.meta.options.iter().map(|(o, _)| o.clone()).collect();
+            let mut sets: Vec<Vec<String>> = vec![vec![]];
+            for (i, a) in opts.iter().enumerate() {
+                sets.push(vec![a.clone()]);
+                for b in &opts[i + 1..] {
+                    sets.push(vec![a.clone(), b.clone()]);
+                }
+            }
+            for set in sets {
+                if let Ok(r) = crate::rules::load(name, None, &set) {
+                    out.push((format!("{name} {set:?}"), r));
+                }
+            }
+        }
+        out
+    }
+
+    fn random_position(rules: &Ruleset, rng: &mut Pcg64) -> Position {
+        let len = rules.board.len;
+        let mut p = Position::start(rules, Side::White);
+        p.pieces = [SquareSet::EMPTY; 2];
+        let mut free: Vec<u8> = (1..=len).collect();
+        for side in 0..2 {
+            let n = rng.random_range(0..=rules.pieces);
+            for _ in 0..n {
+                let i = rng.random_range(0..free.len());
+                p.pieces[side].insert(free.swap_remove(i));
+            }
+            p.off[side] = rng.random_range(0..=rules.pieces - n);
+        }
+        p.to_move = if rng.random() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        p.extra = rng.random_bool(0.3);
+        if p.extra && rng.random_bool(0.2) {
+            p.bound = Some(rng.random_range(1..=len));
+        }
+        p.skip = [rng.random_bool(0.1), rng.random_bool(0.1)];
+        p.waiting = [rng.random_bool(0.2), rng.random_bool(0.2)];
+        let mut q = Queue::default();
+        if rng.random_bool(0.1) {
+            for _ in 0..rng.random_range(1..=2) {
+                q.push(if rng.random() {
+                    Side::White
+                } else {
+                    Side::Black
+                });
+            }
+        }
+        p.queue = q;
+        p.turn = rng.random_range(1..=3);
+        let mine = p.pieces[p.to_move.index()];
+        p.arrived = SquareSet(mine.0 & rng.random::<u64>());
+        p
+    }
+
+    /// Compares the two engines on `pos` for every throw (and the units due
+    /// without one); returns the next position of a random unit.
+    fn compare(
+        name: &str,
+        fast: &Ruleset,
+        slow: &Ruleset,
+        pos: &Position,
+        rng: &mut Pcg64,
+    ) -> Option<Position> {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut throws = fast.throws.distinct_values();
+        throws.push(0);
+        throws.push(throws.iter().max().unwrap() + 1);
+        let mut all = Vec::new();
+        for &t in &throws {
+            fast.legal_units(pos, t, &mut a);
+            slow.legal_units(pos, t, &mut b);
+            assert_eq!(a, b, "{name}: legal units for {t} in {}", pos.write(30, 10));
+            all.extend_from_slice(&a);
+        }
+        fast.free_units(pos, &mut a);
+        slow.free_units(pos, &mut b);
+        assert_eq!(a, b, "{name}: free units in {}", pos.write(30, 10));
+        all.extend_from_slice(&a);
+        for u in &all {
+            assert_eq!(
+                fast.play(pos, u),
+                slow.play(pos, u),
+                "{name}: play {u} in {}",
+                pos.write(30, 10)
+            );
+        }
+        let real: Vec<&Unit> = all
+            .iter()
+            .filter(|u| u.throw != 0 || u.kind != UnitKind::Move)
+            .collect();
+        if real.is_empty() {
+            return None;
+        }
+        let u = real[rng.random_range(0..real.len())];
+        slow.play(pos, u).ok().map(|(p, _)| p)
+    }
+
+    #[test]
+    fn fast_path_equals_general_path() {
+        let mut rng = Pcg64::seed_from_u64(5);
+        let mut served = 0;
+        for (name, fast) in variants() {
+            if !fast.fast.enabled {
+                continue;
+            }
+            served += 1;
+            let mut slow = fast.clone();
+            slow.fast = FastTables::default();
+            for _ in 0..300 {
+                let pos = random_position(&fast, &mut rng);
+                compare(&name, &fast, &slow, &pos, &mut rng);
+            }
+            for game in 0..6 {
+                let first = if game % 2 == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let mut pos = Position::start(&fast, first);
+                for _ in 0..300 {
+                    if fast.game_over(&pos) {
+                        break;
+                    }
+                    match compare(&name, &fast, &slow, &pos, &mut rng) {
+                        Some(next) => pos = next,
+                        None => break,
+                    }
+                }
+            }
+        }
+        assert!(served >= 10, "the fast path served only {served} rule sets");
+    }
+
+    #[test]
+    fn protected_mask_agrees_with_protected() {
+        let mut rng = Pcg64::seed_from_u64(7);
+        for (name, rules) in variants() {
+            for _ in 0..300 {
+                let pos = random_position(&rules, &mut rng);
+                for owner in Side::BOTH {
+                    let mask = rules.protected_mask(&pos, owner);
+                    for s in pos.pieces[owner.index()].iter() {
+                        assert_eq!(
+                            mask & (1 << s) != 0,
+                            rules.protected(&pos, s),
+                            "{name}: square {s} in {}",
+                            pos.write(30, 10)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
