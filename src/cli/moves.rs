@@ -140,9 +140,15 @@ pub fn run(args: MovesArgs) -> ExitCode {
                     } else {
                         format!(" [{}]", r.clause)
                     };
+                    // Square 0 is the hand (PC-2).
+                    let from = if r.from == 0 {
+                        "hand".to_string()
+                    } else {
+                        r.from.to_string()
+                    };
                     match &r.to {
-                        Some(to) => println!("  {}-{to}{clause}: {}", r.from, r.reason),
-                        None => println!("  {}{clause}: {}", r.from, r.reason),
+                        Some(to) => println!("  {from}-{to}{clause}: {}", r.reason),
+                        None => println!("  {from}{clause}: {}", r.reason),
                     }
                 }
             }

@@ -426,7 +426,7 @@ fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
         Some(Relocated::Hand) => {
             out.push(format!("landed on {} and goes back to the hand", sq(u.to)))
         }
-        None if fx.water && u.kind == UnitKind::Move && !u.off && !fx.swap => {
+        None if fx.water && u.kind == UnitKind::Move && !u.off && !fx.swap && u.split.is_none() => {
             out.push(format!("into the water on {}", sq(u.to)))
         }
         None => {}

@@ -270,8 +270,11 @@ impl Ruleset {
                 .find(|o| o.side == pos.to_move)
                 .map(|o| o.clause.clone())
                 .unwrap_or_default(),
+            // R-11's square, or the entry that bound the throw (PC-2).
             Forbid::Bound => sq(pos.bound.unwrap_or(0))
                 .map(|s| s.bound_clause.clone())
+                .filter(|c| !c.is_empty())
+                .or_else(|| self.entry.as_ref().map(|e| e.clause.clone()))
                 .unwrap_or_default(),
             Forbid::Locked => self
                 .squares
@@ -491,6 +494,16 @@ impl Ruleset {
                     forbid: Forbid::Direction,
                 });
             }
+            if let Some(e) = &self.entry
+                && e.throws & (1 << throw) != 0
+                && pos.hand[side.index()] > 0
+            {
+                refuse(Refusal {
+                    from: 0,
+                    to: e.square,
+                    forbid: Forbid::Direction,
+                });
+            }
         }
         // Forward moves.
         for from in me.iter().filter(|_| heading != Heading::Backward) {
@@ -602,10 +615,16 @@ impl Ruleset {
             let step = self.backward_step(throw);
             for from in me.iter() {
                 if step < from && !self.movement.immobile.contains(from) {
+                    // PC-4: some squares never move backward at all.
+                    let forbid = if self.movement.no_backward.contains(from) {
+                        Forbid::NoBackward
+                    } else {
+                        Forbid::Backward
+                    };
                     refuse(Refusal {
                         from,
                         to: from - step,
-                        forbid: Forbid::Backward,
+                        forbid,
                     });
                 }
             }

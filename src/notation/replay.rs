@@ -1336,18 +1336,34 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
             actual.turn, asserted.turn
         ));
     }
-    if (actual.extra, actual.bound, actual.skip, actual.queue)
-        != (
-            asserted.extra,
-            asserted.bound,
-            asserted.skip,
-            asserted.queue,
-        )
-    {
-        parts.push("rule state (extra throw, bound piece, missed turn or queue) differs".into());
+    if actual.hand != asserted.hand {
+        parts.push(format!(
+            "in hand: replay {}-{}, record {}-{}",
+            actual.hand[0], actual.hand[1], asserted.hand[0], asserted.hand[1]
+        ));
+    }
+    if (
+        actual.extra,
+        actual.heading,
+        actual.bound,
+        actual.skip,
+        actual.waiting,
+        actual.queue,
+    ) != (
+        asserted.extra,
+        asserted.heading,
+        asserted.bound,
+        asserted.skip,
+        asserted.waiting,
+        asserted.queue,
+    ) {
+        parts.push(
+            "rule state (extra throw, direction of the turn, bound piece, missed turn, starting throw or queue) differs"
+                .into(),
+        );
     }
     if parts.is_empty() {
-        "the two strings differ only in layout".into()
+        "the two strings describe the same position, but only the canonical string is accepted (flags in their order, `hand:0-0` left out): copy the replay's".into()
     } else {
         format!(
             "{}; the replay continues from the record's position",
