@@ -614,10 +614,14 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 u.span,
             )
             .label(format!("`{v}+`"))
-            .help(format!(
-                "write `{v}:`; only {} give another throw",
-                self.extra_values()
-            ))
+            .help({
+                let values = self.extra_values();
+                if values.contains(' ') {
+                    format!("write `{v}:`; only {values} give another throw")
+                } else {
+                    format!("write `{v}:`; only a throw of {values} gives another throw")
+                }
+            })
             .clause(&throws.extra_clause);
             let mut f = self.context(f, p, var);
             f.throw = Some(v);
@@ -714,7 +718,18 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     .iter()
                     .filter(|g| g.kind == UnitKind::Move)
                     .all(|g| !g.off && g.to < g.from);
-                clause = if let Some(l) = lock {
+                // PC-5: with no move at all, the piece on 1 goes back to hand.
+                let to_hand = legal
+                    .iter()
+                    .find(|g| g.kind == UnitKind::Move && !g.off && g.to == 0);
+                clause = if let Some(g) = to_hand {
+                    message = format!(
+                        "{side} may not pass: the throw allows no move, so the piece on {} goes back to the hand",
+                        sq(g.from)
+                    );
+                    label = format!("write `{g}`");
+                    rules.squares[g.from as usize].stuck_clause.clone()
+                } else if let Some(l) = lock {
                     message = format!("{side}'s piece in the water must bear off with this throw");
                     l.clause.clone()
                 } else if all_backward && rules.movement.backward != crate::engine::Backward::Never
@@ -745,9 +760,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     Target::Hand => 0,
                 };
                 // The engine's own unit from that square, if one is legal.
+                // A split is not what a whole move was meant as: a piece that
+                // may move only as part of a split (the other part being bound,
+                // PC-2) is explained by the refusal of the whole move.
                 let same_from = legal.iter().find(|g| {
                     g.kind != UnitKind::Pass
                         && g.from == from
+                        && g.split.is_none()
                         && (g.kind == UnitKind::NoThrow) == free
                 });
                 if free && throw == Some(0) {
@@ -787,9 +806,12 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         alternatives.clone()
                     };
                 } else if let Some(part) = split {
+                    // Where bearing off needs the exact throw past the end,
+                    // a part that bears off moves `off - from` squares too.
+                    let exact_off = rules.bear_off.reach == crate::engine::Reach::ExactPast;
                     let dist = |f: u8, t: u8| -> Option<u8> {
                         let t = if t == 0 { return None } else { t };
-                        (t > f).then(|| t - f)
+                        (t > f && (t < off || exact_off)).then(|| t - f)
                     };
                     let second_to = match part.to {
                         Target::Square(s) => s,
@@ -797,18 +819,32 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         Target::Hand => 0,
                     };
                     let parts = (dist(from, to_sq), dist(part.from, second_to));
+                    // Where the first part left its piece.
+                    let first_end = match (reloc, to) {
+                        (Some(Reloc::Square(s)), _) => Some(s),
+                        (None, Target::Square(s)) => Some(s),
+                        _ => None,
+                    };
                     label = "no such split".into();
                     clause = rules.movement.split_clause.clone();
                     message = if !rules.movement.split {
-                        clause = rules.movement.compulsory_clause.clone();
-                        "these rules do not split a throw between pieces".to_string()
-                    } else if from == part.from {
-                        "the two parts of a split throw move two different pieces".to_string()
+                        // No clause says "one piece per throw": none is cited.
+                        clause = String::new();
+                        "these rules do not split a throw between pieces: a throw moves one piece"
+                            .to_string()
+                    } else if from == 0 || part.from == 0 {
+                        if let Some(e) = &rules.entry {
+                            clause = join_clauses(&clause, &e.clause);
+                        }
+                        "a split throw cannot enter a piece: entering takes a whole throw"
+                            .to_string()
+                    } else if from == part.from || first_end == Some(part.from) {
+                        format!(
+                            "the two parts of a split throw move two different pieces, and both parts move the piece from {from}"
+                        )
                     } else {
                         match (parts, throw) {
-                            ((Some(a), Some(b)), Some(t))
-                                if a + b != t && to != Target::Off && part.to != Target::Off =>
-                            {
+                            ((Some(a), Some(b)), Some(t)) if a + b != t => {
                                 format!(
                                     "the parts move {a} and {b} squares, which do not add up to the throw of {t}"
                                 )
@@ -824,7 +860,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                                 });
                                 match first_refusal {
                                     Some((a, r)) => {
-                                        clause = rules.clause_of(&r, p);
+                                        clause = clause_of(rules, &r, p);
                                         format!(
                                             "its first part, {}-{}, is not legal: {}",
                                             from,
@@ -832,9 +868,38 @@ impl<'r, 'v> Replayer<'r, 'v> {
                                             refusal_reason(rules, p, &r, a)
                                         )
                                     }
-                                    None => format!(
-                                        "its second part, {part}, is not legal once the first is played"
-                                    ),
+                                    None => {
+                                        // The second part by its share, on the board
+                                        // as it was: right unless the first part's
+                                        // squares are involved.
+                                        let second_refusal = parts.1.and_then(|b| {
+                                            rules
+                                                .refusals(p, b)
+                                                .into_iter()
+                                                .find(|r| {
+                                                    r.from == part.from
+                                                        && r.to == second_to
+                                                        && r.to != from
+                                                })
+                                                .map(|r| (b, r))
+                                        });
+                                        match second_refusal {
+                                            _ if first_end == Some(second_to) => format!(
+                                                "its second part, {part}, would land on {}, where the first part put a {side} piece",
+                                                sq(second_to)
+                                            ),
+                                            Some((b, r)) => {
+                                                clause = clause_of(rules, &r, p);
+                                                format!(
+                                                    "its second part, {part}, is not legal: {}",
+                                                    refusal_reason(rules, p, &r, b)
+                                                )
+                                            }
+                                            None => format!(
+                                                "its second part, {part}, is not legal once the first is played"
+                                            ),
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -861,8 +926,19 @@ impl<'r, 'v> Replayer<'r, 'v> {
                             } else if to_sq != e.square {
                                 format!("a piece enters from the hand on {}", sq(e.square))
                             } else if let Some(r) = refusals.iter().find(|r| r.from == 0) {
-                                clause = rules.clause_of(r, p);
-                                refusal_reason(rules, p, r, throw.unwrap_or(0))
+                                clause = clause_of(rules, r, p);
+                                match (r.forbid, p.at(e.square)) {
+                                    (Forbid::OwnPiece | Forbid::Occupied, Some(owner)) => {
+                                        // The entry clause is the one that asks for
+                                        // an empty entry square.
+                                        clause = join_clauses(&e.clause, &clause);
+                                        format!(
+                                            "a piece enters from the hand only onto an empty {}, and it holds a {owner} piece",
+                                            sq(e.square)
+                                        )
+                                    }
+                                    _ => refusal_reason(rules, p, r, throw.unwrap_or(0)),
+                                }
                             } else {
                                 format!("{u} is not legal here")
                             };
@@ -878,10 +954,45 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         None => format!("there is no {side} piece on {}", sq(from)),
                     };
                     label = format!("no {side} piece on {from}");
+                } else if to == Target::Hand && reloc.is_none() {
+                    // `3:1-hand` (PC-5): only where the throw allows no move.
+                    label = "not back to hand".into();
+                    let stuck: Vec<u8> = (1..=rules.board.len)
+                        .filter(|&s| rules.squares[s as usize].stuck_to_hand)
+                        .collect();
+                    message = match stuck.first() {
+                        None => "these rules never send a piece back to the hand".to_string(),
+                        Some(&s) if !stuck.contains(&from) => {
+                            clause = rules.squares[s as usize].stuck_clause.clone();
+                            format!(
+                                "only a piece on {} goes back to the hand, when the throw allows no move at all",
+                                sq(s)
+                            )
+                        }
+                        Some(_) => {
+                            clause = rules.squares[from as usize].stuck_clause.clone();
+                            format!(
+                                "the piece on {} goes back to the hand only when the throw allows no move at all, and {} legal here",
+                                sq(from),
+                                match legal.len() {
+                                    1 => format!("`{}` is", legal_text[0]),
+                                    n => format!("{n} units are"),
+                                }
+                            )
+                        }
+                    };
                 } else if let Some(g) = same_from {
                     // Right piece, wrong destination, relocation or mark.
                     let g_to = if g.off { off } else { g.to };
-                    if to_sq < from && g_to > from {
+                    let turned = refusals
+                        .iter()
+                        .find(|r| r.from == from && r.to == to_sq && r.forbid == Forbid::Direction);
+                    if let (Some(r), true) = (turned, to_sq > from && g_to < from) {
+                        // A forward move in a turn that went backward (PC-4).
+                        message = refusal_reason(rules, p, r, throw.unwrap_or(0));
+                        label = self.short(r);
+                        clause = clause_of(rules, r, p);
+                    } else if to_sq < from && g_to > from {
                         // A backward move where the rules want the forward one.
                         message = format!(
                             "the piece on {from} may not move backward here: {}",
@@ -970,7 +1081,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     clause = if r.forbid == Forbid::Backward {
                         self.backward_clause()
                     } else {
-                        rules.clause_of(r, p)
+                        clause_of(rules, r, p)
                     };
                     label = self.short(r);
                 } else {
@@ -1146,10 +1257,16 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             },
             None => "the opening binds this unit".to_string(),
         },
-        Forbid::Bound => format!(
-            "the pending throw must be used by the piece on {}",
-            p.bound.map(sq).unwrap_or_default()
-        ),
+        Forbid::Bound => match &rules.entry {
+            Some(e) if e.bound_extra && p.bound == Some(e.square) => format!(
+                "the throw that entering gives must move the piece that entered on {}, alone or as one part of a split",
+                sq(e.square)
+            ),
+            _ => format!(
+                "the pending throw must be used by the piece on {}",
+                p.bound.map(sq).unwrap_or_default()
+            ),
+        },
         Forbid::Locked => {
             format!("{side} has a piece held in the water: no other piece of {side} may move")
         }
@@ -1191,6 +1308,29 @@ pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> 
             _ => format!("{side}'s turn has gone forward, so no move of the turn may go backward"),
         },
     }
+}
+
+/// The clause that forbids a refused move. A throw bound to the piece that
+/// just entered (PC-2) is the entry rule's, which the square does not carry.
+fn clause_of(rules: &Ruleset, r: &Refusal, p: &Position) -> String {
+    let clause = rules.clause_of(r, p);
+    match (&rules.entry, r.forbid) {
+        (Some(e), Forbid::Bound) if clause.is_empty() && p.bound == Some(e.square) => {
+            e.clause.clone()
+        }
+        _ => clause,
+    }
+}
+
+/// `PC-2, PC-3`: two clause lists as one, without repeats or empty parts.
+fn join_clauses(a: &str, b: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for c in a.split(", ").chain(b.split(", ")) {
+        if !c.is_empty() && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out.join(", ")
 }
 
 /// The clause of the square that makes its owner miss a turn.
@@ -1342,25 +1482,30 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
             actual.hand[0], actual.hand[1], asserted.hand[0], asserted.hand[1]
         ));
     }
-    if (
-        actual.extra,
-        actual.heading,
-        actual.bound,
-        actual.skip,
-        actual.waiting,
-        actual.queue,
-    ) != (
-        asserted.extra,
-        asserted.heading,
-        asserted.bound,
-        asserted.skip,
-        asserted.waiting,
-        asserted.queue,
-    ) {
-        parts.push(
-            "rule state (extra throw, direction of the turn, bound piece, missed turn, starting throw or queue) differs"
-                .into(),
-        );
+    if actual.heading != asserted.heading {
+        let way = |h: crate::engine::Heading| match h {
+            crate::engine::Heading::Any => "no move yet (no flag)",
+            crate::engine::Heading::Forward => "forward (`fwd`)",
+            crate::engine::Heading::Backward => "backward (`back`)",
+        };
+        parts.push(format!(
+            "this turn's direction: replay {}, record {}",
+            way(actual.heading),
+            way(asserted.heading)
+        ));
+    }
+    if actual.waiting != asserted.waiting {
+        parts.push("the starting throw still due (`wait:`) differs".into());
+    }
+    if (actual.extra, actual.bound, actual.skip, actual.queue)
+        != (
+            asserted.extra,
+            asserted.bound,
+            asserted.skip,
+            asserted.queue,
+        )
+    {
+        parts.push("rule state (extra throw, bound piece, missed turn or queue) differs".into());
     }
     if parts.is_empty() {
         "the two strings describe the same position, but only the canonical string is accepted (flags in their order, `hand:0-0` left out): copy the replay's".into()

@@ -193,14 +193,15 @@ fn promised_code(path: &Path) -> String {
     format!("senet::sgn::{}", stem.split('-').next().unwrap())
 }
 
-/// The clause a fixture's name promises (`illegal_move-K-9a-pair` → `K-9a`).
+/// The clause a fixture's name promises (`illegal_move-K-9a-pair` → `K-9a`,
+/// `illegal_move-PC-3-split-sum` → `PC-3`).
 fn promised_clause(path: &Path) -> Option<String> {
     let stem = path.file_stem().unwrap().to_str().unwrap();
     let parts: Vec<&str> = stem.split('-').collect();
     match parts.as_slice() {
         [_, letter, num, ..]
-            if letter.len() == 1
-                && "TKBRAP".contains(*letter)
+            if ((letter.len() == 1 && "TKBRAP".contains(*letter))
+                || matches!(*letter, "PC" | "BL"))
                 && num.starts_with(|c: char| c.is_ascii_digit()) =>
         {
             Some(format!("{letter}-{num}"))
