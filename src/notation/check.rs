@@ -498,14 +498,14 @@ pub fn start_position(
                             Finding::error(
                                 "senet::sgn::position",
                                 format!(
-                                    "the Position has the wrong number of pieces: {} (on the board, borne off and queued), and the rules give each side {}",
+                                    "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
                                     wrong.join(", "),
                                     rules.pieces
                                 ),
                                 value_span(t),
                             )
                             .label("Position")
-                            .help("count each side's pieces on the board plus those borne off (`W-B`)"),
+                            .help("count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)"),
                         );
                         None
                     }
