@@ -194,9 +194,9 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         bear_off_voluntary_clause: _,
         start_throw: _, // position fallback
         start_throw_clause: _,
-        no_backward,   // EXCLUDED
+        no_backward, // EXCLUDED
         no_backward_clause: _,
-        split,         // EXCLUDED
+        split, // EXCLUDED
         split_clause: _,
         one_direction, // EXCLUDED
         one_direction_clause: _,
@@ -240,7 +240,7 @@ fn leaves_plainly(sq: &SquareRule) -> bool {
         lock,
         overshoot_to: _,
         overshoot_clause: _,
-        extra_throw: _,   // the gate excludes it
+        extra_throw: _, // the gate excludes it
         extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
@@ -268,7 +268,7 @@ fn lands_plainly(sq: &SquareRule) -> bool {
         lock,
         overshoot_to: _, // through `Movement::overshoot`
         overshoot_clause: _,
-        extra_throw: _,   // the gate excludes it
+        extra_throw: _, // the gate excludes it
         extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
