@@ -182,7 +182,17 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     span,
                 } => {
                     if let Some(p) = &pos {
-                        self.check_turn_number(p, *number, *black, *span, var);
+                        // A line that starts in the middle of a turn (a
+                        // `Position` with a pending throw, or a variation of
+                        // a later unit of a turn) may restate that turn.
+                        let side = if *black { Side::Black } else { Side::White };
+                        let restated = before_last.is_none()
+                            && p.extra
+                            && *number == p.turn
+                            && side == p.to_move;
+                        if !restated {
+                            self.check_turn_number(p, *number, *black, *span, var);
+                        }
                     }
                     pending_turn_number = Some((*number, *black, *span));
                 }
