@@ -18,8 +18,8 @@
 //! code would not reproduce the general one.
 
 use super::{
-    Backward, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule, SquareSet,
-    TurnRules, Unit, UnitKind,
+    Backward, BlockadeKind, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule,
+    SquareSet, TurnRules, Unit, UnitKind,
 };
 use super::{Effects, Position};
 use crate::engine::movegen::Dir;
@@ -44,7 +44,11 @@ pub enum Protect {
 /// square sets (bit `s` = square `s`); the per-throw arrays are indexed by the
 /// throw value. A default (all-zero) value has `enabled == false` and makes
 /// the engine use its general path only.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The tables are derived data: they take no part in comparing rule sets
+/// (`PartialEq` is always true, so two rule sets are equal when their rules
+/// are) and print as `FastTables { enabled }` only.
+#[derive(Clone)]
 pub struct FastTables {
     /// [`fast_path_gate`] held when the tables were computed.
     pub enabled: bool,
@@ -87,6 +91,20 @@ pub struct FastTables {
     pub swap_plain: u64,
 }
 
+impl PartialEq for FastTables {
+    fn eq(&self, _: &FastTables) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for FastTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FastTables")
+            .field("enabled", &self.enabled)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for FastTables {
     fn default() -> Self {
         FastTables {
@@ -116,9 +134,8 @@ impl Default for FastTables {
 /// code does not reproduce exactly must make this function return `false`.
 ///
 /// **Excluded** (the gate is false):
-/// - blockades (`blockades` non-empty): every move's path would need the
-///   run test;
-/// - a board longer than 62 squares or throws of 32 and more (the masks);
+/// - a board longer than 62 squares, throws of 32 and more, blockades of
+///   32 pieces and more (the masks);
 /// - a rule set without throw values.
 ///
 /// **Handled by sending the whole position to the general generator**
@@ -137,7 +154,9 @@ impl Default for FastTables {
 /// squares under JQ-7 (checked per move).
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
-/// per position, [`Ruleset::protected_mask`]), compulsory forward moves,
+/// per position, [`Ruleset::protected_mask`]), blockades (K-10, R-5, JQ-5:
+/// one mask of blocked steps per position, `blocked_steps`; bear-offs go
+/// through `bear_off_unit`, which tests their path), compulsory forward moves,
 /// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
 /// (KD-6) passes, bearing off (`Reach::*`, `all_in`, A-14 via
 /// `bear_off_unit`). In `play`: ordinary steps, swaps (`Hit::Swap` only:
@@ -156,7 +175,7 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         throws,        // values only
         movement,      // below
         protection: _, // any predicate: `protected_mask`
-        blockades,     // EXCLUDED
+        blockades,     // masks per position: `blocked_steps`
         squares: _,    // per (square, throw) in the tables
         bear_off: _,   // `bear_off_unit`, tables
         turn,          // below
@@ -195,7 +214,7 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         voluntary_pass_keeps_extra: _, // pass in `play_fast`
         bound_pass_ends_turn: _,       // bound throws: position fallback
     } = turn;
-    blockades.is_empty()
+    blockades.iter().all(|b| b.length < 32)
         && board.len <= 62
         && !throws.values.is_empty()
         && throws.values.iter().all(|&v| (v as usize) < THROWS)
@@ -369,7 +388,10 @@ impl FastTables {
             if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
             }
-            if !r.exit_from_turn_start && rules.bear_off.all_in.is_none() {
+            if !r.exit_from_turn_start
+                && rules.bear_off.all_in.is_none()
+                && rules.blockades.is_empty()
+            {
                 f.off_sure |= 1 << s;
             }
         }
@@ -430,7 +452,12 @@ impl Ruleset {
         let mut divert: Option<Unit> = None;
         // Ordinary steps that are legal: not onto an own or a protected
         // piece; and the pieces the tables do not decide alone.
-        let steps = me & plain & !((me | (opp & prot)) >> t);
+        let blocked = if self.blockades.is_empty() {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let steps = me & plain & !blocked & !((me | (opp & prot)) >> t);
         let mut bits = steps | (me & !plain & !f.fwd_dead[t]);
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
@@ -475,12 +502,19 @@ impl Ruleset {
             } else {
                 0
             };
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
             let mut bits = me;
             while bits != 0 {
                 let from = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
                 let b = 1u64 << from;
-                if back & b != 0 {
+                if back & blocked & b != 0 {
+                    // The path holds a blockade (refused by `attempt` too).
+                } else if back & b != 0 {
                     let tb = b >> stepb;
                     let hit = opp & tb != 0;
                     if me & tb == 0 && !(hit && (to_empty || prot & tb != 0)) {
@@ -502,6 +536,46 @@ impl Ruleset {
             out.push(Unit::pass(throw, extra_mark, false));
         }
         true
+    }
+
+    /// The squares from which a move of `step` squares (backward when
+    /// `backward`) passes a blockade: some blockade's run of `length`
+    /// pieces lies wholly strictly between the two ends, as
+    /// `Ruleset::blocked` finds on the move's path.
+    fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
+        /// The first squares of `n` consecutive set bits.
+        fn starts(bits: u64, n: u32) -> u64 {
+            let mut r = bits;
+            for i in 1..n {
+                r &= bits >> i;
+            }
+            r
+        }
+        let step = step as u32;
+        let mut m = 0;
+        for b in &self.blockades {
+            let n = b.length as u32;
+            if n == 0 || n >= step {
+                continue; // never a whole run strictly inside the path
+            }
+            let r = match b.of {
+                BlockadeKind::Opposing => starts(opp, n),
+                BlockadeKind::OneColour => starts(opp, n) | starts(me, n),
+                BlockadeKind::Any => starts(opp | me, n),
+            };
+            // Forward from s: a run starting on s+1 ..= s+step-n; backward
+            // from s: on s-step+1 ..= s-n.
+            if backward {
+                for d in n..step {
+                    m |= r << d;
+                }
+            } else {
+                for d in 1..=step - n {
+                    m |= r >> d;
+                }
+            }
+        }
+        m
     }
 
     /// The squares of `owner`'s pieces that the protection rule protects in
@@ -634,9 +708,10 @@ impl Ruleset {
                 p.pieces[me].0 |= to;
                 p.arrived.0 |= to;
                 fx.backward = unit.to < unit.from;
-                fx.truncation = unit.to < unit.from + unit.throw
-                    && !fx.backward
-                    && self.movement.truncate_at.0 & to != 0;
+                // As in `play`; the mask first, as it is usually empty.
+                fx.truncation = self.movement.truncate_at.0 & to != 0
+                    && unit.to < unit.from + unit.throw
+                    && !fx.backward;
                 if unit.hit {
                     let them = &mut p.pieces[side.other().index()].0;
                     *them = (*them & !to) | from;
