@@ -56,10 +56,11 @@ pub struct FastTables {
     pub throws: u32,
     /// Squares from which a forward move by the throw is an ordinary step:
     /// it ends on the board `t` squares on, passes no gate, truncation or
-    /// overshoot square, starts on no immobile, exit or guarded square, and
-    /// lands on a square without landing rule, diversion or lock. Legal
-    /// exactly when the target holds no own piece and no protected opposing
-    /// piece.
+    /// overshoot square, starts on no immobile, exit, lock or guarded
+    /// square, and lands on a square without relocation (a "stay" landing
+    /// counts as none) or diversion. Legal exactly when no blockade stands
+    /// on its path and the target holds no own piece and no protected
+    /// opposing piece.
     pub fwd_plain: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
@@ -139,7 +140,7 @@ impl Default for FastTables {
 /// - a rule set without throw values.
 ///
 /// **Handled by sending the whole position to the general generator**
-/// ([`Ruleset::fast_position`]): a missed turn due, a bound throw
+/// (`Ruleset::fast_position`): a missed turn due, a bound throw
 /// pending, a piece of the side to move on a lock square (B-12), an
 /// opening rule binding the unit (K-5, K-7), a starting throw still due
 /// (KD-10), a piece of the side to move on a priority square, a throw
@@ -151,7 +152,14 @@ impl Default for FastTables {
 /// setup guard (JQ-4), immobile and exit squares (T-15, B-14), landing
 /// relocations, locks and the queue as landing rules (T-14, B-12, R-12),
 /// diversion of a protected target (B-13), backward moves onto occupied
-/// squares under JQ-7 (checked per move).
+/// squares under JQ-7 (checked in `legal_fast`).
+///
+/// **Handled by sending single units to the general `play`**
+/// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
+/// the mover on a lock square, a relocated unit, a landing square with a
+/// lock, missed turn or bound throw (`land_plain`), a hit that is not a
+/// plain swap (`swap_plain`: `hit_sends_to`, `Hit::Capture`,
+/// `Hit::LowestEmpty`), units without a throw and skips.
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
 /// per position, [`Ruleset::protected_mask`]), blockades (K-10, R-5, JQ-5:
@@ -159,10 +167,15 @@ impl Default for FastTables {
 /// through `bear_off_unit`, which tests their path), compulsory forward moves,
 /// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
 /// (KD-6) passes, bearing off (`Reach::*`, `all_in`, A-14 via
-/// `bear_off_unit`). In `play`: ordinary steps, swaps (`Hit::Swap` only:
-/// `swap_plain` is empty for captures and lowest-empty hits, which go to the
-/// general `play`), bear-offs and passes, with the queue empty and no lock
-/// at the square moved from.
+/// `bear_off_unit`); in `play` (`Ruleset::play_plain`): ordinary steps,
+/// plain swaps, bear-offs and passes, with the win test and the turn
+/// bookkeeping.
+///
+/// A new construct that changes what a position, a unit or `play` means
+/// (pieces in hand, split throws, one direction per turn, ...) must either
+/// make this function false while it is in use, or send the positions and
+/// units it affects to the general code in `fast_position` and
+/// `plays_plainly`.
 pub fn fast_path_gate(rules: &Ruleset) -> bool {
     let Ruleset {
         meta: _,
@@ -209,9 +222,9 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         start_throw_clause: _,
     } = movement;
     let TurnRules {
-        forced_pass_keeps_extra: _, // pass in `play_fast`
+        forced_pass_keeps_extra: _, // pass in `play_plain`
         forced_pass_clause: _,
-        voluntary_pass_keeps_extra: _, // pass in `play_fast`
+        voluntary_pass_keeps_extra: _, // pass in `play_plain`
         bound_pass_ends_turn: _,       // bound throws: position fallback
     } = turn;
     blockades.iter().all(|b| b.length < 32)
