@@ -62,6 +62,12 @@ pub struct FastTables {
     /// on its path and the target holds no own piece and no protected
     /// opposing piece.
     pub fwd_plain: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// unless the target holds an opposing piece (the target may divert a
+    /// mover that it refuses, B-13): onto an empty square it is a plain
+    /// step, onto an own piece never legal, onto an opposing piece it is
+    /// left to `attempt`.
+    pub fwd_unhit: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -112,6 +118,7 @@ impl Default for FastTables {
             enabled: false,
             throws: 0,
             fwd_plain: [0; THROWS],
+            fwd_unhit: [0; THROWS],
             fwd_off: [0; THROWS],
             off_sure: 0,
             fwd_dead: [0; THROWS],
@@ -283,10 +290,15 @@ fn lands_plainly(sq: &SquareRule) -> bool {
     // whether or not the square is taken: `landing_unit` gives no
     // relocation. A lock there matters only to `play` (`land_plain`).
     let _ = lock;
+    unrelocated(on_land) && divert_when_protected.is_none()
+}
+
+/// Whether a piece landing on this square is never relocated: no landing
+/// rule, or one that keeps it there (B-12 water).
+fn unrelocated(on_land: &Option<super::Landing>) -> bool {
     on_land
         .as_ref()
         .is_none_or(|l| l.effect == Relocation::Stay)
-        && divert_when_protected.is_none()
 }
 
 /// Bits of the squares strictly between `a` and `b` (`a < b`).
@@ -368,6 +380,9 @@ impl FastTables {
                     }
                 } else if leaves_plainly(sq(from)) && to <= len && lands_plainly(sq(to)) {
                     f.fwd_plain[t as usize] |= b;
+                } else if leaves_plainly(sq(from)) && to <= len && unrelocated(&sq(to).on_land) {
+                    // B-13 diversion only happens on a hit.
+                    f.fwd_unhit[t as usize] |= b;
                 }
                 // Backward.
                 if mv.backward == Backward::Never {
@@ -470,8 +485,11 @@ impl Ruleset {
         } else {
             self.blocked_steps(me, opp, throw, false)
         };
-        let steps = me & plain & !blocked & !((me | (opp & prot)) >> t);
-        let mut bits = steps | (me & !plain & !f.fwd_dead[t]);
+        let unhit = me & f.fwd_unhit[t] & !blocked;
+        let steps =
+            (me & plain & !blocked & !((me | (opp & prot)) >> t)) | (unhit & !((me | opp) >> t));
+        let slow = (me & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
+        let mut bits = steps | slow;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
