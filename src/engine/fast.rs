@@ -18,8 +18,8 @@
 //! code would not reproduce the general one.
 
 use super::{
-    Backward, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule, SquareSet,
-    TurnRules, Unit, UnitKind,
+    Backward, BlockadeKind, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule,
+    SquareSet, TurnRules, Unit, UnitKind,
 };
 use super::{Effects, Position};
 use crate::engine::movegen::Dir;
@@ -44,7 +44,11 @@ pub enum Protect {
 /// square sets (bit `s` = square `s`); the per-throw arrays are indexed by the
 /// throw value. A default (all-zero) value has `enabled == false` and makes
 /// the engine use its general path only.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The tables are derived data: they take no part in comparing rule sets
+/// (`PartialEq` is always true, so two rule sets are equal when their rules
+/// are) and print as `FastTables { enabled }` only.
+#[derive(Clone)]
 pub struct FastTables {
     /// [`fast_path_gate`] held when the tables were computed.
     pub enabled: bool,
@@ -52,11 +56,18 @@ pub struct FastTables {
     pub throws: u32,
     /// Squares from which a forward move by the throw is an ordinary step:
     /// it ends on the board `t` squares on, passes no gate, truncation or
-    /// overshoot square, starts on no immobile, exit or guarded square, and
-    /// lands on a square without landing rule, diversion or lock. Legal
-    /// exactly when the target holds no own piece and no protected opposing
-    /// piece.
+    /// overshoot square, starts on no immobile, exit, lock or guarded
+    /// square, and lands on a square without relocation (a "stay" landing
+    /// counts as none) or diversion. Legal exactly when no blockade stands
+    /// on its path and the target holds no own piece and no protected
+    /// opposing piece.
     pub fwd_plain: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// unless the target holds an opposing piece (the target may divert a
+    /// mover that it refuses, B-13): onto an empty square it is a plain
+    /// step, onto an own piece never legal, onto an opposing piece it is
+    /// left to `attempt`.
+    pub fwd_unhit: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -87,12 +98,27 @@ pub struct FastTables {
     pub swap_plain: u64,
 }
 
+impl PartialEq for FastTables {
+    fn eq(&self, _: &FastTables) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for FastTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FastTables")
+            .field("enabled", &self.enabled)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for FastTables {
     fn default() -> Self {
         FastTables {
             enabled: false,
             throws: 0,
             fwd_plain: [0; THROWS],
+            fwd_unhit: [0; THROWS],
             fwd_off: [0; THROWS],
             off_sure: 0,
             fwd_dead: [0; THROWS],
@@ -116,18 +142,17 @@ impl Default for FastTables {
 /// code does not reproduce exactly must make this function return `false`.
 ///
 /// **Excluded** (the gate is false):
-/// - blockades (`blockades` non-empty): every move's path would need the
-///   run test;
 /// - pieces in hand (`entry`, PC-1/PC-2), split throws and one direction per
 ///   turn (PC-3, PC-4), landing forbidden on opposing pieces (PC-3), squares
 ///   without backward moves (PC-4), and the square rules `extra_throw` (PC-6)
 ///   and `stuck_to_hand` (PC-5): the fast code neither generates nor plays
 ///   any of them;
-/// - a board longer than 62 squares or throws of 32 and more (the masks);
+/// - a board longer than 62 squares, throws of 32 and more, blockades of
+///   32 pieces and more (the masks);
 /// - a rule set without throw values.
 ///
 /// **Handled by sending the whole position to the general generator**
-/// ([`Ruleset::fast_position`]): a missed turn due, a bound throw
+/// (`Ruleset::fast_position`): a missed turn due, a bound throw
 /// pending, a piece of the side to move on a lock square (B-12), an
 /// opening rule binding the unit (K-5, K-7), a starting throw still due
 /// (KD-10), a piece of the side to move on a priority square, a throw
@@ -139,16 +164,30 @@ impl Default for FastTables {
 /// setup guard (JQ-4), immobile and exit squares (T-15, B-14), landing
 /// relocations, locks and the queue as landing rules (T-14, B-12, R-12),
 /// diversion of a protected target (B-13), backward moves onto occupied
-/// squares under JQ-7 (checked per move).
+/// squares under JQ-7 (checked in `legal_fast`).
+///
+/// **Handled by sending single units to the general `play`**
+/// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
+/// the mover on a lock square, a relocated unit, a landing square with a
+/// lock, missed turn or bound throw (`land_plain`), a hit that is not a
+/// plain swap (`swap_plain`: `hit_sends_to`, `Hit::Capture`,
+/// `Hit::LowestEmpty`), units without a throw and skips.
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
-/// per position, [`Ruleset::protected_mask`]), compulsory forward moves,
+/// per position, [`Ruleset::protected_mask`]), blockades (K-10, R-5, JQ-5:
+/// one mask of blocked steps per position, `blocked_steps`; bear-offs go
+/// through `bear_off_unit`, which tests their path), compulsory forward moves,
 /// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
 /// (KD-6) passes, bearing off (`Reach::*`, `all_in`, A-14 via
-/// `bear_off_unit`). In `play`: ordinary steps, swaps (`Hit::Swap` only:
-/// `swap_plain` is empty for captures and lowest-empty hits, which go to the
-/// general `play`), bear-offs and passes, with the queue empty and no lock
-/// at the square moved from.
+/// `bear_off_unit`); in `play` (`Ruleset::play_plain`): ordinary steps,
+/// plain swaps, bear-offs and passes, with the win test and the turn
+/// bookkeeping.
+///
+/// A new construct that changes what a position, a unit or `play` means
+/// (pieces in hand, split throws, one direction per turn, ...) must either
+/// make this function false while it is in use, or send the positions and
+/// units it affects to the general code in `fast_position` and
+/// `plays_plainly`.
 pub fn fast_path_gate(rules: &Ruleset) -> bool {
     let Ruleset {
         meta: _,
@@ -162,7 +201,7 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         throws,        // values only
         movement,      // below
         protection: _, // any predicate: `protected_mask`
-        blockades,     // EXCLUDED
+        blockades,     // masks per position: `blocked_steps`
         squares,       // per (square, throw) in the tables; two rules EXCLUDED
         bear_off: _,   // `bear_off_unit`, tables
         turn,          // below
@@ -202,12 +241,12 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         one_direction_clause: _,
     } = movement;
     let TurnRules {
-        forced_pass_keeps_extra: _, // pass in `play_fast`
+        forced_pass_keeps_extra: _, // pass in `play_plain`
         forced_pass_clause: _,
-        voluntary_pass_keeps_extra: _, // pass in `play_fast`
+        voluntary_pass_keeps_extra: _, // pass in `play_plain`
         bound_pass_ends_turn: _,       // bound throws: position fallback
     } = turn;
-    blockades.is_empty()
+    blockades.iter().all(|b| b.length < 32)
         && entry.is_none()
         && !split
         && !one_direction
@@ -277,10 +316,15 @@ fn lands_plainly(sq: &SquareRule) -> bool {
     // whether or not the square is taken: `landing_unit` gives no
     // relocation. A lock there matters only to `play` (`land_plain`).
     let _ = lock;
+    unrelocated(on_land) && divert_when_protected.is_none()
+}
+
+/// Whether a piece landing on this square is never relocated: no landing
+/// rule, or one that keeps it there (B-12 water).
+fn unrelocated(on_land: &Option<super::Landing>) -> bool {
     on_land
         .as_ref()
         .is_none_or(|l| l.effect == Relocation::Stay)
-        && divert_when_protected.is_none()
 }
 
 /// Bits of the squares strictly between `a` and `b` (`a < b`).
@@ -362,6 +406,9 @@ impl FastTables {
                     }
                 } else if leaves_plainly(sq(from)) && to <= len && lands_plainly(sq(to)) {
                     f.fwd_plain[t as usize] |= b;
+                } else if leaves_plainly(sq(from)) && to <= len && unrelocated(&sq(to).on_land) {
+                    // B-13 diversion only happens on a hit.
+                    f.fwd_unhit[t as usize] |= b;
                 }
                 // Backward.
                 if mv.backward == Backward::Never {
@@ -395,7 +442,10 @@ impl FastTables {
             if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
             }
-            if !r.exit_from_turn_start && rules.bear_off.all_in.is_none() {
+            if !r.exit_from_turn_start
+                && rules.bear_off.all_in.is_none()
+                && rules.blockades.is_empty()
+            {
                 f.off_sure |= 1 << s;
             }
         }
@@ -457,8 +507,16 @@ impl Ruleset {
         let mut divert: Option<Unit> = None;
         // Ordinary steps that are legal: not onto an own or a protected
         // piece; and the pieces the tables do not decide alone.
-        let steps = me & plain & !((me | (opp & prot)) >> t);
-        let mut bits = steps | (me & !plain & !f.fwd_dead[t]);
+        let blocked = if self.blockades.is_empty() {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = me & f.fwd_unhit[t] & !blocked;
+        let steps =
+            (me & plain & !blocked & !((me | (opp & prot)) >> t)) | (unhit & !((me | opp) >> t));
+        let slow = (me & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
+        let mut bits = steps | slow;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
@@ -502,12 +560,19 @@ impl Ruleset {
             } else {
                 0
             };
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
             let mut bits = me;
             while bits != 0 {
                 let from = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
                 let b = 1u64 << from;
-                if back & b != 0 {
+                if back & blocked & b != 0 {
+                    // The path holds a blockade (refused by `attempt` too).
+                } else if back & b != 0 {
                     let tb = b >> stepb;
                     let hit = opp & tb != 0;
                     if me & tb == 0 && !(hit && (to_empty || prot & tb != 0)) {
@@ -529,6 +594,46 @@ impl Ruleset {
             out.push(Unit::pass(throw, extra_mark, false));
         }
         true
+    }
+
+    /// The squares from which a move of `step` squares (backward when
+    /// `backward`) passes a blockade: some blockade's run of `length`
+    /// pieces lies wholly strictly between the two ends, as
+    /// `Ruleset::blocked` finds on the move's path.
+    fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
+        /// The first squares of `n` consecutive set bits.
+        fn starts(bits: u64, n: u32) -> u64 {
+            let mut r = bits;
+            for i in 1..n {
+                r &= bits >> i;
+            }
+            r
+        }
+        let step = step as u32;
+        let mut m = 0;
+        for b in &self.blockades {
+            let n = b.length as u32;
+            if n == 0 || n >= step {
+                continue; // never a whole run strictly inside the path
+            }
+            let r = match b.of {
+                BlockadeKind::Opposing => starts(opp, n),
+                BlockadeKind::OneColour => starts(opp, n) | starts(me, n),
+                BlockadeKind::Any => starts(opp | me, n),
+            };
+            // Forward from s: a run starting on s+1 ..= s+step-n; backward
+            // from s: on s-step+1 ..= s-n.
+            if backward {
+                for d in n..step {
+                    m |= r << d;
+                }
+            } else {
+                for d in 1..=step - n {
+                    m |= r >> d;
+                }
+            }
+        }
+        m
     }
 
     /// The squares of `owner`'s pieces that the protection rule protects in
@@ -661,9 +766,10 @@ impl Ruleset {
                 p.pieces[me].0 |= to;
                 p.arrived.0 |= to;
                 fx.backward = unit.to < unit.from;
-                fx.truncation = unit.to < unit.from + unit.throw
-                    && !fx.backward
-                    && self.movement.truncate_at.0 & to != 0;
+                // As in `play`; the mask first, as it is usually empty.
+                fx.truncation = self.movement.truncate_at.0 & to != 0
+                    && unit.to < unit.from + unit.throw
+                    && !fx.backward;
                 if unit.hit {
                     let them = &mut p.pieces[side.other().index()].0;
                     *them = (*them & !to) | from;
@@ -756,12 +862,7 @@ mod tests {
 
     fn variants() -> Vec<(String, Ruleset)> {
         let mut out = Vec::new();
-        // `bell` is built in but not yet listed by `builtin_names`.
-        let mut names = crate::rules::builtin_names();
-        if !names.contains(&"bell") {
-            names.push("bell");
-        }
-        for name in names {
+        for name in crate::rules::builtin_names() {
             let base = crate::rules::load(name, None, &[]).expect("built-in compiles");
             let opts: Vec<String> = base.meta.options.iter().map(|(o, _)| o.clone()).collect();
             let mut sets: Vec<Vec<String>> = vec![vec![]];
