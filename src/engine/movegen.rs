@@ -218,7 +218,10 @@ impl Ruleset {
         // legal move.
         refused.retain(|r| {
             !out.iter().any(|u| {
-                u.kind == UnitKind::Move && u.from == r.from && (u.to == r.to || r.to == r.from)
+                u.kind == UnitKind::Move
+                    && u.split.is_none()
+                    && u.from == r.from
+                    && (u.to == r.to || r.to == r.from)
             })
         });
         refused.sort_by_key(|r| (r.from, r.to));
@@ -593,10 +596,15 @@ impl Ruleset {
             // PC-4: no backward move in a turn that went forward.
             for from in me.iter() {
                 if throw < from && !self.movement.immobile.contains(from) {
+                    let forbid = if self.movement.no_backward.contains(from) {
+                        Forbid::NoBackward
+                    } else {
+                        Forbid::Direction
+                    };
                     refuse(Refusal {
                         from,
                         to: from - throw,
-                        forbid: Forbid::Direction,
+                        forbid,
                     });
                 }
             }
@@ -1223,7 +1231,7 @@ impl Ruleset {
                 if landed.bound || landed.extra {
                     ends_turn = false;
                 }
-                if first.to == 0 && !first.off {
+                if unit.forced && self.squares[unit.from as usize].stuck_to_hand {
                     // PC-5: no move was possible; the turn ends as with a pass.
                     ends_turn = true;
                 } else if self.movement.one_direction {

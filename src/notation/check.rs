@@ -479,6 +479,22 @@ pub fn start_position(
                 None
             }
             Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
+                Ok(p) if foreign_state(rules, &p).is_some() => {
+                    let (flag, why) = foreign_state(rules, &p).expect("just tested");
+                    findings.push(
+                        Finding::error(
+                            "senet::sgn::position",
+                            format!("the Position has the flag `{flag}`, but {why}"),
+                            value_span(t),
+                        )
+                        .label("Position")
+                        .help(format!(
+                            "leave `{flag}` out of the rule state: the rules `{}` never set it",
+                            rules.meta.name
+                        )),
+                    );
+                    None
+                }
                 Ok(p) => {
                     let wrong: Vec<String> = Side::BOTH
                         .into_iter()
@@ -742,4 +758,29 @@ pub fn canonical_marks(
     let mut changed = 0;
     fix(&mut game.nodes, &marks, &mut changed);
     Some(changed)
+}
+
+/// A rule-state flag of a position that the rule set never sets: pieces in
+/// hand without an `enter` rule (PC-1), or a turn direction without one
+/// direction per turn (PC-4). Such a position could never arise, and under
+/// those rules its pieces in hand could never enter.
+fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
+    if p.hand != [0, 0] && rules.entry.is_none() {
+        return Some((
+            format!("hand:{}-{}", p.hand[0], p.hand[1]),
+            "these rules have no pieces in hand",
+        ));
+    }
+    match p.heading {
+        crate::engine::Heading::Any => None,
+        _ if rules.movement.one_direction => None,
+        crate::engine::Heading::Forward => Some((
+            "fwd".into(),
+            "these rules do not keep the moves of a turn in one direction",
+        )),
+        crate::engine::Heading::Backward => Some((
+            "back".into(),
+            "these rules do not keep the moves of a turn in one direction",
+        )),
+    }
 }

@@ -1230,12 +1230,32 @@ impl Lowerer<'_> {
             }),
             _ => None,
         };
+        // PC-2: an entry throw the sticks can never show enters nothing.
+        if let (Some(e), Some(i)) = (&entry, get(Key::Enter))
+            && e.throws & !all_throws != 0
+        {
+            let never: Vec<u8> = (0..32u8)
+                .filter(|v| e.throws & !all_throws & (1 << v) != 0)
+                .collect();
+            self.errors.push(RuleError::Conflict {
+                src: self.src(i.layer),
+                span: mspan(i.span.start, i.span.end),
+                other: None,
+                what: format!(
+                    "pieces enter with a throw of {}, which no throw of these rules gives",
+                    list(&never)
+                ),
+                label: "never thrown".into(),
+                help: "enter with throw values that the throw map gives".into(),
+            });
+        }
         // Pieces that start in hand or go back to it need a way to enter.
         let in_hand = |side| matches!(get(Key::Setup(side)).map(|i| &i.setting), Some(Setting::Squares(s)) if s.is_empty());
         let uses_hand = Side::BOTH.into_iter().any(in_hand)
             || map.iter().any(|(k, i)| {
                 matches!(k, Key::Square(SquareKind::StuckToHand, _))
                     || matches!(i.setting, Setting::Landing(Relocation::Hand, _))
+                    || matches!(&i.setting, Setting::Lock(l) if l.otherwise == Relocation::Hand)
             });
         if uses_hand && entry.is_none() {
             missing(

@@ -211,3 +211,24 @@ fn options_combine_and_require() {
     let r = rules::load("thai", None, &["T-9b; T-10b".to_string()]).unwrap();
     assert_eq!(r.meta.selected, ["T-9b", "T-10b"]);
 }
+
+/// A lock whose failed throw sends the piece to the hand (a construct of
+/// the language, though no built-in uses it): that unit is an ordinary
+/// move, so a throw that gives another throw keeps the turn going; only
+/// PC-5's return of a stuck piece ends the turn.
+#[test]
+fn a_lock_that_sends_to_the_hand_keeps_the_turn_on_an_extra_throw() {
+    use senet::diag::SourceFile;
+    use senet::engine::Position;
+    let text = "extends \"bga\"\n\
+        enter from hand on 1 with 1                      [B-12]\n\
+        at water: lock: release to rebirth, exit with 4, otherwise relocate to hand, failure continues turn   [B-12]\n";
+    let rules = rules::load_source(SourceFile::new("hand-lock.senet", text), &[]).unwrap();
+    let pos = Position::parse("10/9B/6W3 w 4-4 - 30", 30, 10).unwrap();
+    let mut units = Vec::new();
+    rules.legal_units(&pos, 5, &mut units);
+    let written: Vec<String> = units.iter().map(|u| u.to_string()).collect();
+    assert_eq!(written, ["5+:27-hand"]);
+    let (next, _) = rules.play(&pos, &units[0]).unwrap();
+    assert_eq!(next.write(30, 10), "10/9B/10 w 4-4 extra;hand:1-0 30");
+}
