@@ -90,6 +90,9 @@ fn syntax_finding(e: &SyntaxError) -> Finding {
     f
 }
 
+/// A checked game (for its buffers) and its source, back to the reader.
+type Returned = (Option<Game>, GameSource);
+
 struct Checker {
     opts: CheckOptions,
     args_format: Format,
@@ -188,7 +191,10 @@ impl Checker {
     }
 
     /// Reads on one thread and checks on this one: a bounded queue of games
-    /// between them keeps memory bounded by a few games.
+    /// between them keeps memory bounded by a few games. Checked games and
+    /// their sources go back to the reader on a second bounded queue, so
+    /// that their buffers serve the next games instead of being freed on
+    /// one thread and allocated again on the other.
     fn check_stream(
         &mut self,
         name: &str,
@@ -197,17 +203,37 @@ impl Checker {
     ) -> Result<(), std::io::Error> {
         self.summary.files += 1;
         let (tx, rx) = std::sync::mpsc::sync_channel::<(Result<Game, ReadError>, GameSource)>(32);
+        // Room for every game in flight, so that none is dropped on the way
+        // back: the games in existence stay bounded by the two queues.
+        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(40);
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 let mut reader = StreamReader::new(input);
-                while let Some(next) = reader.next_game() {
-                    let src = reader.source();
+                loop {
+                    // One returned game per game read: the queue back is the pool.
+                    let mut src = match back_rx.try_recv() {
+                        Ok((game, src)) => {
+                            if let Some(game) = game {
+                                reader.recycle(game);
+                            }
+                            src
+                        }
+                        Err(_) => GameSource {
+                            text: String::new(),
+                            offset: 0,
+                            line: 0,
+                        },
+                    };
+                    let Some(next) = reader.next_game() else {
+                        break;
+                    };
+                    reader.source_into(&mut src);
                     if tx.send((next, src)).is_err() {
                         break;
                     }
                 }
             });
-            self.check_games(name, dir, rx)
+            self.check_games(name, dir, rx, back_tx)
         })
     }
 
@@ -216,59 +242,79 @@ impl Checker {
         name: &str,
         dir: Option<&Path>,
         games: std::sync::mpsc::Receiver<(Result<Game, ReadError>, GameSource)>,
+        back: std::sync::mpsc::SyncSender<Returned>,
     ) -> Result<(), std::io::Error> {
         let mut index = 0usize;
         for (next, src) in games {
-            index += 1;
-            self.summary.games += 1;
-            match next {
-                Err(ReadError::Io(e)) => return Err(e),
-                Err(ReadError::Syntax(e)) => {
-                    self.summary.invalid += 1;
-                    let f = syntax_finding(&e);
-                    self.emit(name, None, e.game.max(index), &src, &f);
-                }
-                Ok(game) => {
-                    let index = game.index;
-                    if self.syntax_only {
-                        self.summary.valid += 1;
-                        continue;
-                    }
-                    match check_game(&game, dir, &self.opts, &mut self.cache) {
-                        Ok(report) => {
-                            self.summary.units += report.units;
-                            let mut errors = 0;
-                            for f in &report.findings {
-                                if f.severity == Severity::Error || self.strict {
-                                    errors += 1;
-                                }
-                                self.emit(name, Some(&game), index, &src, f);
-                            }
-                            if report.suppressed > 0 && self.args_format != Format::Json {
-                                let n = report.suppressed;
-                                let s = if n == 1 { "" } else { "s" };
-                                eprintln!(
-                                    "note: game {index}: {n} more problem{s} not shown (--max-errors)"
-                                );
-                            }
-                            if errors > 0 {
-                                self.summary.invalid += 1;
-                            } else {
-                                self.summary.valid += 1;
-                            }
-                        }
-                        Err(e) => {
-                            let _ = self.out.flush();
-                            eprint!("{}", super::render(&*e.0));
-                            self.summary.invalid += 1;
-                            self.rule_file_failed = true;
-                            return Ok(());
-                        }
-                    }
-                }
+            let game = self.check_one(name, dir, &mut index, next, &src)?;
+            // A full queue (or a reader that has stopped) only means these
+            // buffers are freed instead of reused.
+            let _ = back.try_send((game, src));
+            if self.rule_file_failed {
+                return Ok(());
             }
         }
         Ok(())
+    }
+
+    /// Checks one game as read; hands the game back for its buffers.
+    fn check_one(
+        &mut self,
+        name: &str,
+        dir: Option<&Path>,
+        index: &mut usize,
+        next: Result<Game, ReadError>,
+        src: &GameSource,
+    ) -> Result<Option<Game>, std::io::Error> {
+        *index += 1;
+        self.summary.games += 1;
+        match next {
+            Err(ReadError::Io(e)) => Err(e),
+            Err(ReadError::Syntax(e)) => {
+                self.summary.invalid += 1;
+                let f = syntax_finding(&e);
+                self.emit(name, None, e.game.max(*index), src, &f);
+                Ok(None)
+            }
+            Ok(game) => {
+                let index = game.index;
+                if self.syntax_only {
+                    self.summary.valid += 1;
+                    return Ok(Some(game));
+                }
+                match check_game(&game, dir, &self.opts, &mut self.cache) {
+                    Ok(report) => {
+                        self.summary.units += report.units;
+                        let mut errors = 0;
+                        for f in &report.findings {
+                            if f.severity == Severity::Error || self.strict {
+                                errors += 1;
+                            }
+                            self.emit(name, Some(&game), index, src, f);
+                        }
+                        if report.suppressed > 0 && self.args_format != Format::Json {
+                            let n = report.suppressed;
+                            let s = if n == 1 { "" } else { "s" };
+                            eprintln!(
+                                "note: game {index}: {n} more problem{s} not shown (--max-errors)"
+                            );
+                        }
+                        if errors > 0 {
+                            self.summary.invalid += 1;
+                        } else {
+                            self.summary.valid += 1;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = self.out.flush();
+                        eprint!("{}", super::render(&*e.0));
+                        self.summary.invalid += 1;
+                        self.rule_file_failed = true;
+                    }
+                }
+                Ok(Some(game))
+            }
+        }
     }
 }
 

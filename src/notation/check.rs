@@ -49,9 +49,14 @@ type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
 /// Compiled rule sets by (spec, directory, options).
 #[derive(Default)]
 pub struct RulesCache {
-    map: HashMap<(String, Option<PathBuf>, Vec<String>), Loaded>,
+    map: HashMap<RulesKey, Loaded>,
     digests: HashMap<(String, Option<PathBuf>), Option<String>>,
+    /// The last key looked up and its rule set: the games of a file mostly
+    /// name the same rules, and this answers them without building a key.
+    last: Option<(RulesKey, Loaded)>,
 }
+
+type RulesKey = (String, Option<PathBuf>, Vec<String>);
 
 impl RulesCache {
     fn get(
@@ -61,20 +66,31 @@ impl RulesCache {
         options: &[String],
     ) -> Result<Arc<Ruleset>, Arc<RulesError>> {
         // Built-in names do not depend on the directory.
-        let dir_key = if crate::rules::builtin_source(spec).is_some() {
-            None
-        } else {
-            dir.map(Path::to_path_buf)
-        };
-        let key = (spec.to_string(), dir_key, options.to_vec());
-        self.map
-            .entry(key)
+        let builtin = crate::rules::builtin_source(spec).is_some();
+        let dir_key = if builtin { None } else { dir };
+        if let Some(((s, d, o), loaded)) = &self.last
+            && s == spec
+            && d.as_deref() == dir_key
+            && o.as_slice() == options
+        {
+            return loaded.clone();
+        }
+        let key = (
+            spec.to_string(),
+            dir_key.map(Path::to_path_buf),
+            options.to_vec(),
+        );
+        let loaded = self
+            .map
+            .entry(key.clone())
             .or_insert_with(|| {
                 crate::rules::load(spec, dir, options)
                     .map(Arc::new)
                     .map_err(Arc::new)
             })
-            .clone()
+            .clone();
+        self.last = Some((key, loaded.clone()));
+        loaded
     }
 
     fn digest(&mut self, spec: &str, dir: Option<&Path>) -> Option<String> {

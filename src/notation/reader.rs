@@ -222,6 +222,59 @@ pub struct StreamReader<R> {
     hint: usize,
     /// `(i, newlines in buf[..i])` from the last count.
     line_cache: std::cell::Cell<(usize, usize)>,
+    /// Buffers of a game handed back with [`StreamReader::recycle`], reused
+    /// for the next game instead of allocating new ones.
+    spare: Spare,
+}
+
+/// The buffers of a finished game, kept for the next one.
+#[derive(Default)]
+struct Spare {
+    /// Still holding the old game's nodes.
+    nodes: Vec<Node>,
+    tags: Vec<Tag>,
+}
+
+/// The nodes of one line being read: the first `n` of `v` are this line's,
+/// any after them are left over from an earlier game and are written over
+/// (or cut off at the end) rather than dropped one by one beforehand.
+struct Nodes<'x> {
+    v: &'x mut Vec<Node>,
+    n: usize,
+}
+
+// `Nodes::push` forgets these variants' values: they must own nothing.
+const _: () = assert!(!std::mem::needs_drop::<UnitSyntax>());
+
+impl<'x> Nodes<'x> {
+    fn new(v: &'x mut Vec<Node>) -> Nodes<'x> {
+        Nodes { v, n: 0 }
+    }
+    #[inline]
+    fn push(&mut self, node: Node) {
+        match self.v.get_mut(self.n) {
+            Some(slot) => {
+                let old = std::mem::replace(slot, node);
+                // Most nodes own nothing on the heap: forgetting one frees
+                // nothing and skips its drop glue, a call per node.
+                if matches!(
+                    old,
+                    Node::Unit(_) | Node::TurnNumber { .. } | Node::Nag { .. }
+                ) {
+                    std::mem::forget(old);
+                }
+            }
+            None => self.v.push(node),
+        }
+        self.n += 1;
+    }
+    fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    /// Drops the leftovers: `v` is then exactly this line's nodes.
+    fn finish(self) {
+        self.v.truncate(self.n);
+    }
 }
 
 /// How much a [`StreamReader`] reads at once, at least.
@@ -248,6 +301,7 @@ impl<R: BufRead> StreamReader<R> {
             trailing: Vec::new(),
             hint: 64,
             line_cache: std::cell::Cell::new((0, 0)),
+            spare: Spare::default(),
         }
     }
 
@@ -279,6 +333,32 @@ impl<R: BufRead> StreamReader<R> {
             offset: self.base + a,
             line: self.base_line + self.lines_before(a),
         }
+    }
+
+    /// [`StreamReader::source`] into `dst`, reusing its text's allocation.
+    pub fn source_into(&self, dst: &mut GameSource) {
+        if let Some(s) = &self.last_error_source {
+            dst.clone_from(s);
+            return;
+        }
+        let (a, b) = self.last;
+        let a = context_start(self.buf.as_bytes(), a);
+        dst.text.clear();
+        dst.text.push_str(&self.buf[a..b]);
+        dst.offset = self.base + a;
+        dst.line = self.base_line + self.lines_before(a);
+    }
+
+    /// Hands back a game this reader returned, once it is no longer needed:
+    /// its node and tag buffers (and the tags' strings) serve the next game,
+    /// which then allocates next to nothing.
+    pub fn recycle(&mut self, game: Game) {
+        // The nodes are not cleared here: the next game writes over them
+        // (see `Nodes`), which costs less than dropping each one first.
+        self.spare = Spare {
+            nodes: game.nodes,
+            tags: game.tags,
+        };
     }
 
     /// Newlines in `buf[..i]`, counted on from the last call: games are
@@ -378,7 +458,10 @@ impl<R: BufRead> StreamReader<R> {
                     self.index + 1,
                 );
                 p.hint = self.hint;
-                match p.game() {
+                p.spare = std::mem::take(&mut self.spare);
+                let got = p.game();
+                self.spare = std::mem::take(&mut p.spare);
+                match got {
                     Ok(Some(game)) => {
                         self.index += 1;
                         self.hint = node_hint(&game);
@@ -621,6 +704,8 @@ struct Parser<'a> {
     trailing: Vec<Escape>,
     /// Room for this many nodes at first (the size of the last game).
     hint: usize,
+    /// Buffers to reuse (from [`StreamReader::recycle`]).
+    spare: Spare,
 }
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`, `1:hand-1`, `5:12-14:20-23`; or `skip`, or `--` for an illegible unit";
@@ -656,6 +741,7 @@ impl<'a> Parser<'a> {
             game,
             trailing: Vec::new(),
             hint: 64,
+            spare: Spare::default(),
         }
     }
 
@@ -765,22 +851,31 @@ impl<'a> Parser<'a> {
             }
         }
         let start = self.i;
-        let mut tags = Vec::new();
+        // The last game's tags, overwritten in place: their strings are reused.
+        let mut tags = std::mem::take(&mut self.spare.tags);
+        let mut k = 0;
         loop {
             match self.peek() {
-                Some(b'[') => tags.push(self.tag()?),
+                Some(b'[') => {
+                    self.tag(&mut tags, k)?;
+                    k += 1;
+                }
                 Some(b'%') if self.line_start(self.i) => leading.push(self.escape()?),
                 _ => break,
             }
             self.skip_ws();
         }
+        tags.truncate(k);
         let mut intro = Vec::new();
-        let mut nodes = Vec::with_capacity(self.hint);
+        let mut nodes = std::mem::take(&mut self.spare.nodes);
+        nodes.reserve(self.hint.saturating_sub(nodes.len()));
+        let mut out = Nodes::new(&mut nodes);
         let End::Result(result, result_span) =
-            self.movetext(&mut nodes, Some((&mut intro, &mut leading)), None)?
+            self.movetext(&mut out, Some((&mut intro, &mut leading)), None)?
         else {
             unreachable!("top-level movetext ends with a result")
         };
+        out.finish();
         Ok(Some(Game {
             index: self.game,
             leading,
@@ -812,8 +907,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `[Name "value"]`.
-    fn tag(&mut self) -> PResult<Tag> {
+    /// `[Name "value"]`, written to `tags[k]` (reusing its strings) or
+    /// pushed when `tags` has no `k`.
+    fn tag(&mut self, tags: &mut Vec<Tag>, k: usize) -> PResult<()> {
         let st = self.i;
         let mut j = st + 1;
         while matches!(self.at(j), b' ' | b'\t') {
@@ -883,13 +979,6 @@ impl<'a> Parser<'a> {
             }
         }
         let ve = j;
-        let value = match owned {
-            Some(mut o) => {
-                o.push_str(&self.s[run..ve]);
-                o
-            }
-            None => self.s[vs..ve].to_string(),
-        };
         j += 1;
         while matches!(self.at(j), b' ' | b'\t') {
             j += 1;
@@ -902,13 +991,45 @@ impl<'a> Parser<'a> {
             ));
         }
         self.i = j + 1;
-        Ok(Tag {
-            name: name.to_string(),
-            value,
-            span: self.span(st, j + 1),
-            name_span: self.span(ns, ne),
-            value_span: self.span(vs, ve),
-        })
+        let (span, name_span, value_span) =
+            (self.span(st, j + 1), self.span(ns, ne), self.span(vs, ve));
+        let rest = &self.s[run..ve];
+        match tags.get_mut(k) {
+            Some(t) => {
+                t.name.clear();
+                t.name.push_str(name);
+                match owned {
+                    Some(mut o) => {
+                        o.push_str(rest);
+                        t.value = o;
+                    }
+                    None => {
+                        t.value.clear();
+                        t.value.push_str(rest);
+                    }
+                }
+                t.span = span;
+                t.name_span = name_span;
+                t.value_span = value_span;
+            }
+            None => {
+                let value = match owned {
+                    Some(mut o) => {
+                        o.push_str(rest);
+                        o
+                    }
+                    None => rest.to_string(),
+                };
+                tags.push(Tag {
+                    name: name.to_string(),
+                    value,
+                    span,
+                    name_span,
+                    value_span,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Movetext up to the result token (`top`) or the `)` closing the
@@ -916,7 +1037,7 @@ impl<'a> Parser<'a> {
     #[allow(clippy::type_complexity)]
     fn movetext(
         &mut self,
-        nodes: &mut Vec<Node>,
+        nodes: &mut Nodes<'_>,
         mut top: Option<(&mut Vec<Comment>, &mut Vec<Escape>)>,
         open: Option<usize>,
     ) -> PResult<End> {
@@ -1035,9 +1156,11 @@ impl<'a> Parser<'a> {
                     }
                     self.i += 1;
                     let mut inner = Vec::new();
-                    let End::Close(close) = self.movetext(&mut inner, None, Some(st))? else {
+                    let mut out = Nodes::new(&mut inner);
+                    let End::Close(close) = self.movetext(&mut out, None, Some(st))? else {
                         unreachable!("a variation ends with `)`")
                     };
+                    out.finish();
                     nodes.push(Node::Variation(Variation {
                         nodes: inner,
                         span: Span::new(self.base + st, close.end),
@@ -1210,46 +1333,55 @@ impl<'a> Parser<'a> {
     /// blank space: read without the general path's checks. `None` for
     /// anything else, which the general path then reads (with the same
     /// result for what this accepts).
+    ///
+    /// It looks at a fixed window of 12 bytes (the longest common unit and
+    /// the blank after it take 10), so that no byte is bounds-checked on its
+    /// own; within 12 bytes of the buffer's end the general path reads.
     #[inline]
     fn common_unit(&self) -> Option<(UnitSyntax, usize)> {
         let st = self.i;
-        let t = &self.b[st..self.b.len().min(st + 12)];
-        let digit = |k: usize| {
-            t.get(k)
-                .copied()
-                .filter(u8::is_ascii_digit)
-                .map(|d| d - b'0')
-        };
-        let square = |k: &mut usize| -> Option<u8> {
-            let mut v = digit(*k).filter(|&d| d > 0)?;
-            *k += 1;
-            if let Some(d) = digit(*k) {
-                v = v * 10 + d;
-                *k += 1;
-            }
-            Some(v)
-        };
-        let throw = digit(0).filter(|&d| d > 0)?;
-        let plus = t.get(1) == Some(&b'+');
+        let w: &[u8; 12] = self.b.get(st..st + 12)?.try_into().ok()?;
+        // `c - b'0'` wraps for bytes below `0`, so `<= 9` tests for a digit.
+        let digit = |c: u8| c.wrapping_sub(b'0');
+        let throw = digit(w[0]);
+        if throw == 0 || throw > 9 {
+            return None;
+        }
+        let plus = w[1] == b'+';
         let mut k = 1 + plus as usize;
-        if t.get(k) != Some(&b':') {
+        if w[k] != b':' {
             return None;
         }
         k += 1;
+        // A square: 1..9, then an optional second digit.
+        let square = |k: &mut usize| -> Option<u8> {
+            let a = digit(w[*k]);
+            if a == 0 || a > 9 {
+                return None;
+            }
+            let b = digit(w[*k + 1]);
+            if b <= 9 {
+                *k += 2;
+                Some(a * 10 + b)
+            } else {
+                *k += 1;
+                Some(a)
+            }
+        };
         let from = square(&mut k)?;
-        let sep = match t.get(k)? {
+        let sep = match w[k] {
             b'-' => MoveSep::Dash,
             b'x' => MoveSep::Cross,
             _ => return None,
         };
         k += 1;
-        let to = if t[k..].starts_with(b"off") {
+        let to = if w[k] == b'o' && w[k + 1] == b'f' && w[k + 2] == b'f' {
             k += 3;
             Target::Off
         } else {
             Target::Square(square(&mut k)?)
         };
-        if !is_ws(*t.get(k)?) {
+        if !is_ws(w[k]) {
             return None;
         }
         let body = UnitBody::Move {
@@ -1371,7 +1503,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pushes the unit at `self.i`, and its suffix as a NAG after it.
-    fn push_unit(&mut self, nodes: &mut Vec<Node>) -> PResult<()> {
+    fn push_unit(&mut self, nodes: &mut Nodes<'_>) -> PResult<()> {
         let st = self.i;
         let mut j = st;
         let b = self.b;

@@ -127,17 +127,27 @@ pub struct Replayer<'r, 'v> {
     buf: Vec<Unit>,
     visit: Option<&'v mut dyn FnMut(&Step<'_>)>,
     errors: usize,
+    /// Bit `v` set for each throw value `v < 64` the rules have: the check
+    /// "is this throw possible" runs once per unit.
+    throw_values: u64,
 }
 
 impl<'r, 'v> Replayer<'r, 'v> {
     pub fn new(rules: &'r Ruleset, max_errors: usize) -> Replayer<'r, 'v> {
+        let throw_values = rules
+            .throws
+            .values
+            .iter()
+            .filter(|&&v| v < 64)
+            .fold(0u64, |m, &v| m | 1 << v);
         Replayer {
             rules,
             max_errors,
             out: Replayed::default(),
-            buf: Vec::new(),
+            buf: Vec::with_capacity(16),
             visit: None,
             errors: 0,
+            throw_values,
         }
     }
 
@@ -190,7 +200,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
                             && p.extra
                             && *number == p.turn
                             && side == p.to_move;
-                        if !restated {
+                        // The number the game expects needs no call.
+                        let expected = !p.extra && *number == p.turn && side == p.to_move;
+                        if !restated && !expected {
                             self.check_turn_number(p, *number, *black, *span, var);
                         }
                     }
@@ -215,11 +227,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         j += 1;
                     }
                     before_last = pos;
-                    if let Some(p) = pos {
+                    if let Some(p) = &before_last {
                         if pending_turn_number.is_none() && !p.extra && !var {
-                            self.missing_turn_number(&p, u);
+                            self.missing_turn_number(p, u);
                         }
-                        pos = self.unit(&p, u, illegal_ok, &nags, var);
+                        pos = self.unit(p, u, illegal_ok, &nags, var);
                     } else if !var && !matches!(u.body, UnitBody::Gap) {
                         // Out of step: nothing to judge until a [%pos].
                     }
@@ -369,7 +381,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
         var: bool,
     ) -> Option<Position> {
         let rules = self.rules;
-        if rules.game_over(p) {
+        // While both sides have a piece on the board neither has 0 pieces in
+        // play, so the game is not over under either goal: the full test is
+        // needed only once a side's board is empty.
+        if (p.pieces[0].is_empty() || p.pieces[1].is_empty()) && rules.game_over(p) {
             let f = match rules.end.goal {
                 crate::engine::Goal::BearOffAll => Finding::error(
                     "senet::sgn::after_end",
@@ -409,7 +424,38 @@ impl<'r, 'v> Replayer<'r, 'v> {
         } else {
             rules.legal_units(p, throw.unwrap_or(0), &mut units);
         }
-        let found = units.iter().copied().find(|g| same_unit(u, g));
+        // A written move can only be a generated unit from the same square:
+        // that cheap test rejects most candidates before `same_unit`.
+        let found = match u.body {
+            // The common unit (`3:12-15`, `4+:9x12`, `2:29-off`): `same_unit`
+            // for this shape, spelled out.
+            UnitBody::Move {
+                from,
+                sep,
+                to,
+                reloc: None,
+                split: None,
+            } if u.throw != Some(0) => units
+                .iter()
+                .find(|g| {
+                    g.from == from
+                        && g.kind == UnitKind::Move
+                        && g.split.is_none()
+                        && g.relocated.is_none()
+                        && match to {
+                            Target::Off => g.off,
+                            Target::Square(s) => !g.off && g.to == s,
+                            Target::Hand => !g.off && g.to == 0,
+                        }
+                        && (sep == MoveSep::Dash || g.hit)
+                })
+                .copied(),
+            UnitBody::Move { from, .. } => units
+                .iter()
+                .find(|g| g.from == from && same_unit(u, g))
+                .copied(),
+            _ => units.iter().find(|g| same_unit(u, g)).copied(),
+        };
         let result = match found {
             Some(g) => {
                 if u.plus != g.extra_mark && u.plus {
@@ -597,7 +643,12 @@ impl<'r, 'v> Replayer<'r, 'v> {
         if v == 0 {
             return Ok(Some(0));
         }
-        if !throws.values.contains(&v) {
+        let possible = if v < 64 {
+            self.throw_values & (1 << v) != 0
+        } else {
+            throws.values.contains(&v)
+        };
+        if !possible {
             let vals: Vec<String> = throws
                 .distinct_values()
                 .iter()
@@ -1384,6 +1435,7 @@ fn same_part(w: &PartSyntax, g: &crate::engine::Part) -> bool {
 
 /// Whether a written unit is this generated unit. `-` is accepted for a swap
 /// and `+` is optional; everything else must be as the rules place it.
+#[inline]
 pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
     match (u.body, g.kind) {
         (UnitBody::Skip, UnitKind::Skip) => true,
