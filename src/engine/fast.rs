@@ -19,7 +19,7 @@
 
 use super::{
     Backward, BlockadeKind, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule,
-    SquareSet, TurnRules, Unit, UnitKind,
+    TurnRules, Unit, UnitKind,
 };
 use super::{Effects, Position};
 use crate::engine::movegen::Dir;
@@ -796,12 +796,7 @@ impl Ruleset {
         }
         p.bound = None;
         if ends_turn {
-            p.extra = false;
-            p.arrived = SquareSet::EMPTY;
-            if side == Side::Black {
-                p.turn += 1;
-            }
-            p.to_move = side.other();
+            p.end_turn();
             fx.turn_ended = true;
         } else {
             p.extra = true;
@@ -856,7 +851,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
-    use crate::engine::Queue;
+    use crate::engine::{Queue, SquareSet};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 

@@ -1259,14 +1259,7 @@ impl Ruleset {
             ends_turn = true;
         }
         if ends_turn {
-            p.extra = false;
-            p.bound = None;
-            p.arrived = SquareSet::EMPTY;
-            p.heading = Heading::Any;
-            if side == Side::Black {
-                p.turn += 1;
-            }
-            p.to_move = side.other();
+            p.end_turn();
             fx.turn_ended = true;
         } else {
             p.extra = true;

@@ -137,6 +137,20 @@ impl Position {
         }
     }
 
+    /// Ends the turn of the side to move: a pending throw, its binding and
+    /// the turn's direction lapse, and the other side is to move (the turn
+    /// number advances after Black's turn).
+    pub fn end_turn(&mut self) {
+        self.extra = false;
+        self.bound = None;
+        self.arrived = SquareSet::EMPTY;
+        self.heading = Heading::Any;
+        if self.to_move == Side::Black {
+            self.turn += 1;
+        }
+        self.to_move = self.to_move.other();
+    }
+
     pub fn occupied(&self) -> SquareSet {
         self.pieces[0].union(self.pieces[1])
     }

@@ -541,13 +541,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             }
             // A pass or skip that the rules forbid: the turn simply ends.
             let mut next = *p;
-            next.extra = false;
-            next.bound = None;
-            next.heading = crate::engine::Heading::Any;
-            if p.to_move == Side::Black {
-                next.turn += 1;
-            }
-            next.to_move = p.to_move.other();
+            next.end_turn();
             return Some(next);
         };
         let in_hand = p.hand[p.to_move.index()] > 0;
