@@ -312,11 +312,7 @@ pub fn check_game(
         );
         match (game.result, over, winner) {
             (ResultToken::WhiteWins | ResultToken::BlackWins, true, Some(w)) => {
-                let c = if game.result == ResultToken::WhiteWins {
-                    Side::White
-                } else {
-                    Side::Black
-                };
+                let c = claimed_winner(game.result);
                 if c != w {
                     let f = Finding::error(
                         "senet::sgn::result",
@@ -334,11 +330,7 @@ pub fn check_game(
                 }
             }
             (ResultToken::WhiteWins | ResultToken::BlackWins, true, None) => {
-                let c = if game.result == ResultToken::WhiteWins {
-                    Side::White
-                } else {
-                    Side::Black
-                };
+                let c = claimed_winner(game.result);
                 let f = Finding::error(
                     "senet::sgn::result",
                     format!(
@@ -352,11 +344,7 @@ pub fn check_game(
                 findings.push(with_goal(f, &rules));
             }
             (ResultToken::WhiteWins | ResultToken::BlackWins, false, _) if !abandoned => {
-                let c = if game.result == ResultToken::WhiteWins {
-                    Side::White
-                } else {
-                    Side::Black
-                };
+                let c = claimed_winner(game.result);
                 let f = Finding::error(
                     "senet::sgn::result",
                     format!("the result says {c} won, but the game is not over: {left}"),
@@ -798,5 +786,14 @@ fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)
             "back".into(),
             "these rules do not keep the moves of a turn in one direction",
         )),
+    }
+}
+
+/// The side a win token (`1-0`, `0-1`) says won.
+fn claimed_winner(result: ResultToken) -> Side {
+    if result == ResultToken::WhiteWins {
+        Side::White
+    } else {
+        Side::Black
     }
 }
