@@ -131,8 +131,9 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
                     units[pick(draw, units.len())]
                 }
             };
-            let (next, fx) = rules.play(&pos, &unit).expect("a generated unit plays");
-            pos = next;
+            let fx = rules
+                .apply(&mut pos, &unit)
+                .expect("a generated unit plays");
             n += 1;
             if fx.won {
                 won = Some(pos.to_move.other());

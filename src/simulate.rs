@@ -151,17 +151,17 @@ pub fn play_game(
                 Player::Greedy => greedy(rules, &pos, &buf),
             }
         };
-        let (next, fx) = match rules.play(&pos, &unit) {
-            Ok(r) => r,
+        let turn = pos.turn;
+        let fx = match rules.apply(&mut pos, &unit) {
+            Ok(fx) => fx,
             Err(_) => break,
         };
         if keep_units {
-            units.push((side, pos.turn, unit));
+            units.push((side, turn, unit));
         }
         events.add(&fx);
         turns += fx.turn_ended as u32;
         count += 1;
-        pos = next;
     }
     Played {
         seed: game_seed,

@@ -746,12 +746,12 @@ impl Ruleset {
         }
     }
 
-    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly).
+    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly), in
+    /// place.
     #[inline]
-    pub(crate) fn play_plain(&self, pos: &Position, unit: &Unit) -> (Position, Effects) {
-        let mut p = *pos;
+    pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
         let mut fx = Effects::default();
-        let side = pos.to_move;
+        let side = p.to_move;
         let me = side.index();
         let ends_turn;
         if unit.kind == UnitKind::Move {
@@ -781,7 +781,7 @@ impl Ruleset {
             ends_turn = !unit.extra_mark || p.pieces[me].0 == 0;
             if p.pieces[me].0 == 0 {
                 // In play is on the board: the queue is empty.
-                fx.won = self.winner(&p) == Some(side);
+                fx.won = self.winner(p) == Some(side);
             }
         } else {
             fx.pass = true;
@@ -791,7 +791,7 @@ impl Ruleset {
                 !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
             } || p.pieces[me].0 == 0;
             if p.pieces[me].0 == 0 {
-                fx.won = self.winner(&p) == Some(side);
+                fx.won = self.winner(p) == Some(side);
             }
         }
         p.bound = None;
@@ -801,7 +801,7 @@ impl Ruleset {
         } else {
             p.extra = true;
         }
-        (p, fx)
+        fx
     }
 }
 
@@ -941,13 +941,30 @@ mod tests {
         slow.free_units(pos, &mut b);
         assert_eq!(a, b, "{name}: free units in {}", pos.write(30, 10));
         all.extend_from_slice(&a);
-        for u in &all {
+        // A unit from a square without a piece of the mover: refused.
+        let empty = (1..=fast.board.len).find(|&s| !pos.pieces[pos.to_move.index()].contains(s));
+        let refused: Vec<Unit> = all
+            .iter()
+            .filter(|u| u.kind == UnitKind::Move && u.from != 0)
+            .take(1)
+            .filter_map(|u| empty.map(|from| Unit { from, ..*u }))
+            .collect();
+        for u in all.iter().chain(&refused) {
+            let played = fast.play(pos, u);
             assert_eq!(
-                fast.play(pos, u),
+                played,
                 slow.play(pos, u),
                 "{name}: play {u} in {}",
                 pos.write(30, 10)
             );
+            // `apply` is `play` in place, and leaves the position alone on
+            // a refusal.
+            let mut q = *pos;
+            match (fast.apply(&mut q, u), played) {
+                (Ok(fx), Ok((next, fx2))) => assert!(q == next && fx == fx2, "{name}: apply {u}"),
+                (Err(a), Err(b)) => assert!(a == b && q == *pos, "{name}: apply {u} refused"),
+                (a, b) => panic!("{name}: apply {u} gave {a:?}, play {b:?}"),
+            }
         }
         let real: Vec<&Unit> = all
             .iter()

@@ -1132,10 +1132,22 @@ impl Ruleset {
     /// re-validated: look it up among the generated units first.
     #[inline]
     pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        let mut next = *pos;
+        let fx = self.apply(&mut next, unit)?;
+        Ok((next, fx))
+    }
+
+    /// [`play`](Self::play) in place: `pos` becomes the position after
+    /// `unit`. On a refusal `pos` is left as it was. Playouts and replays
+    /// use this form: it copies no position in or out.
+    #[inline]
+    pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
         if self.fast.enabled && self.plays_plainly(pos, unit) {
             return Ok(self.play_plain(pos, unit));
         }
-        self.play_general(pos, unit)
+        let (next, fx) = self.play_general(pos, unit)?;
+        *pos = next;
+        Ok(fx)
     }
 
     fn play_general(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
