@@ -101,14 +101,17 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
         while n < CAP {
             let mut draw = rng.next_u64();
             rules.free_units(&pos, &mut free);
+            // The unit is played where the engine wrote it (a reference,
+            // not a copy): the engine writes a unit field by field, and
+            // reading it back whole right after stalls the CPU.
             let unit = if free.is_empty() {
                 None
             } else if free[0].kind == UnitKind::Skip {
-                Some(free[0])
+                Some(&free[0])
             } else {
                 let k = pick(draw, free.len() + 1);
                 draw = rng.next_u64();
-                free.get(k).copied()
+                free.get(k)
             };
             let unit = match unit {
                 Some(u) => u,
@@ -128,12 +131,10 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
                         );
                         continue;
                     }
-                    units[pick(draw, units.len())]
+                    &units[pick(draw, units.len())]
                 }
             };
-            let fx = rules
-                .apply(&mut pos, &unit)
-                .expect("a generated unit plays");
+            let fx = rules.apply(&mut pos, unit).expect("a generated unit plays");
             n += 1;
             if fx.won {
                 won = Some(pos.to_move.other());
@@ -164,7 +165,8 @@ fn hand_games(games: u64, seed: u64) -> Tally {
         while n < CAP {
             let mut draw = rng.next_u64();
             let mut unit = None;
-            if let Some(r) = pos.release() {
+            let release = pos.release();
+            if let Some(r) = &release {
                 if pick(draw, 2) == 0 {
                     unit = Some(r);
                 }
@@ -174,11 +176,11 @@ fn hand_games(games: u64, seed: u64) -> Tally {
                 Some(u) => u,
                 None => {
                     pos.legal(VALUE[(draw & 15).count_ones() as usize], &mut moves);
-                    moves.buf[pick(draw, moves.len)]
+                    &moves.buf[pick(draw, moves.len)]
                 }
             };
             let side = pos.side;
-            pos = pos.play(&unit);
+            pos = pos.play(unit);
             n += 1;
             if pos.off[side as usize] == 5 {
                 won = Some(side);

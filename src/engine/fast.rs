@@ -90,12 +90,23 @@ pub struct FastTables {
     pub lock_squares: u64,
     /// Squares whose lock has a release move (`0:27-15`).
     pub release_squares: u64,
-    /// Squares on which a landing piece triggers nothing in `play`: no lock,
-    /// no missed turn, no bound throw.
+    /// Squares on which a landing piece triggers nothing in `play` but
+    /// perhaps `Effects::water` (a lock square, B-12): no missed turn, no
+    /// bound throw.
     pub land_plain: u64,
     /// Squares on which a hit opposing piece is simply swapped to the
     /// mover's square (`Hit::Swap`, no `hit_sends_to`).
     pub swap_plain: u64,
+    /// Squares where a piece of the side to move sends the whole position
+    /// to the general generator: the lock squares and the priority squares
+    ///
+    pub stop: u64,
+    /// The rule set has an opening (K-5, K-7) or a starting throw (KD-10):
+    /// `fast_position` must look at the turn number and the waiting sides.
+    pub opening: bool,
+    /// A unit list with a move may still end in a pass: voluntary passes
+    /// (T-10) or bear-offs that are never compulsory (KD-6).
+    pub pass_beside_moves: bool,
 }
 
 impl PartialEq for FastTables {
@@ -129,6 +140,9 @@ impl Default for FastTables {
             release_squares: 0,
             land_plain: 0,
             swap_plain: 0,
+            stop: 0,
+            opening: false,
+            pass_beside_moves: false,
         }
     }
 }
@@ -169,7 +183,7 @@ impl Default for FastTables {
 /// **Handled by sending single units to the general `play`**
 /// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
 /// the mover on a lock square, a relocated unit, a landing square with a
-/// lock, missed turn or bound throw (`land_plain`), a hit that is not a
+/// missed turn or bound throw (`land_plain`), a hit that is not a
 /// plain swap (`swap_plain`: `hit_sends_to`, `Hit::Capture`,
 /// `Hit::LowestEmpty`), units without a throw and skips.
 ///
@@ -314,7 +328,7 @@ fn lands_plainly(sq: &SquareRule) -> bool {
     } = sq;
     // A piece that stays where it lands (B-12 water) is not relocated,
     // whether or not the square is taken: `landing_unit` gives no
-    // relocation. A lock there matters only to `play` (`land_plain`).
+    // relocation. A lock there matters only to `play` (`Effects::water`).
     let _ = lock;
     unrelocated(on_land) && divert_when_protected.is_none()
 }
@@ -436,7 +450,7 @@ impl FastTables {
                     f.release_squares |= 1 << s;
                 }
             }
-            if r.lock.is_none() && !r.miss_turn && !r.bound_extra {
+            if !r.miss_turn && !r.bound_extra {
                 f.land_plain |= 1 << s;
             }
             if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
@@ -449,6 +463,9 @@ impl FastTables {
                 f.off_sure |= 1 << s;
             }
         }
+        f.stop = f.lock_squares | mv.priority.0;
+        f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
+        f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.enabled = true;
         f
     }
@@ -462,13 +479,16 @@ impl Ruleset {
     pub(crate) fn fast_position(&self, pos: &Position, throw: u8) -> bool {
         let side = pos.to_move.index();
         let me = pos.pieces[side].0;
+        let f = &self.fast;
+        // `throws` has no bit 32 and up: a larger throw is never served.
         (throw as usize) < THROWS
-            && self.fast.throws & (1 << throw) != 0
+            && f.throws & (1 << throw) != 0
+            && me & f.stop == 0
             && (pos.extra || !pos.skip[side]) // no missed turn due
             && pos.bound.is_none()
-            && me & (self.fast.lock_squares | self.movement.priority.0) == 0
-            && !(self.movement.start_throw.is_some() && pos.waiting[side])
-            && (self.opening.is_empty() || self.opening_rule(pos).is_none())
+            && (!f.opening
+                || !(self.movement.start_throw.is_some() && pos.waiting[side])
+                    && (self.opening.is_empty() || self.opening_rule(pos).is_none()))
     }
 
     /// The legal units for `throw`, into `out` (empty on entry), when the
@@ -486,23 +506,27 @@ impl Ruleset {
         let opp = pos.pieces[side.other().index()].0;
         let extra_mark = self.throws.gives_extra(throw);
         let plain = f.fwd_plain[t];
-        // The protected opposing pieces, if an ordinary step lands on one.
-        let prot = if ((me & plain) << t) & opp != 0 {
-            self.protected_mask(pos, side.other())
-        } else {
-            0
-        };
-        let step = |from: u8, to: u8, hit: bool| Unit {
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((me & plain) << t) & opp != 0);
+        // Every ordinary step is this unit with its squares and hit filled in.
+        let template = Unit {
             kind: UnitKind::Move,
             throw,
-            from,
-            to,
+            from: 0,
+            to: 0,
             relocated: None,
-            hit,
+            hit: false,
             extra_mark,
             off: false,
             forced: false,
             split: None,
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
         };
         let mut divert: Option<Unit> = None;
         // Ordinary steps that are legal: not onto an own or a protected
@@ -516,7 +540,20 @@ impl Ruleset {
         let steps =
             (me & plain & !blocked & !((me | (opp & prot)) >> t)) | (unhit & !((me | opp) >> t));
         let slow = (me & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
-        let mut bits = steps | slow;
+        if slow == 0 {
+            // Ordinary steps only (most positions): no other test per piece.
+            let mut bits = steps;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(step(
+                    from,
+                    from + throw,
+                    opp & (1u64 << (from + throw)) != 0,
+                ));
+            }
+        }
+        let mut bits = if slow == 0 { 0 } else { steps | slow };
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
@@ -555,11 +592,7 @@ impl Ruleset {
                 throw
             };
             let to_empty = self.movement.backward == Backward::ToEmptyWhenNoForward;
-            let prot = if ((me & back) >> stepb) & opp != 0 {
-                self.protected_mask(pos, side.other())
-            } else {
-                0
-            };
+            let prot = self.protected_if(pos, side.other(), ((me & back) >> stepb) & opp != 0);
             let blocked = if self.blockades.is_empty() {
                 0
             } else {
@@ -587,6 +620,7 @@ impl Ruleset {
         }
         if out.is_empty() {
             out.push(Unit::pass(throw, extra_mark, true));
+        } else if !f.pass_beside_moves {
         } else if self.movement.voluntary_pass {
             out.push(Unit::pass(throw, extra_mark, false));
         } else if self.movement.bear_off_voluntary && out.iter().all(|u| u.off) {
@@ -647,6 +681,18 @@ impl Ruleset {
                 b & ((b << 1) | (b >> 1))
             }
             Protect::Tree => self.protected_mask_tree(pos, owner),
+        }
+    }
+
+    /// [`protected_mask`](Self::protected_mask) where `needed`, else 0,
+    /// or the mask anyway where that is cheaper than a branch.
+    #[inline]
+    fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
+        match self.fast.protect {
+            Protect::Nothing => 0,
+            Protect::RunOfTwo => self.protected_mask(pos, owner),
+            Protect::Tree if needed => self.protected_mask_tree(pos, owner),
+            Protect::Tree => 0,
         }
     }
 
@@ -728,26 +774,30 @@ impl Ruleset {
     /// square, and the queue empty.
     #[inline]
     pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
+        // Data-dependent tests (a hit, a bear-off) are combined with `&`
+        // and masks rather than `&&`: a branch on them would be
+        // mispredicted about as often as not.
         let f = &self.fast;
         let me = pos.pieces[pos.to_move.index()].0;
-        if !pos.queue.is_empty() || me & f.lock_squares != 0 {
-            return false;
-        }
+        let pos_ok = pos.queue.is_empty() & (me & f.lock_squares == 0);
         match unit.kind {
             UnitKind::Move => {
                 let to = 1u64 << (unit.to & 63);
-                unit.relocated.is_none()
-                    && me & (1u64 << (unit.from & 63)) != 0
-                    && (unit.off
-                        || (f.land_plain & to != 0 && (!unit.hit || f.swap_plain & to != 0)))
+                // A hit lands plainly only where the hit piece is swapped.
+                let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
+                pos_ok
+                    & unit.relocated.is_none()
+                    & (me & (1u64 << (unit.from & 63)) != 0)
+                    & (unit.off | (landing & to != 0))
             }
-            UnitKind::Pass => pos.bound.is_none(),
+            UnitKind::Pass => pos_ok & pos.bound.is_none(),
             _ => false,
         }
     }
 
     /// `play` for a unit that [`plays_plainly`](Self::plays_plainly), in
-    /// place.
+    /// place. Written without branches on what the unit does (a hit, a
+    /// bear-off, whether the turn ends), for the reason given there.
     #[inline]
     pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
         let mut fx = Effects::default();
@@ -756,33 +806,29 @@ impl Ruleset {
         let ends_turn;
         if unit.kind == UnitKind::Move {
             let from = 1u64 << unit.from;
-            p.pieces[me].0 &= !from;
-            p.arrived.0 &= !from;
-            if unit.off {
-                p.off[me] += 1;
-                fx.bear_off = true;
-            } else {
-                let to = 1u64 << unit.to;
-                p.pieces[me].0 |= to;
-                p.arrived.0 |= to;
-                fx.backward = unit.to < unit.from;
-                // As in `play`; the mask first, as it is usually empty.
-                fx.truncation = self.movement.truncate_at.0 & to != 0
-                    && unit.to < unit.from + unit.throw
-                    && !fx.backward;
-                if unit.hit {
-                    let them = &mut p.pieces[side.other().index()].0;
-                    *them = (*them & !to) | from;
-                    fx.swap = true;
-                    fx.hit_to = Some(unit.from);
-                }
-            }
+            // A bear-off lands on no square.
+            let to = if unit.off { 0 } else { 1u64 << unit.to };
+            p.pieces[me].0 = (p.pieces[me].0 & !from) | to;
+            p.arrived.0 = (p.arrived.0 & !from) | to;
+            p.off[me] += unit.off as u8;
+            fx.bear_off = unit.off;
+            // Into the water (B-12): the lock holds the piece from the
+            // next unit on.
+            fx.water = self.fast.lock_squares & to != 0;
+            // A bear-off's `to` is past every square moved from.
+            fx.backward = unit.to < unit.from;
+            // As in `play`; `to` is 0 for a bear-off.
+            fx.truncation = (self.movement.truncate_at.0 & to != 0)
+                & (unit.to < unit.from + unit.throw)
+                & !fx.backward;
+            // A hit piece is swapped onto the square moved from.
+            let hit = mask_of(unit.hit);
+            let them = &mut p.pieces[side.other().index()].0;
+            *them = (*them & !(to & hit)) | (from & hit);
+            fx.swap = unit.hit;
+            fx.hit_to = if unit.hit { Some(unit.from) } else { None };
             p.waiting[me] = false;
-            ends_turn = !unit.extra_mark || p.pieces[me].0 == 0;
-            if p.pieces[me].0 == 0 {
-                // In play is on the board: the queue is empty.
-                fx.won = self.winner(p) == Some(side);
-            }
+            ends_turn = !unit.extra_mark | (p.pieces[me].0 == 0);
         } else {
             fx.pass = true;
             ends_turn = if unit.forced {
@@ -790,19 +836,22 @@ impl Ruleset {
             } else {
                 !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
             } || p.pieces[me].0 == 0;
-            if p.pieces[me].0 == 0 {
-                fx.won = self.winner(p) == Some(side);
-            }
+        }
+        if p.pieces[me].0 == 0 {
+            // In play is on the board: the queue is empty.
+            fx.won = self.winner(p) == Some(side);
         }
         p.bound = None;
-        if ends_turn {
-            p.end_turn();
-            fx.turn_ended = true;
-        } else {
-            p.extra = true;
-        }
+        p.end_turn_if(ends_turn);
+        fx.turn_ended = ends_turn;
         fx
     }
+}
+
+/// All ones when `b`, else 0.
+#[inline(always)]
+fn mask_of(b: bool) -> u64 {
+    0u64.wrapping_sub(b as u64)
 }
 
 /// Not called: it stops compiling when `Position` or `Effects` gains a
@@ -828,7 +877,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
     let Effects {
         hit_to: _,
         swap: _,
-        water: _, // only lock squares and other hit destinations: not plain
+        water: _, // lock squares landed on; other hit destinations are not plain
         bear_off: _,
         pass: _,
         skip: _,

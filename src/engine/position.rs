@@ -141,14 +141,27 @@ impl Position {
     /// the turn's direction lapse, and the other side is to move (the turn
     /// number advances after Black's turn).
     pub fn end_turn(&mut self) {
-        self.extra = false;
         self.bound = None;
-        self.arrived = SquareSet::EMPTY;
-        self.heading = Heading::Any;
-        if self.to_move == Side::Black {
-            self.turn += 1;
+        self.end_turn_if(true);
+    }
+
+    /// After a unit: when `ends`, the turn ends as in
+    /// [`end_turn`](Self::end_turn) (the caller has cleared `bound`);
+    /// otherwise the side to move has a pending throw. Written without a
+    /// branch on `ends`, which follows the throws and so is unpredictable.
+    #[inline]
+    pub fn end_turn_if(&mut self, ends: bool) {
+        self.extra = !ends;
+        self.arrived.0 &= (ends as u64).wrapping_sub(1);
+        if ends {
+            self.heading = Heading::Any;
         }
-        self.to_move = self.to_move.other();
+        self.turn += (ends & (self.to_move == Side::Black)) as u32;
+        self.to_move = if ends {
+            self.to_move.other()
+        } else {
+            self.to_move
+        };
     }
 
     pub fn occupied(&self) -> SquareSet {
