@@ -33,8 +33,10 @@ const THROWS: usize = 32;
 pub enum Protect {
     /// No protection rule: nothing is protected.
     Nothing,
-    /// The rule is exactly "a run of 2 or more" (B-7, T-8): one shift-and.
-    RunOfTwo,
+    /// The rule is "a run of `run` or more" (B-7, T-8; `run == 0`: no run
+    /// part), or "on one of `squares`" (BL-5), or the two joined by `or`
+    /// (K-9a/K-9b, JQ-6): shift-ands and one mask, without a branch.
+    Runs { run: u8, squares: u64 },
     /// Any other predicate: walked as a tree of masks.
     #[default]
     Tree,
@@ -97,6 +99,8 @@ pub struct FastTables {
     /// Squares on which a hit opposing piece is simply swapped to the
     /// mover's square (`Hit::Swap`, no `hit_sends_to`).
     pub swap_plain: u64,
+    /// The largest throw value the tables cover.
+    pub max_throw: u8,
     /// Squares where a piece of the side to move sends the whole position
     /// to the general generator: the lock squares and the priority squares
     /// (R-2).
@@ -140,6 +144,7 @@ impl Default for FastTables {
             release_squares: 0,
             land_plain: 0,
             swap_plain: 0,
+            max_throw: 0,
             stop: 0,
             opening: false,
             pass_beside_moves: false,
@@ -272,6 +277,48 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         && throws.values.iter().all(|&v| (v as usize) < THROWS)
 }
 
+/// A protection rule of the form "run of k or more", "on one of these
+/// squares", or the two joined by `or`: `Some((k, squares))`, with `k == 0`
+/// for no run part.
+fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
+    /// "A run of k or more", for 2 <= k < 8.
+    fn run_at_least(p: &Pred) -> Option<u8> {
+        match p {
+            Pred::RunLength { lengths, .. } => {
+                let k = lengths.trailing_zeros();
+                (2..8)
+                    .contains(&k)
+                    .then_some(k as u8)
+                    .filter(|_| *lengths == u64::MAX << k)
+            }
+            _ => None,
+        }
+    }
+    fn on_squares(p: &Pred) -> Option<u64> {
+        match p {
+            Pred::OnSquare { squares, .. } => Some(squares.0),
+            _ => None,
+        }
+    }
+    match pred {
+        Pred::Or(ps) => match ps.as_slice() {
+            [a, b] => match (
+                run_at_least(a),
+                on_squares(b),
+                run_at_least(b),
+                on_squares(a),
+            ) {
+                (Some(k), Some(sq), _, _) | (_, _, Some(k), Some(sq)) => Some((k, sq)),
+                _ => None,
+            },
+            _ => None,
+        },
+        p => run_at_least(p)
+            .map(|k| (k, 0))
+            .or_else(|| on_squares(p).map(|sq| (0, sq))),
+    }
+}
+
 /// Whether a square rule leaves a piece standing on the square free to
 /// step on as on any square (nothing in `attempt` looks at it for a move
 /// starting there, apart from what the tables check separately).
@@ -355,8 +402,10 @@ impl FastTables {
     pub fn compile(rules: &Ruleset) -> FastTables {
         let protect = match &rules.protection.rule {
             None => Protect::Nothing,
-            Some(Pred::RunLength { lengths, .. }) if *lengths == u64::MAX << 2 => Protect::RunOfTwo,
-            Some(_) => Protect::Tree,
+            Some(p) => runs_or_squares(p).map_or(Protect::Tree, |(run, squares)| Protect::Runs {
+                run,
+                squares,
+            }),
         };
         let mut f = FastTables {
             protect,
@@ -376,6 +425,7 @@ impl FastTables {
         };
         for &v in &rules.throws.values {
             f.throws |= 1 << v;
+            f.max_throw = f.max_throw.max(v);
         }
         for t in 1..THROWS as u8 {
             for from in 1..=len {
@@ -644,11 +694,15 @@ impl Ruleset {
             r
         }
         let step = step as u32;
+        // The loops run to the largest throw whatever this one is, and
+        // mask the distances that do not apply: a loop whose length
+        // followed the throw would end on a mispredicted branch.
+        let max = self.fast.max_throw as u32;
         let mut m = 0;
         for b in &self.blockades {
             let n = b.length as u32;
-            if n == 0 || n >= step {
-                continue; // never a whole run strictly inside the path
+            if n == 0 {
+                continue;
             }
             let r = match b.of {
                 BlockadeKind::Opposing => starts(opp, n),
@@ -656,14 +710,15 @@ impl Ruleset {
                 BlockadeKind::Any => starts(opp | me, n),
             };
             // Forward from s: a run starting on s+1 ..= s+step-n; backward
-            // from s: on s-step+1 ..= s-n.
+            // from s: on s-step+1 ..= s-n. None when n >= step: a run
+            // never lies wholly strictly inside the path.
             if backward {
-                for d in n..step {
-                    m |= r << d;
+                for d in n..max {
+                    m |= (r << d) & mask_of(d < step);
                 }
             } else {
-                for d in 1..=step - n {
-                    m |= r >> d;
+                for d in 1..=max.saturating_sub(n) {
+                    m |= (r >> d) & mask_of(d + n <= step);
                 }
             }
         }
@@ -676,9 +731,27 @@ impl Ruleset {
     pub fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
         match self.fast.protect {
             Protect::Nothing => 0,
-            Protect::RunOfTwo => {
-                let b = pos.pieces[owner.index()].0 & self.protection.run_squares.0;
-                b & ((b << 1) | (b >> 1))
+            Protect::Runs { run, squares } => {
+                let mine = pos.pieces[owner.index()].0;
+                let b = mine & self.protection.run_squares.0;
+                let by_run = match run {
+                    0 => 0,
+                    2 => b & ((b << 1) | (b >> 1)),
+                    k => {
+                        // First squares of k-square windows, spread over
+                        // the windows.
+                        let mut starts = b;
+                        for i in 1..k {
+                            starts &= b >> i;
+                        }
+                        let mut m = starts;
+                        for i in 1..k {
+                            m |= starts << i;
+                        }
+                        m
+                    }
+                };
+                by_run | (mine & squares)
             }
             Protect::Tree => self.protected_mask_tree(pos, owner),
         }
@@ -690,7 +763,7 @@ impl Ruleset {
     fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
         match self.fast.protect {
             Protect::Nothing => 0,
-            Protect::RunOfTwo => self.protected_mask(pos, owner),
+            Protect::Runs { .. } => self.protected_mask(pos, owner),
             Protect::Tree if needed => self.protected_mask_tree(pos, owner),
             Protect::Tree => 0,
         }
@@ -922,6 +995,20 @@ mod tests {
                 }
             }
         }
+        // Forms no built-in set has: longer runs in the mask form of
+        // protection, longer and other blockades.
+        for text in [
+            "extends \"bga\"\nprotect when run >= 3   [X-1]\nblockade 2 of one colour   [X-3]\n",
+            "extends \"meub\"\nblockade 2 any   [X-3]\n",
+            "extends \"kendall\"\nprotect when (run >= 3 [X-1]) or (on 15, 26 [X-2])\nblockade 4 any   [X-3]\n",
+            "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\nblockade 2 of one colour   [X-3]\n",
+            "extends \"jequier\"\nblockade 2 any   [X-3]\n",
+        ] {
+            let file = crate::diag::SourceFile::new("overlay.senet", text);
+            let r =
+                crate::rules::load_source(file, &[]).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            out.push((text.to_string(), r));
+        }
         out
     }
 
@@ -1060,6 +1147,43 @@ mod tests {
             }
         }
         assert!(served >= 10, "the fast path served only {served} rule sets");
+    }
+
+    /// The protection rules of the built-in sets that have the simple form
+    /// are evaluated as such (the test above checks them against the
+    /// general `protected`).
+    #[test]
+    fn simple_protection_rules_take_the_mask_form() {
+        let protect = |name: &str| crate::rules::load(name, None, &[]).unwrap().fast.protect;
+        let sq = |s: &[u8]| s.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(protect("bga"), Protect::Runs { run: 2, squares: 0 });
+        assert_eq!(protect("thai"), Protect::Runs { run: 2, squares: 0 });
+        assert_eq!(
+            protect("kendall"),
+            Protect::Runs {
+                run: 2,
+                squares: sq(&[26, 28, 29, 30])
+            }
+        );
+        assert_eq!(
+            protect("bell"),
+            Protect::Runs {
+                run: 0,
+                squares: sq(&[15, 26, 27, 28, 29])
+            }
+        );
+        assert_eq!(protect("ryabinin"), Protect::Tree);
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\n",
+        );
+        assert_eq!(
+            crate::rules::load_source(file, &[]).unwrap().fast.protect,
+            Protect::Runs {
+                run: 4,
+                squares: sq(&[20, 21, 22])
+            }
+        );
     }
 
     #[test]
