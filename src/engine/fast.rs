@@ -58,8 +58,8 @@ pub struct FastTables {
     pub throws: u32,
     /// Squares from which a forward move by the throw is an ordinary step:
     /// it ends on the board `t` squares on, passes no gate, truncation or
-    /// overshoot square, starts on no immobile, exit, lock or guarded
-    /// square, and lands on a square without relocation (a "stay" landing
+    /// overshoot square, starts on no immobile, exit or lock square, and
+    /// lands on a square without relocation (a "stay" landing
     /// counts as none) or diversion. Legal exactly when no blockade stands
     /// on its path and the target holds no own piece and no protected
     /// opposing piece.
@@ -179,8 +179,8 @@ impl Default for FastTables {
 ///
 /// **Handled by sending single moves to `Ruleset::attempt`** (the tables
 /// leave them out of `fwd_plain`/`back_plain`): gates (T-13, B-11; a move
-/// passing one is `fwd_dead`), truncation, overshoot (KD-10 Trap), the
-/// setup guard (JQ-4), immobile and exit squares (T-15, B-14), landing
+/// passing one is `fwd_dead`), truncation, overshoot (KD-10 Trap),
+/// immobile and exit squares (T-15, B-14), landing
 /// relocations, locks and the queue as landing rules (T-14, B-12, R-12),
 /// diversion of a protected target (B-13), backward moves onto occupied
 /// squares under JQ-7 (checked in `legal_fast`).
@@ -193,7 +193,8 @@ impl Default for FastTables {
 /// `Hit::LowestEmpty`), units without a throw and skips.
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
-/// per position, [`Ruleset::protected_mask`]), blockades (K-10, R-5, JQ-5:
+/// per position, [`Ruleset::protected_mask`]), the setup guard (JQ-4: the
+/// guarded pieces as a mask per position, in `legal_fast`), blockades (K-10, R-5, JQ-5:
 /// one mask of blocked steps per position, `blocked_steps`; bear-offs go
 /// through `bear_off_unit`, which tests their path), compulsory forward moves,
 /// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
@@ -245,9 +246,9 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         hit, // `swap_plain`; `Forbidden` EXCLUDED
         swap_clause: _,
         overshoot: _,   // tables
-        setup_guard: _, // tables
+        setup_guard: _, // a mask per position in `legal_fast`
         setup_guard_clause: _,
-        setup_squares: _,      // tables
+        setup_squares: _,      // the same
         bear_off_voluntary: _, // as in `generate`
         bear_off_voluntary_clause: _,
         start_throw: _, // position fallback
@@ -418,11 +419,6 @@ impl FastTables {
         let off = rules.board.off();
         let mv = &rules.movement;
         let sq = |s: u8| &rules.squares[s as usize];
-        let guarded = if mv.setup_guard {
-            mv.setup_squares[0].0 | mv.setup_squares[1].0
-        } else {
-            0
-        };
         for &v in &rules.throws.values {
             f.throws |= 1 << v;
             f.max_throw = f.max_throw.max(v);
@@ -430,9 +426,8 @@ impl FastTables {
         for t in 1..THROWS as u8 {
             for from in 1..=len {
                 let b = 1u64 << from;
-                if guarded & b != 0 {
-                    continue; // JQ-4 depends on the square in front: `attempt`
-                }
+                // (JQ-4, the setup guard, depends on the square in front:
+                // `legal_fast` takes guarded pieces out per position.)
                 // Forward: the decisions of `attempt` that depend only on
                 // the squares, in its order.
                 let to = from + t;
@@ -554,11 +549,18 @@ impl Ruleset {
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
+        // JQ-4: a piece on its setup square with the square in front taken
+        // does not move, forward or backward (refused first by `attempt`).
+        let movers = if self.movement.setup_guard {
+            me & !(self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1))
+        } else {
+            me
+        };
         let extra_mark = self.throws.gives_extra(throw);
         let plain = f.fwd_plain[t];
         // The protected opposing pieces, if an ordinary step lands on one
         // (the shift-and of B-7 costs less than the test).
-        let prot = self.protected_if(pos, side.other(), ((me & plain) << t) & opp != 0);
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit {
             kind: UnitKind::Move,
@@ -586,10 +588,10 @@ impl Ruleset {
         } else {
             self.blocked_steps(me, opp, throw, false)
         };
-        let unhit = me & f.fwd_unhit[t] & !blocked;
-        let steps =
-            (me & plain & !blocked & !((me | (opp & prot)) >> t)) | (unhit & !((me | opp) >> t));
-        let slow = (me & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
+        let unhit = movers & f.fwd_unhit[t] & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let slow = (movers & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
         if slow == 0 {
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
@@ -642,13 +644,13 @@ impl Ruleset {
                 throw
             };
             let to_empty = self.movement.backward == Backward::ToEmptyWhenNoForward;
-            let prot = self.protected_if(pos, side.other(), ((me & back) >> stepb) & opp != 0);
+            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
             let blocked = if self.blockades.is_empty() {
                 0
             } else {
                 self.blocked_steps(me, opp, stepb, true)
             };
-            let mut bits = me;
+            let mut bits = movers;
             while bits != 0 {
                 let from = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
