@@ -778,6 +778,14 @@ impl Ruleset {
         }
     }
 
+    /// The run lengths that `pred_mask` finds with fixed-length loops: a
+    /// side's pieces (longer runs only arise in positions written by hand,
+    /// and are found one by one).
+    #[inline]
+    fn run_bound(&self) -> u32 {
+        (self.pieces as u32).clamp(1, 16)
+    }
+
     /// The squares on which a piece of `owner` would satisfy `pred` (exact on
     /// the squares of `owner`'s pieces, which is all that is asked).
     fn pred_mask(&self, pred: &Pred, pos: &Position, owner: Side) -> u64 {
@@ -803,7 +811,24 @@ impl Ruleset {
                 }
                 // Pieces off the counted squares are in no run (length 0).
                 let mut mask = if lengths & 1 != 0 { !counted } else { 0 };
-                let mut rest = bits;
+                // Run by run, lengths 1..=max: `win` holds the first squares
+                // of n-square windows, `ge` the pieces in runs of n or more.
+                // The loops have the same length in every position, so no
+                // branch follows the runs.
+                let max = self.run_bound();
+                let (mut win, mut ge) = (bits, bits);
+                for n in 1..=max {
+                    let win_next = win & (bits >> n);
+                    let mut ge_next = win_next;
+                    for i in 1..=n {
+                        ge_next |= win_next << i;
+                    }
+                    mask |= ge & !ge_next & mask_of(lengths >> n & 1 != 0);
+                    (win, ge) = (win_next, ge_next);
+                }
+                // Runs longer than a side's pieces (in a position written
+                // by hand), one by one.
+                let mut rest = ge;
                 while rest != 0 {
                     let lo = rest.trailing_zeros();
                     let n = (!(rest >> lo)).trailing_zeros();
@@ -817,8 +842,25 @@ impl Ruleset {
             }
             Pred::Middle { .. } => {
                 let counted = self.protection.run_squares.0;
-                let mut rest = pos.pieces[owner.index()].0 & counted;
+                let bits = pos.pieces[owner.index()].0 & counted;
+                // As for `RunLength`: a run of exactly n starts on a piece
+                // with none before it, with an n-window and no n+1-window.
+                let first = bits & !(bits << 1);
+                let max = self.run_bound();
                 let mut mask = 0;
+                let mut win = bits;
+                for n in 1..=max {
+                    let win_next = win & (bits >> n);
+                    if n % 2 == 1 {
+                        mask |= (first & win & !win_next) << (n / 2);
+                    }
+                    win = win_next;
+                }
+                // Longer runs, one by one.
+                let mut rest = 0;
+                for i in 0..=max {
+                    rest |= win << i;
+                }
                 while rest != 0 {
                     let lo = rest.trailing_zeros();
                     let n = (!(rest >> lo)).trailing_zeros();
@@ -1002,6 +1044,7 @@ mod tests {
         for text in [
             "extends \"bga\"\nprotect when run >= 3   [X-1]\nblockade 2 of one colour   [X-3]\n",
             "extends \"meub\"\nblockade 2 any   [X-3]\n",
+            "extends \"ryabinin\"\nprotect when (middle of run [X-1]) or (run in {1, 6, 8, 9} [X-2])\n",
             "extends \"kendall\"\nprotect when (run >= 3 [X-1]) or (on 15, 26 [X-2])\nblockade 4 any   [X-3]\n",
             "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\nblockade 2 of one colour   [X-3]\n",
             "extends \"jequier\"\nblockade 2 any   [X-3]\n",
@@ -1192,8 +1235,20 @@ mod tests {
     fn protected_mask_agrees_with_protected() {
         let mut rng = Pcg64::seed_from_u64(7);
         for (name, rules) in variants() {
-            for _ in 0..300 {
-                let pos = random_position(&rules, &mut rng);
+            for i in 0..400 {
+                let mut pos = random_position(&rules, &mut rng);
+                if i % 4 == 0 {
+                    // Positions written by hand may hold more pieces than
+                    // the rule set has, in runs longer than any game makes.
+                    let len = rules.board.len;
+                    let start = rng.random_range(1..=len / 2);
+                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
+                    let side = rng.random_range(0..2);
+                    for q in start..(start + run).min(len + 1) {
+                        pos.pieces[1 - side].remove(q);
+                        pos.pieces[side].insert(q);
+                    }
+                }
                 for owner in Side::BOTH {
                     let mask = rules.protected_mask(&pos, owner);
                     for s in pos.pieces[owner.index()].iter() {
