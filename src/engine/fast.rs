@@ -102,8 +102,7 @@ pub struct FastTables {
     /// The largest throw value the tables cover.
     pub max_throw: u8,
     /// Squares where a piece of the side to move sends the whole position
-    /// to the general generator: the lock squares and the priority squares
-    ///
+    /// to the general generator: the lock squares.
     pub stop: u64,
     /// The rule set has an opening (K-5, K-7) or a starting throw (KD-10):
     /// `fast_position` must look at the turn number and the waiting sides.
@@ -174,8 +173,7 @@ impl Default for FastTables {
 /// (`Ruleset::fast_position`): a missed turn due, a bound throw
 /// pending, a piece of the side to move on a lock square (B-12), an
 /// opening rule binding the unit (K-5, K-7), a starting throw still due
-/// (KD-10), a piece of the side to move on a priority square, a throw
-/// value the rule set does not have.
+/// (KD-10), a throw value the rule set does not have.
 ///
 /// **Handled by sending single moves to `Ruleset::attempt`** (the tables
 /// leave them out of `fwd_plain`/`back_plain`): gates (T-13, B-11; a move
@@ -194,7 +192,8 @@ impl Default for FastTables {
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
 /// per position, [`Ruleset::protected_mask`]), the setup guard (JQ-4: the
-/// guarded pieces as a mask per position, in `legal_fast`), blockades (K-10, R-5, JQ-5:
+/// guarded pieces as a mask per position, in `legal_fast`), priority
+/// squares (R-2: the forward moves filtered as `generate` does), blockades (K-10, R-5, JQ-5:
 /// one mask of blocked steps per position, `blocked_steps`; bear-offs go
 /// through `bear_off_unit`, which tests their path), compulsory forward moves,
 /// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
@@ -234,7 +233,7 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         compulsory_clause: _,
         voluntary_pass: _, // as in `generate`
         voluntary_pass_clause: _,
-        priority: _, // position fallback
+        priority: _, // filtered as in `generate`, in `legal_fast`
         priority_clause: _,
         gates: _, // tables
         gate_clause: _,
@@ -508,7 +507,7 @@ impl FastTables {
                 f.off_sure |= 1 << s;
             }
         }
-        f.stop = f.lock_squares | mv.priority.0;
+        f.stop = f.lock_squares;
         f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.enabled = true;
@@ -628,6 +627,12 @@ impl Ruleset {
                     }
                 }
             }
+        }
+        // a piece on a priority square that can move must, as the
+        // general generator filters its forward moves.
+        let prio = self.movement.priority.0;
+        if me & prio != 0 && out.iter().any(|u| prio & (1u64 << u.from) != 0) {
+            out.retain(|u| prio & (1u64 << u.from) != 0);
         }
         // B-13: a diverted move counts as a forward move when no other exists.
         if out.is_empty()
