@@ -117,6 +117,12 @@ enum Verdict {
     RuleFile(String),
 }
 
+/// A game on the queue of `Checker::check_shared`: checked or not yet.
+enum Work {
+    Read(ReadGame),
+    Judged(Judged),
+}
+
 /// A game with its verdict, ready to print.
 struct Judged {
     game: Option<Game>,
@@ -278,8 +284,8 @@ impl Checker {
         }
     }
 
-    /// Reads on one thread and checks on one or more others (see
-    /// `check_serial` and `check_parallel`). Checked games and their
+    /// Reads on one thread and checks on one or more (see `check_serial`,
+    /// `check_shared` and `check_parallel`). Checked games and their
     /// sources go back to the reader on a bounded queue, so that their
     /// buffers serve the next games instead of being freed on one thread
     /// and allocated again on the other.
@@ -290,10 +296,10 @@ impl Checker {
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
         self.summary.files += 1;
-        if self.caches.len() > 1 {
-            self.check_parallel(name, dir, input)
-        } else {
-            self.check_serial(name, dir, input)
+        match self.caches.len() {
+            1 => self.check_serial(name, dir, input),
+            2 => self.check_shared(name, dir, input),
+            _ => self.check_parallel(name, dir, input),
         }
     }
 
@@ -324,6 +330,57 @@ impl Checker {
             }
             Ok(())
         })
+    }
+
+    /// Two replay threads, the reader and this one: the reader hands each
+    /// game on unchecked while the queue has room, and checks it itself
+    /// when the queue is full (this thread is behind). One queue in file
+    /// order carries both, so the verdicts print in file order, and the
+    /// share of games the reader checks follows the load: about one in four
+    /// when reading takes a third of the work, as on the corpus of
+    /// `docs/performance.md`. Two busy threads, none waiting on a third:
+    /// on two cores this beats `check_parallel`'s reader, two replay
+    /// threads and printer.
+    fn check_shared(
+        &mut self,
+        name: &str,
+        dir: Option<&Path>,
+        input: Box<dyn BufRead + Send>,
+    ) -> Result<(), std::io::Error> {
+        let mut caches = std::mem::take(&mut self.caches);
+        let [mine, theirs] = &mut caches[..] else {
+            unreachable!("check_stream calls this with two caches")
+        };
+        let opts = &self.opts.clone();
+        let syntax_only = self.syntax_only;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Work>(QUEUE);
+        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
+        let result = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                read_games(input, back_rx, |g| match tx.try_send(Work::Read(g)) {
+                    Ok(()) => true,
+                    Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
+                        .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
+                        .is_ok(),
+                    Err(_) => false,
+                })
+            });
+            let mut index = 0usize;
+            for work in rx {
+                let judged = match work {
+                    Work::Read(g) => judge(opts, syntax_only, mine, dir, g),
+                    Work::Judged(j) => j,
+                };
+                let back = self.print(name, &mut index, judged)?;
+                let _ = back_tx.try_send(back);
+                if self.rule_file_failed {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        self.caches = caches;
+        result
     }
 
     /// Several replay threads. The reader deals the games out in turn, game
