@@ -572,7 +572,9 @@ fn many_games() -> String {
 }
 
 /// The replay on several threads prints exactly what one thread prints, in
-/// file order, in every format, from a file and from standard input.
+/// file order, in every format, from a file and from standard input: with
+/// two threads (the reader shares the replay) and more (replay threads
+/// apart from the reader).
 #[test]
 fn check_threads_same_output() {
     let dir = std::env::temp_dir().join(format!("senet-check-threads-{}", std::process::id()));
@@ -610,11 +612,13 @@ fn check_threads_same_output() {
                 );
             }
             let stdin_serial = senet_stdin(args("1", "-"), text.as_bytes());
-            let stdin_parallel = senet_stdin(args("3", "-"), text.as_bytes());
-            assert!(
-                stdin_parallel == stdin_serial,
-                "{format} {extra:?} from standard input"
-            );
+            for threads in ["2", "3"] {
+                let stdin_parallel = senet_stdin(args(threads, "-"), text.as_bytes());
+                assert!(
+                    stdin_parallel == stdin_serial,
+                    "{format} {extra:?} --threads {threads} from standard input"
+                );
+            }
         }
     }
 
