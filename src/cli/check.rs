@@ -3,7 +3,7 @@
 //! result and score. Files are read game by game, so memory stays bounded
 //! by one game whatever the file size.
 
-use crate::notation::check::{CheckOptions, RulesCache, check_game};
+use crate::notation::check::{CheckOptions, GameReport, RulesCache, check_game};
 use crate::notation::reader::{GameSource, ReadError, StreamReader, SyntaxError};
 use crate::notation::replay::{Finding, Severity};
 use crate::notation::syntax::Game;
@@ -36,6 +36,11 @@ pub struct CheckArgs {
     /// Most problems reported per game.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub max_errors: usize,
+    /// Threads that replay games (default: every core). The games are read
+    /// on one more thread, and problems are printed in file order whatever
+    /// the number.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -93,12 +98,101 @@ fn syntax_finding(e: &SyntaxError) -> Finding {
 /// A checked game (for its buffers) and its source, back to the reader.
 type Returned = (Option<Game>, GameSource);
 
+/// A game as read, with its source, on its way to be checked.
+type ReadGame = (Result<Game, ReadError>, GameSource);
+
+/// Games in a queue between two threads: enough to ride out a long game on
+/// one thread, few enough that memory stays bounded by a few dozen games.
+const QUEUE: usize = 32;
+
+/// What checking one game found, before anything is printed: the replay may
+/// run on several threads, the printing runs on one, in file order.
+enum Verdict {
+    /// The reader failed: a syntax error, or I/O (which ends the file).
+    Unread(ReadError),
+    /// `--syntax-only`: the game reads, and nothing more is checked.
+    Read,
+    Checked(GameReport),
+    /// The rule file the game names does not compile, rendered.
+    RuleFile(String),
+}
+
+/// A game on the queue of `Checker::check_shared`: checked or not yet.
+enum Work {
+    Read(ReadGame),
+    Judged(Judged),
+}
+
+/// A game with its verdict, ready to print.
+struct Judged {
+    game: Option<Game>,
+    src: GameSource,
+    verdict: Verdict,
+}
+
+/// Everything about one game that does not print: runs on a replay thread,
+/// with that thread's cache of rule sets.
+fn judge(
+    opts: &CheckOptions,
+    syntax_only: bool,
+    cache: &mut RulesCache,
+    dir: Option<&Path>,
+    (next, src): ReadGame,
+) -> Judged {
+    let (game, verdict) = match next {
+        Err(e) => (None, Verdict::Unread(e)),
+        Ok(game) if syntax_only => (Some(game), Verdict::Read),
+        Ok(game) => {
+            let verdict = match check_game(&game, dir, opts, cache) {
+                Ok(report) => Verdict::Checked(report),
+                Err(e) => Verdict::RuleFile(super::render(&*e.0)),
+            };
+            (Some(game), verdict)
+        }
+    };
+    Judged { game, src, verdict }
+}
+
+/// The reader thread: reads games and hands each to `send` until the input
+/// ends or `send` refuses. One returned game per game read: the queue back
+/// is the pool of buffers.
+fn read_games(
+    input: Box<dyn BufRead + Send>,
+    back: std::sync::mpsc::Receiver<Returned>,
+    mut send: impl FnMut(ReadGame) -> bool,
+) {
+    let mut reader = StreamReader::new(input);
+    loop {
+        let mut src = match back.try_recv() {
+            Ok((game, src)) => {
+                if let Some(game) = game {
+                    reader.recycle(game);
+                }
+                src
+            }
+            Err(_) => GameSource {
+                text: String::new(),
+                offset: 0,
+                line: 0,
+            },
+        };
+        let Some(next) = reader.next_game() else {
+            break;
+        };
+        reader.source_into(&mut src);
+        if !send((next, src)) {
+            break;
+        }
+    }
+}
+
 struct Checker {
     opts: CheckOptions,
     args_format: Format,
     strict: bool,
     syntax_only: bool,
-    cache: RulesCache,
+    /// One per replay thread, kept from file to file.
+    caches: Vec<RulesCache>,
     summary: Summary,
     out: std::io::BufWriter<std::io::Stdout>,
     rule_file_failed: bool,
@@ -190,11 +284,11 @@ impl Checker {
         }
     }
 
-    /// Reads on one thread and checks on this one: a bounded queue of games
-    /// between them keeps memory bounded by a few games. Checked games and
-    /// their sources go back to the reader on a second bounded queue, so
-    /// that their buffers serve the next games instead of being freed on
-    /// one thread and allocated again on the other.
+    /// Reads on one thread and checks on one or more (see `check_serial`,
+    /// `check_shared` and `check_parallel`). Checked games and their
+    /// sources go back to the reader on a bounded queue, so that their
+    /// buffers serve the next games instead of being freed on one thread
+    /// and allocated again on the other.
     fn check_stream(
         &mut self,
         name: &str,
@@ -202,119 +296,207 @@ impl Checker {
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
         self.summary.files += 1;
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(Result<Game, ReadError>, GameSource)>(32);
+        match self.caches.len() {
+            1 => self.check_serial(name, dir, input),
+            2 => self.check_shared(name, dir, input),
+            _ => self.check_parallel(name, dir, input),
+        }
+    }
+
+    /// One replay thread, this one: a bounded queue of games from the
+    /// reader keeps memory bounded by a few games.
+    fn check_serial(
+        &mut self,
+        name: &str,
+        dir: Option<&Path>,
+        input: Box<dyn BufRead + Send>,
+    ) -> Result<(), std::io::Error> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<ReadGame>(QUEUE);
         // Room for every game in flight, so that none is dropped on the way
         // back: the games in existence stay bounded by the two queues.
-        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(40);
+        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
         std::thread::scope(|scope| {
-            scope.spawn(move || {
-                let mut reader = StreamReader::new(input);
-                loop {
-                    // One returned game per game read: the queue back is the pool.
-                    let mut src = match back_rx.try_recv() {
-                        Ok((game, src)) => {
-                            if let Some(game) = game {
-                                reader.recycle(game);
-                            }
-                            src
-                        }
-                        Err(_) => GameSource {
-                            text: String::new(),
-                            offset: 0,
-                            line: 0,
-                        },
-                    };
-                    let Some(next) = reader.next_game() else {
-                        break;
-                    };
-                    reader.source_into(&mut src);
-                    if tx.send((next, src)).is_err() {
-                        break;
-                    }
+            scope.spawn(move || read_games(input, back_rx, |g| tx.send(g).is_ok()));
+            let mut index = 0usize;
+            for read in rx {
+                let judged = judge(&self.opts, self.syntax_only, &mut self.caches[0], dir, read);
+                let back = self.print(name, &mut index, judged)?;
+                // A full queue (or a reader that has stopped) only means
+                // these buffers are freed instead of reused.
+                let _ = back_tx.try_send(back);
+                if self.rule_file_failed {
+                    return Ok(());
                 }
-            });
-            self.check_games(name, dir, rx, back_tx)
+            }
+            Ok(())
         })
     }
 
-    fn check_games(
+    /// Two replay threads, the reader and this one: the reader hands each
+    /// game on unchecked while the queue has room, and checks it itself
+    /// when the queue is full (this thread is behind). One queue in file
+    /// order carries both, so the verdicts print in file order, and the
+    /// share of games the reader checks follows the load: about one in four
+    /// when reading takes a third of the work, as on the corpus of
+    /// `docs/performance.md`. Two busy threads, none waiting on a third:
+    /// on two cores this beats `check_parallel`'s reader, two replay
+    /// threads and printer.
+    fn check_shared(
         &mut self,
         name: &str,
         dir: Option<&Path>,
-        games: std::sync::mpsc::Receiver<(Result<Game, ReadError>, GameSource)>,
-        back: std::sync::mpsc::SyncSender<Returned>,
+        input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
-        let mut index = 0usize;
-        for (next, src) in games {
-            let game = self.check_one(name, dir, &mut index, next, &src)?;
-            // A full queue (or a reader that has stopped) only means these
-            // buffers are freed instead of reused.
-            let _ = back.try_send((game, src));
-            if self.rule_file_failed {
-                return Ok(());
+        let mut caches = std::mem::take(&mut self.caches);
+        let [mine, theirs] = &mut caches[..] else {
+            unreachable!("check_stream calls this with two caches")
+        };
+        let opts = &self.opts.clone();
+        let syntax_only = self.syntax_only;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Work>(QUEUE);
+        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
+        let result = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                read_games(input, back_rx, |g| match tx.try_send(Work::Read(g)) {
+                    Ok(()) => true,
+                    Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
+                        .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
+                        .is_ok(),
+                    Err(_) => false,
+                })
+            });
+            let mut index = 0usize;
+            for work in rx {
+                let judged = match work {
+                    Work::Read(g) => judge(opts, syntax_only, mine, dir, g),
+                    Work::Judged(j) => j,
+                };
+                let back = self.print(name, &mut index, judged)?;
+                let _ = back_tx.try_send(back);
+                if self.rule_file_failed {
+                    break;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        });
+        self.caches = caches;
+        result
     }
 
-    /// Checks one game as read; hands the game back for its buffers.
-    fn check_one(
+    /// Several replay threads. The reader deals the games out in turn, game
+    /// `i` to thread `i % n`, each over its own bounded queue; this thread
+    /// takes the verdicts back in the same turn, so they come out in file
+    /// order without a reordering buffer, and prints them. A thread with a
+    /// long game holds up the printing, not the others, until its queues
+    /// fill: the games in flight stay bounded by the queues.
+    fn check_parallel(
         &mut self,
         name: &str,
         dir: Option<&Path>,
+        input: Box<dyn BufRead + Send>,
+    ) -> Result<(), std::io::Error> {
+        let mut caches = std::mem::take(&mut self.caches);
+        let n = caches.len();
+        let opts = &self.opts.clone();
+        let syntax_only = self.syntax_only;
+        let per_thread = QUEUE / 2;
+        let (back_tx, back_rx) =
+            std::sync::mpsc::sync_channel::<Returned>(n * (2 * per_thread + 1) + 8);
+        let result = std::thread::scope(|scope| {
+            let mut inboxes = Vec::with_capacity(n);
+            let mut outboxes = Vec::with_capacity(n);
+            for cache in caches.iter_mut() {
+                let (in_tx, in_rx) = std::sync::mpsc::sync_channel::<ReadGame>(per_thread);
+                let (out_tx, out_rx) = std::sync::mpsc::sync_channel::<Judged>(per_thread);
+                scope.spawn(move || {
+                    for read in in_rx {
+                        if out_tx
+                            .send(judge(opts, syntax_only, cache, dir, read))
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                });
+                inboxes.push(in_tx);
+                outboxes.push(out_rx);
+            }
+            scope.spawn(move || {
+                let mut k = 0;
+                read_games(input, back_rx, |g| {
+                    let sent = inboxes[k].send(g).is_ok();
+                    k = (k + 1) % n;
+                    sent
+                });
+            });
+            let mut index = 0usize;
+            // Game `i` is on thread `i % n`: the first thread that has no
+            // next verdict has seen the end of the input.
+            for outbox in outboxes.iter().cycle() {
+                let Ok(judged) = outbox.recv() else {
+                    break;
+                };
+                let back = self.print(name, &mut index, judged)?;
+                let _ = back_tx.try_send(back);
+                if self.rule_file_failed {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        self.caches = caches;
+        result
+    }
+
+    /// Counts and prints one game's verdict; hands the game back for its
+    /// buffers.
+    fn print(
+        &mut self,
+        name: &str,
         index: &mut usize,
-        next: Result<Game, ReadError>,
-        src: &GameSource,
-    ) -> Result<Option<Game>, std::io::Error> {
+        judged: Judged,
+    ) -> Result<Returned, std::io::Error> {
+        let Judged { game, src, verdict } = judged;
         *index += 1;
         self.summary.games += 1;
-        match next {
-            Err(ReadError::Io(e)) => Err(e),
-            Err(ReadError::Syntax(e)) => {
+        match verdict {
+            Verdict::Unread(ReadError::Io(e)) => return Err(e),
+            Verdict::Unread(ReadError::Syntax(e)) => {
                 self.summary.invalid += 1;
                 let f = syntax_finding(&e);
-                self.emit(name, None, e.game.max(*index), src, &f);
-                Ok(None)
+                self.emit(name, None, e.game.max(*index), &src, &f);
             }
-            Ok(game) => {
+            Verdict::Read => self.summary.valid += 1,
+            Verdict::Checked(report) => {
+                let game = game.as_ref().expect("a checked game was read");
                 let index = game.index;
-                if self.syntax_only {
+                self.summary.units += report.units;
+                let mut errors = 0;
+                for f in &report.findings {
+                    if f.severity == Severity::Error || self.strict {
+                        errors += 1;
+                    }
+                    self.emit(name, Some(game), index, &src, f);
+                }
+                if report.suppressed > 0 && self.args_format != Format::Json {
+                    let n = report.suppressed;
+                    let s = if n == 1 { "" } else { "s" };
+                    eprintln!("note: game {index}: {n} more problem{s} not shown (--max-errors)");
+                }
+                if errors > 0 {
+                    self.summary.invalid += 1;
+                } else {
                     self.summary.valid += 1;
-                    return Ok(Some(game));
                 }
-                match check_game(&game, dir, &self.opts, &mut self.cache) {
-                    Ok(report) => {
-                        self.summary.units += report.units;
-                        let mut errors = 0;
-                        for f in &report.findings {
-                            if f.severity == Severity::Error || self.strict {
-                                errors += 1;
-                            }
-                            self.emit(name, Some(&game), index, src, f);
-                        }
-                        if report.suppressed > 0 && self.args_format != Format::Json {
-                            let n = report.suppressed;
-                            let s = if n == 1 { "" } else { "s" };
-                            eprintln!(
-                                "note: game {index}: {n} more problem{s} not shown (--max-errors)"
-                            );
-                        }
-                        if errors > 0 {
-                            self.summary.invalid += 1;
-                        } else {
-                            self.summary.valid += 1;
-                        }
-                    }
-                    Err(e) => {
-                        let _ = self.out.flush();
-                        eprint!("{}", super::render(&*e.0));
-                        self.summary.invalid += 1;
-                        self.rule_file_failed = true;
-                    }
-                }
-                Ok(Some(game))
+            }
+            Verdict::RuleFile(rendered) => {
+                let _ = self.out.flush();
+                eprint!("{rendered}");
+                self.summary.invalid += 1;
+                self.rule_file_failed = true;
             }
         }
+        Ok((game, src))
     }
 }
 
@@ -331,6 +513,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return code;
         }
     }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     let mut checker = Checker {
         opts: CheckOptions {
             rules_override: args.rules.clone(),
@@ -340,7 +526,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         args_format: args.format,
         strict: args.strict,
         syntax_only: args.syntax_only,
-        cache: RulesCache::default(),
+        caches: (0..threads).map(|_| RulesCache::default()).collect(),
         summary: Summary::default(),
         out: std::io::BufWriter::new(std::io::stdout()),
         rule_file_failed: false,

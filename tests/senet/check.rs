@@ -505,3 +505,146 @@ fn check_broken_rule_file() {
         "the rule file's error is not shown:\n{stderr}"
     );
 }
+
+/// Runs the binary with `input` on standard input.
+fn senet_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the senet binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from another thread: the output pipes fill while it reads.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Every fixture record (clean, failing, with syntax errors), and the
+/// example games, several times over in different orders: a file of many
+/// games in which the verdicts of neighbouring games differ.
+fn many_games() -> String {
+    let mut files: Vec<PathBuf> = ["ok", "ok-check", "err", "err-syntax"]
+        .iter()
+        .flat_map(|d| fixtures(d))
+        .collect();
+    let games = root().join("games");
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgn"))
+        .collect();
+    examples.sort();
+    files.extend(examples);
+    let mut text = String::new();
+    for round in 0..3 {
+        if round == 1 {
+            files.reverse();
+        }
+        if round == 2 {
+            // Failing and clean records interleaved.
+            let (a, b) = files.split_at(files.len() / 2);
+            files = a
+                .iter()
+                .zip(b)
+                .flat_map(|(x, y)| [x.clone(), y.clone()])
+                .collect();
+        }
+        for f in &files {
+            text.push_str(&std::fs::read_to_string(f).unwrap());
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The replay on several threads prints exactly what one thread prints, in
+/// file order, in every format, from a file and from standard input: with
+/// two threads (the reader shares the replay) and more (replay threads
+/// apart from the reader).
+#[test]
+fn check_threads_same_output() {
+    let dir = std::env::temp_dir().join(format!("senet-check-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = many_games();
+    let file = dir.join("many.sgn");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+    for format in ["human", "short", "json"] {
+        for extra in [
+            &[][..],
+            &["--strict", "--max-errors", "2"][..],
+            &["--syntax-only"][..],
+        ] {
+            let args = |threads: &'static str, input: &str| -> Vec<String> {
+                let mut a = vec!["check", "--format", format, "--threads", threads];
+                a.extend_from_slice(extra);
+                a.push(input);
+                a.into_iter().map(String::from).collect()
+            };
+            let senet = |a: Vec<String>| senet(&a.iter().map(String::as_str).collect::<Vec<_>>());
+            let senet_stdin = |a: Vec<String>, input: &[u8]| {
+                senet_stdin(&a.iter().map(String::as_str).collect::<Vec<_>>(), input)
+            };
+            let serial = senet(args("1", path));
+            assert_eq!(serial.0, 1, "{}", serial.2);
+            assert!(
+                serial.2.len() + serial.1.len() > 10_000,
+                "too little output to compare"
+            );
+            for threads in ["2", "3", "7"] {
+                assert!(
+                    senet(args(threads, path)) == serial,
+                    "{format} {extra:?} --threads {threads}"
+                );
+            }
+            let stdin_serial = senet_stdin(args("1", "-"), text.as_bytes());
+            for threads in ["2", "3"] {
+                let stdin_parallel = senet_stdin(args(threads, "-"), text.as_bytes());
+                assert!(
+                    stdin_parallel == stdin_serial,
+                    "{format} {extra:?} --threads {threads} from standard input"
+                );
+            }
+        }
+    }
+
+    // A rule file that does not compile, named by a game in the middle of
+    // the file: the games before it are reported, none after, on any
+    // number of threads.
+    std::fs::write(
+        dir.join("broken.senet"),
+        "title \"x\"\nboard 30 squares in rows of 10\npieces banana\n",
+    )
+    .unwrap();
+    let half = text.len() / 2;
+    let cut = half + text[half..].find("\n[Event").unwrap() + 1;
+    let broken = format!(
+        "{}[Rules \"broken.senet\"]\n\n1. 2:9-11\n*\n\n{}",
+        &text[..cut],
+        &text[cut..]
+    );
+    let file = dir.join("broken.sgn");
+    std::fs::write(&file, broken).unwrap();
+    let path = file.to_str().unwrap();
+    let serial = senet(&["check", "--format", "short", "--threads", "1", path]);
+    assert_eq!(serial.0, 2, "{}", serial.2);
+    assert!(serial.2.contains("expected a number, found `banana`"));
+    for threads in ["2", "5"] {
+        assert!(senet(&["check", "--format", "short", "--threads", threads, path]) == serial);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

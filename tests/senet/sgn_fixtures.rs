@@ -321,6 +321,15 @@ const SNIPPETS: &[(&str, bool)] = &[
     ("1. 3:12-15!!! *", false),
     ("1. skipped *", false),
     ("1. --- *", false),
+    // Turn numbers the reader's fast path takes (one to three digits, blank
+    // after) and those it leaves to the general path.
+    ("12. 3:1-4 12... 2:5-7 *", true),
+    ("123... 3:1-4 *", true),
+    ("1234. 3:1-4 *", true),
+    ("1.3:1-4 2.\t3:4-7\n3...\n2:1-3 *", true),
+    ("99...3:1-4 *", true),
+    ("012. 3:1-4 *", false),
+    ("10.. 3:1-4 *", false),
     ("0. 3:1-4 *", false),
     ("1.. 3:1-4 *", false),
     ("1.... 3:1-4 *", false),
