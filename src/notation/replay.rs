@@ -227,11 +227,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         j += 1;
                     }
                     before_last = pos;
-                    if let Some(p) = &before_last {
+                    if let (Some(p), Some(live)) = (&before_last, &mut pos) {
                         if pending_turn_number.is_none() && !p.extra && !var {
                             self.missing_turn_number(p, u);
                         }
-                        pos = self.unit(p, u, illegal_ok, &nags, var);
+                        if !self.unit(p, live, u, illegal_ok, &nags, var) {
+                            pos = None;
+                        }
                     } else if !var && !matches!(u.body, UnitBody::Gap) {
                         // Out of step: nothing to judge until a [%pos].
                     }
@@ -372,14 +374,20 @@ impl<'r, 'v> Replayer<'r, 'v> {
     }
 
     /// Resolves and plays one unit. `None` when the replay loses step.
+    /// Judges unit `u` in position `p` and, when it is legal (or played
+    /// illegal on purpose), plays it on `next`, which holds `p` on entry.
+    /// `false`: the line cannot go on. The position is played in place
+    /// rather than returned: a 56-byte copy of a position just written
+    /// field by field costs a stall per unit.
     fn unit(
         &mut self,
         p: &Position,
+        next: &mut Position,
         u: &UnitSyntax,
         illegal_ok: bool,
         nags: &[(u16, Span)],
         var: bool,
-    ) -> Option<Position> {
+    ) -> bool {
         let rules = self.rules;
         // While both sides have a piece on the board neither has 0 pieces in
         // play, so the game is not over under either goal: the full test is
@@ -407,15 +415,15 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 .clause(&rules.end.goal_clause),
             };
             self.report(self.context(f, p, var));
-            return None;
+            return false;
         }
         if matches!(u.body, UnitBody::Gap) {
-            return None;
+            return false;
         }
         // The throw: value, faces, `+`.
         let throw = match self.resolve_throw(p, u, var) {
             Ok(t) => t,
-            Err(()) => return None,
+            Err(()) => return false,
         };
         let free = matches!(u.body, UnitBody::Skip) || throw == Some(0);
         let mut units = std::mem::take(&mut self.buf);
@@ -435,26 +443,23 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 to,
                 reloc: None,
                 split: None,
-            } if u.throw != Some(0) => units
-                .iter()
-                .find(|g| {
-                    g.from == from
-                        && g.kind == UnitKind::Move
-                        && g.split.is_none()
-                        && g.relocated.is_none()
-                        && match to {
-                            Target::Off => g.off,
-                            Target::Square(s) => !g.off && g.to == s,
-                            Target::Hand => !g.off && g.to == 0,
-                        }
-                        && (sep == MoveSep::Dash || g.hit)
-                })
-                .copied(),
-            UnitBody::Move { from, .. } => units
-                .iter()
-                .find(|g| g.from == from && same_unit(u, g))
-                .copied(),
-            _ => units.iter().find(|g| same_unit(u, g)).copied(),
+            } if u.throw != Some(0) => units.iter().find(|g| {
+                // `&`, not `&&`: which test fails follows the record, and a
+                // branch per test would be mispredicted.
+                let to_ok = match to {
+                    Target::Off => g.off,
+                    Target::Square(s) => !g.off & (g.to == s),
+                    Target::Hand => !g.off & (g.to == 0),
+                };
+                (g.from == from)
+                    & (g.kind == UnitKind::Move)
+                    & g.split.is_none()
+                    & g.relocated.is_none()
+                    & to_ok
+                    & ((sep == MoveSep::Dash) | g.hit)
+            }),
+            UnitBody::Move { from, .. } => units.iter().find(|g| g.from == from && same_unit(u, g)),
+            _ => units.iter().find(|g| same_unit(u, g)),
         };
         let result = match found {
             Some(g) => {
@@ -471,25 +476,32 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     // `-` for a swap is accepted on input; fmt writes `x`.
                 }
                 self.check_nags(p, u, nags, &units, var);
-                match rules.play(p, &g) {
-                    Ok((next, fx)) => {
-                        self.visit_step(u, p, &next, g, fx, var);
+                match rules.apply(next, g) {
+                    Ok(fx) => {
+                        self.visit_step(u, p, next, *g, fx, var);
                         if !var {
                             self.out.units += 1;
                         }
-                        Some(next)
+                        true
                     }
-                    Err(_) => None,
+                    Err(_) => false,
                 }
             }
             None => {
                 let f = self.illegal(p, u, throw, free, &units, illegal_ok);
                 let f = self.context(f, p, var);
                 self.report(f);
-                if illegal_ok {
+                let forced = if illegal_ok {
                     self.force(p, u, throw, var)
                 } else {
                     None
+                };
+                match forced {
+                    Some(forced) => {
+                        *next = forced;
+                        true
+                    }
+                    None => false,
                 }
             }
         };
