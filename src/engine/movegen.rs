@@ -1140,7 +1140,10 @@ impl Ruleset {
     /// [`play`](Self::play) in place: `pos` becomes the position after
     /// `unit`. On a refusal `pos` is left as it was. Playouts and replays
     /// use this form: it copies no position in or out.
-    #[inline]
+    // Always inlined: in a large caller (the replay) the compiler keeps it
+    // out of line, and the call, its register saves and the returned
+    // `Result` cost a fifth of what a plain unit's play does.
+    #[inline(always)]
     pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
         if self.fast.enabled && self.plays_plainly(pos, unit) {
             return Ok(self.play_plain(pos, unit));
