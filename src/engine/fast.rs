@@ -37,7 +37,8 @@ pub enum Protect {
     /// part), or "on one of `squares`" (BL-5), or the two joined by `or`
     /// (K-9a/K-9b, JQ-6): shift-ands and one mask, without a branch.
     Runs { run: u8, squares: u64 },
-    /// Any other predicate: walked as a tree of masks.
+    /// Any other predicate: its postfix program ([`FastTables::program`]),
+    /// or the walk of the tree of masks where there is none.
     #[default]
     Tree,
 }
@@ -186,10 +187,9 @@ impl Default for FastTables {
 /// **Handled by sending single moves to `Ruleset::attempt`** (the tables
 /// leave them out of `fwd_plain`/`back_plain`): gates (T-13, B-11; a move
 /// passing one is `fwd_dead`), truncation, overshoot (KD-10 Trap),
-/// immobile and exit squares (T-15, B-14), landing
-/// relocations, locks and the queue as landing rules (T-14, B-12, R-12),
-/// diversion of a protected target (B-13), backward moves onto occupied
-/// squares under JQ-7 (checked in `legal_fast`).
+/// immobile and exit squares (T-15, B-14), landing relocations, locks and
+/// the queue as landing rules (T-14, B-12, R-12), diversion of a protected
+/// target (B-13).
 ///
 /// **Handled by sending single units to the general `play`**
 /// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
@@ -201,13 +201,15 @@ impl Default for FastTables {
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
 /// per position, [`Ruleset::protected_mask`]), the setup guard (JQ-4: the
 /// guarded pieces as a mask per position, in `legal_fast`), priority
-/// squares (R-2: the forward moves filtered as `generate` does), blockades (K-10, R-5, JQ-5:
-/// one mask of blocked steps per position, `blocked_steps`; bear-offs go
-/// through `bear_off_unit`, which tests their path), compulsory forward moves,
-/// backward moves (`Backward::*`), forced, voluntary (T-10) and bear-off
-/// (KD-6) passes, bearing off (`Reach::*`, `all_in`, A-14 via
-/// `bear_off_unit`); in `play` (`Ruleset::play_plain`): ordinary steps,
-/// plain swaps, bear-offs and passes, with the win test and the turn
+/// squares (R-2: the forward moves filtered as `generate` does), blockades
+/// (K-10, R-5, JQ-5: one mask of blocked steps per position,
+/// `blocked_steps`; bear-offs go through `bear_off_unit`, which tests their
+/// path), compulsory forward moves, backward moves (`Backward::*`, JQ-7's
+/// empty targets included), forced, voluntary (T-10) and bear-off (KD-6)
+/// passes, bearing off (`Reach::*`, `all_in`, A-14 via `bear_off_unit`); in
+/// `play` (`Ruleset::play_plain`): ordinary steps, landings in a lock
+/// square (B-12 water: `Effects::water`), plain swaps, bear-offs and
+/// passes, with the win test (pieces in hand counted) and the turn
 /// bookkeeping.
 ///
 /// A new construct that changes what a position, a unit or `play` means
@@ -1087,6 +1089,7 @@ impl Ruleset {
                 // A hit lands plainly only where the hit piece is swapped.
                 let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
                 pos_ok
+                    & ((unit.from | unit.to) < 64)
                     & unit.relocated.is_none()
                     & (me & (1u64 << (unit.from & 63)) != 0)
                     & (unit.off | (landing & to != 0))
@@ -1104,7 +1107,6 @@ impl Ruleset {
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
-        let ends_turn;
         if unit.kind == UnitKind::Move {
             let from = 1u64 << unit.from;
             // A bear-off lands on no square.
@@ -1122,24 +1124,31 @@ impl Ruleset {
             fx.truncation = (self.movement.truncate_at.0 & to != 0)
                 & (unit.to < unit.from + unit.throw)
                 & !fx.backward;
-            // A hit piece is swapped onto the square moved from.
-            let hit = mask_of(unit.hit);
+            // A hit piece is swapped onto the square moved from; a
+            // bear-off hits nothing, whatever the unit says (as in
+            // `move_part`).
+            let hits = unit.hit & !unit.off;
+            let hit = mask_of(hits);
             let them = &mut p.pieces[side.other().index()].0;
             *them = (*them & !(to & hit)) | (from & hit);
-            fx.swap = unit.hit;
-            fx.hit_to = if unit.hit { Some(unit.from) } else { None };
+            fx.swap = hits;
+            fx.hit_to = if hits { Some(unit.from) } else { None };
             p.waiting[me] = false;
-            ends_turn = !unit.extra_mark | (p.pieces[me].0 == 0);
         } else {
             fx.pass = true;
-            ends_turn = if unit.forced {
-                !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
-            } else {
-                !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
-            } || p.pieces[me].0 == 0;
         }
-        if p.pieces[me].0 == 0 {
-            // In play is on the board: the queue is empty.
+        // No piece left in play: on the board or in hand (a position
+        // written by hand may have pieces in hand under rules without an
+        // entry); the queue is empty.
+        let none_left = (p.pieces[me].0 == 0) & (p.hand[me] == 0);
+        let ends_turn = if unit.kind == UnitKind::Move {
+            !unit.extra_mark | none_left
+        } else if unit.forced {
+            !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
+        } else {
+            !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra) || none_left
+        };
+        if none_left {
             fx.won = self.winner(p) == Some(side);
         }
         p.bound = None;
@@ -1156,8 +1165,8 @@ fn mask_of(b: bool) -> u64 {
 }
 
 /// Not called: it stops compiling when `Position` or `Effects` gains a
-/// field, because `play_plain` copies the position and sets only the fields
-/// it knows. A new field means deciding whether `play_plain` (and
+/// field, because `play_plain` changes the position in place and sets only
+/// the fields it knows. A new field means deciding whether `play_plain` (and
 /// `plays_plainly`) must change.
 #[allow(dead_code)]
 fn play_plain_knows_every_field(p: Position, fx: Effects) {
@@ -1172,7 +1181,8 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         waiting: _,
         turn: _,
         arrived: _,
-        hand: _,    // only under an `entry`, which the gate excludes
+        hand: _, // entered only under an `entry`, which the gate excludes; a
+        // position written by hand may hold some: counted in play
         heading: _, // only under `one_direction`, which the gate excludes
     } = p;
     let Effects {
@@ -1279,6 +1289,11 @@ mod tests {
         p.turn = rng.random_range(1..=3);
         let mine = p.pieces[p.to_move.index()];
         p.arrived = SquareSet(mine.0 & rng.random::<u64>());
+        // Pieces in hand, as a position written by hand may have them
+        // under rules without an entry.
+        if rng.random_bool(0.1) {
+            p.hand = [rng.random_range(0..=2), rng.random_range(0..=2)];
+        }
         p
     }
 
@@ -1306,14 +1321,31 @@ mod tests {
         slow.free_units(pos, &mut b);
         assert_eq!(a, b, "{name}: free units in {}", pos.write(30, 10));
         all.extend_from_slice(&a);
-        // A unit from a square without a piece of the mover: refused.
+        // A unit from a square without a piece of the mover: refused. And
+        // units no generator makes but a caller may pass: a bear-off
+        // marked as a hit, squares beyond the board's 64 bits.
         let empty = (1..=fast.board.len).find(|&s| !pos.pieces[pos.to_move.index()].contains(s));
-        let refused: Vec<Unit> = all
+        let mut refused: Vec<Unit> = all
             .iter()
             .filter(|u| u.kind == UnitKind::Move && u.from != 0)
             .take(1)
             .filter_map(|u| empty.map(|from| Unit { from, ..*u }))
             .collect();
+        refused.extend(
+            all.iter()
+                .filter(|u| u.off)
+                .map(|u| Unit { hit: true, ..*u }),
+        );
+        refused.extend(
+            all.iter()
+                .filter(|u| u.kind == UnitKind::Move && !u.off)
+                .take(1)
+                .map(|u| Unit {
+                    from: u.from + 64,
+                    to: u.to + 64,
+                    ..*u
+                }),
+        );
         for u in all.iter().chain(&refused) {
             let played = fast.play(pos, u);
             assert_eq!(

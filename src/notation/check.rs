@@ -768,7 +768,7 @@ pub fn canonical_marks(
 /// hand without an `enter` rule (PC-1), or a turn direction without one
 /// direction per turn (PC-4). Such a position could never arise, and under
 /// those rules its pieces in hand could never enter.
-fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
+pub(super) fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
     if p.hand != [0, 0] && rules.entry.is_none() {
         return Some((
             format!("hand:{}-{}", p.hand[0], p.hand[1]),

@@ -345,6 +345,24 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 self.report(f);
                 pos
             }
+            Ok(asserted) if super::check::foreign_state(self.rules, &asserted).is_some() => {
+                // As for the Position tag: rule state these rules never set
+                // (pieces in hand without an entry, a turn's direction).
+                let (flag, why) =
+                    super::check::foreign_state(self.rules, &asserted).expect("just tested");
+                let f = Finding::error(
+                    "senet::sgn::position",
+                    format!("the position has the flag `{flag}`, but {why}"),
+                    span,
+                )
+                .label("[%pos]")
+                .help(format!(
+                    "leave `{flag}` out of the rule state: the rules `{}` never set it",
+                    self.rules.meta.name
+                ));
+                self.report(f);
+                pos
+            }
             Ok(asserted) => {
                 if let Some(p) = pos {
                     let actual = p.write(board.len, board.row_len);
@@ -373,7 +391,6 @@ impl<'r, 'v> Replayer<'r, 'v> {
         }
     }
 
-    /// Resolves and plays one unit. `None` when the replay loses step.
     /// Judges unit `u` in position `p` and, when it is legal (or played
     /// illegal on purpose), plays it on `next`, which holds `p` on entry.
     /// `false`: the line cannot go on. The position is played in place
