@@ -88,6 +88,11 @@ pub struct FastTables {
     /// How the protection rule is evaluated (computed whether or not the
     /// gate holds).
     pub protect: Protect,
+    /// Under [`Protect::Tree`], the predicate as a union of terms (see
+    /// [`Term`]) where it has that form; empty otherwise.
+    pub terms: Vec<Term>,
+    /// Some term asks for exact run lengths or the middle of a run.
+    pub terms_runs: bool,
     /// Under [`Protect::Tree`], the predicate in postfix form, evaluated
     /// with a small stack instead of a walk of the tree; empty when it
     /// nests too deep for that stack.
@@ -146,6 +151,8 @@ impl Default for FastTables {
             back_plain: [0; THROWS],
             back_dead: [0; THROWS],
             protect: Protect::Tree,
+            terms: Vec::new(),
+            terms_runs: false,
             program: Vec::new(),
             program_runs: false,
             lock_squares: 0,
@@ -285,6 +292,122 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
         && board.len <= 62
         && !throws.values.is_empty()
         && throws.values.iter().all(|&v| (v as usize) < THROWS)
+}
+
+/// The pieces of `bits` in runs of exactly n (`exact[n]`, n = 1..=max) and
+/// the middle pieces of odd runs; `None` when a run is longer than `max`.
+#[inline]
+#[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+fn runs_by_length(bits: u64, max: usize) -> Option<([u64; 17], u64)> {
+    // `win` holds the first squares of n-square windows, `ge` the pieces in
+    // runs of n or more; a run of exactly n starts on a piece with none
+    // before it, with an n-window and no n+1-window.
+    let mut exact = [0u64; 17];
+    let mut middle = 0;
+    let first = bits & !(bits << 1);
+    let (mut win, mut ge) = (bits, bits);
+    for n in 1..=max {
+        let win_next = win & (bits >> n);
+        let mut ge_next = win_next;
+        for i in 1..=n {
+            ge_next |= win_next << i;
+        }
+        exact[n] = ge & !ge_next;
+        if n % 2 == 1 {
+            middle |= (first & win & !win_next) << (n / 2);
+        }
+        (win, ge) = (win_next, ge_next);
+    }
+    (ge == 0).then_some((exact, middle))
+}
+
+/// "A run of k or more" (2 <= k < 8) as a set of lengths: `Some(k)`.
+fn run_at_least(lengths: u64) -> Option<u8> {
+    let k = lengths.trailing_zeros();
+    ((2..8).contains(&k) && lengths == u64::MAX << k).then_some(k as u8)
+}
+
+/// A position-wide condition of a [`Term`]; the flag negates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    /// Some piece stands on one of these squares (KD-9).
+    Taken(u64, bool),
+    /// The owner has a piece on one of these squares (KD-9).
+    OwnerOn(u64, bool),
+    /// The owner is to miss their next turn (KD-9).
+    OwnerSkips(bool),
+}
+
+/// Conditions a [`Term`] holds at most.
+const TERM_CONDS: usize = 4;
+
+/// One term of a protection rule written as a union of terms: a piece is
+/// protected by the term when its run's length is in `lengths` (all ones:
+/// any), it is or is not the middle of its run as `middle` says, it
+/// stands on `squares`, and every condition holds. R-8 and KD-4/KD-9 have
+/// this form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    pub lengths: u64,
+    pub middle: Option<bool>,
+    pub squares: u64,
+    pub conds: [Cond; TERM_CONDS],
+    pub n_conds: u8,
+}
+
+/// `pred` as a union of terms, if it is an `or` of `and`s of leaves and
+/// negated leaves (or one of those); `None` otherwise.
+fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
+    fn add(t: &mut Term, p: &Pred, negated: bool) -> Option<()> {
+        let cond = |t: &mut Term, c: Cond| {
+            let i = t.n_conds as usize;
+            if i == TERM_CONDS {
+                return None;
+            }
+            t.conds[i] = c;
+            t.n_conds += 1;
+            Some(())
+        };
+        match p {
+            Pred::Not(q) => add(t, q, !negated),
+            Pred::And(ps) if !negated => ps.iter().try_for_each(|q| add(t, q, false)),
+            Pred::RunLength { lengths, .. } => {
+                t.lengths &= if negated { !lengths } else { *lengths };
+                Some(())
+            }
+            Pred::Middle { .. } => {
+                let want = !negated;
+                if t.middle.is_some_and(|m| m != want) {
+                    t.squares = 0; // middle and not middle: never
+                }
+                t.middle = Some(want);
+                Some(())
+            }
+            Pred::OnSquare { squares, .. } => {
+                t.squares &= if negated { !squares.0 } else { squares.0 };
+                Some(())
+            }
+            Pred::Taken { squares, .. } => cond(t, Cond::Taken(squares.0, negated)),
+            Pred::OwnerOn { squares, .. } => cond(t, Cond::OwnerOn(squares.0, negated)),
+            Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
+            Pred::And(_) | Pred::Or(_) => None,
+        }
+    }
+    let any = Term {
+        lengths: u64::MAX,
+        middle: None,
+        squares: u64::MAX,
+        conds: [Cond::OwnerSkips(false); TERM_CONDS],
+        n_conds: 0,
+    };
+    let one = |p: &Pred| {
+        let mut t = any;
+        add(&mut t, p, false).map(|()| t)
+    };
+    match pred {
+        Pred::Or(ps) => ps.iter().map(one).collect(),
+        p => one(p).map(|t| vec![t]),
+    }
 }
 
 /// Values a protection program holds at once at most.
@@ -499,8 +622,17 @@ impl FastTables {
         let program_runs = program
             .iter()
             .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle));
+        let terms = match &rules.protection.rule {
+            Some(p) if protect == Protect::Tree => union_of_terms(p).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let terms_runs = terms.iter().any(|t| {
+            t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
+        });
         let mut f = FastTables {
             protect,
+            terms,
+            terms_runs,
             program,
             program_runs,
             ..FastTables::default()
@@ -864,7 +996,11 @@ impl Ruleset {
     // slower here.
     #[allow(clippy::needless_range_loop)]
     fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
-        let prog = &self.fast.program;
+        let f = &self.fast;
+        if !f.terms.is_empty() {
+            return self.protected_mask_terms(pos, owner);
+        }
+        let prog = &f.program;
         if prog.is_empty() {
             return self.protected_mask_walk(pos, owner);
         }
@@ -872,31 +1008,15 @@ impl Ruleset {
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
         let max = self.run_bound() as usize;
-        // The runs once for every leaf: `exact[n]` holds the pieces in runs
-        // of exactly n, `middle` the middle pieces of odd runs (as in
-        // `pred_mask`).
-        let mut exact = [0u64; 17];
-        let mut middle = 0;
-        if self.fast.program_runs {
-            let first = bits & !(bits << 1);
-            let (mut win, mut ge) = (bits, bits);
-            for n in 1..=max {
-                let win_next = win & (bits >> n);
-                let mut ge_next = win_next;
-                for i in 1..=n {
-                    ge_next |= win_next << i;
-                }
-                exact[n] = ge & !ge_next;
-                if n % 2 == 1 {
-                    middle |= (first & win & !win_next) << (n / 2);
-                }
-                (win, ge) = (win_next, ge_next);
-            }
-            if ge != 0 {
+        let (exact, middle) = if f.program_runs {
+            match runs_by_length(bits, max) {
+                Some(r) => r,
                 // A run longer than a side's pieces: the walk finds it.
-                return self.protected_mask_walk(pos, owner);
+                None => return self.protected_mask_walk(pos, owner),
             }
-        }
+        } else {
+            ([0; 17], 0)
+        };
         let mut stack = [0u64; PROGRAM_DEPTH];
         let mut sp = 0;
         for op in prog {
@@ -943,6 +1063,65 @@ impl Ruleset {
             sp += 1;
         }
         stack[0] & mine
+    }
+
+    /// The mask of a rule that is a union of [`Term`]s: each term's run,
+    /// middle and square masks and its position-wide conditions, without
+    /// a branch on the position.
+    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    fn protected_mask_terms(&self, pos: &Position, owner: Side) -> u64 {
+        let f = &self.fast;
+        let counted = self.protection.run_squares.0;
+        let mine = pos.pieces[owner.index()].0;
+        let bits = mine & counted;
+        let max = self.run_bound() as usize;
+        let (exact, middle) = if f.terms_runs {
+            match runs_by_length(bits, max) {
+                Some(r) => r,
+                None => return self.protected_mask_walk(pos, owner),
+            }
+        } else {
+            ([0; 17], 0)
+        };
+        let occupied = pos.occupied().0;
+        let skips = pos.skip[owner.index()];
+        let mut mask = 0;
+        for t in &f.terms {
+            let by_run = if t.lengths == u64::MAX {
+                u64::MAX
+            } else if let Some(k) = run_at_least(t.lengths) {
+                let mut starts = bits;
+                for i in 1..k {
+                    starts &= bits >> i;
+                }
+                let mut m = starts;
+                for i in 1..k {
+                    m |= starts << i;
+                }
+                m
+            } else {
+                let mut m = if t.lengths & 1 != 0 { !counted } else { 0 };
+                for n in 1..=max {
+                    m |= exact[n] & mask_of(t.lengths >> n & 1 != 0);
+                }
+                m
+            };
+            let by_middle = match t.middle {
+                None => u64::MAX,
+                Some(true) => middle,
+                Some(false) => !middle,
+            };
+            let mut holds = true;
+            for c in &t.conds[..t.n_conds as usize] {
+                holds &= match *c {
+                    Cond::Taken(sq, negated) => (occupied & sq != 0) != negated,
+                    Cond::OwnerOn(sq, negated) => (mine & sq != 0) != negated,
+                    Cond::OwnerSkips(negated) => skips != negated,
+                };
+            }
+            mask |= by_run & by_middle & t.squares & mask_of(holds);
+        }
+        mask & mine
     }
 
     /// [`protected_mask`](Self::protected_mask) where `needed`, else 0,
@@ -1239,6 +1418,11 @@ mod tests {
             "extends \"bga\"\nprotect when run >= 3   [X-1]\nblockade 2 of one colour   [X-3]\n",
             "extends \"meub\"\nblockade 2 any   [X-3]\n",
             "extends \"ryabinin\"\nprotect when (middle of run [X-1]) or (run in {1, 6, 8, 9} [X-2])\n",
+            // Terms with negated leaves and every condition.
+            "extends \"kendall1979\"\nprotect when (not (run in {1, 3}) and not on 20..24 and not not square 27 taken [X-1]) or (owner misses next turn and not owner on 1..10 [X-2]) or (not middle of run and run = 3 [X-3])\n",
+            // Not a union of terms: the postfix program.
+            "extends \"thai\"\nprotect when not ((run >= 2 [X-1]) or (on 20..22 [X-2]))\n",
+            "extends \"bga\"\nprotect when (run >= 2 [X-1]) and ((on 10..20 [X-2]) or (not middle of run [X-3]))\n",
             "extends \"kendall\"\nprotect when (run >= 3 [X-1]) or (on 15, 26 [X-2])\nblockade 4 any   [X-3]\n",
             "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\nblockade 2 of one colour   [X-3]\n",
             "extends \"jequier\"\nblockade 2 any   [X-3]\n",
@@ -1434,12 +1618,18 @@ mod tests {
             }
         );
         assert_eq!(protect("ryabinin"), Protect::Tree);
-        // The other rules run as postfix programs (the mask test checks
-        // them against `protected`).
+        // The other rules are unions of terms, or else postfix programs
+        // (the mask test checks both against `protected`).
         for name in ["ryabinin", "kendall1979"] {
             let r = crate::rules::load(name, None, &[]).unwrap();
-            assert!(!r.fast.program.is_empty(), "{name}");
+            assert!(!r.fast.terms.is_empty(), "{name}");
         }
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"thai\"\nprotect when not ((run >= 2 [X-1]) or (on 20..22 [X-2]))\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert!(r.fast.terms.is_empty() && !r.fast.program.is_empty());
         let file = crate::diag::SourceFile::new(
             "overlay.senet",
             "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\n",

@@ -10,7 +10,7 @@ mod position;
 mod ruleset;
 mod unit;
 
-pub use fast::{FastTables, PredOp, Protect, fast_path_gate};
+pub use fast::{Cond, FastTables, PredOp, Protect, Term, fast_path_gate};
 pub use movegen::{Effects, Forbid, Refusal};
 pub use position::{Heading, Position, PositionError, Queue};
 pub use ruleset::*;
