@@ -104,10 +104,14 @@ pub struct FastTables {
     pub lock_squares: u64,
     /// Squares whose lock has a release move (`0:27-15`).
     pub release_squares: u64,
-    /// Squares on which a landing piece triggers nothing in `play` but
-    /// perhaps `Effects::water` (a lock square, B-12): no missed turn, no
-    /// bound throw.
+    /// The squares a plain unit may land on: the board. What a landing
+    /// triggers there is in the masks below and `lock_squares`.
     pub land_plain: u64,
+    /// Squares whose landing piece makes its owner miss the next turn
+    ///
+    pub miss_squares: u64,
+    /// Squares whose landing piece gets an extra throw bound to it.
+    pub bound_squares: u64,
     /// Squares on which a hit opposing piece is simply swapped to the
     /// mover's square (`Hit::Swap`, no `hit_sends_to`).
     pub swap_plain: u64,
@@ -158,6 +162,8 @@ impl Default for FastTables {
             lock_squares: 0,
             release_squares: 0,
             land_plain: 0,
+            miss_squares: 0,
+            bound_squares: 0,
             swap_plain: 0,
             max_throw: 0,
             stop: 0,
@@ -200,8 +206,7 @@ impl Default for FastTables {
 ///
 /// **Handled by sending single units to the general `play`**
 /// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
-/// the mover on a lock square, a relocated unit, a landing square with a
-/// missed turn or bound throw (`land_plain`), a hit that is not a
+/// the mover on a lock square, a relocated unit, a hit that is not a
 /// plain swap (`swap_plain`: `hit_sends_to`, `Hit::Capture`,
 /// `Hit::LowestEmpty`), units without a throw and skips.
 ///
@@ -215,7 +220,9 @@ impl Default for FastTables {
 /// empty targets included), forced, voluntary (T-10) and bear-off (KD-6)
 /// passes, bearing off (`Reach::*`, `all_in`, A-14 via `bear_off_unit`); in
 /// `play` (`Ruleset::play_plain`): ordinary steps, landings in a lock
-/// square (B-12 water: `Effects::water`), plain swaps, bear-offs and
+/// square (B-12 water: `Effects::water`), on a missed-turn square
+/// and on a square that binds an extra throw, plain swaps,
+/// bear-offs and
 /// passes, with the win test (pieces in hand counted) and the turn
 /// bookkeeping.
 ///
@@ -298,18 +305,20 @@ pub fn fast_path_gate(rules: &Ruleset) -> bool {
 /// the middle pieces of odd runs; `None` when a run is longer than `max`.
 #[inline]
 #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
-fn runs_by_length(bits: u64, max: usize) -> Option<([u64; 17], u64)> {
+fn runs_by_length(bits: u64, max: usize, exact: &mut [u64; 17]) -> Option<u64> {
     // `win` holds the first squares of n-square windows, `ge` the pieces in
     // runs of n or more; a run of exactly n starts on a piece with none
-    // before it, with an n-window and no n+1-window.
-    let mut exact = [0u64; 17];
+    // before it, with an n-window and no n+1-window. (`exact` is the
+    // caller's: returned by value, the array would be copied.)
     let mut middle = 0;
     let first = bits & !(bits << 1);
     let (mut win, mut ge) = (bits, bits);
-    for n in 1..=max {
+    // Half-open ranges: `..=` compiles to slower loops here.
+    #[allow(clippy::range_plus_one)]
+    for n in 1..max + 1 {
         let win_next = win & (bits >> n);
         let mut ge_next = win_next;
-        for i in 1..=n {
+        for i in 1..n + 1 {
             ge_next |= win_next << i;
         }
         exact[n] = ge & !ge_next;
@@ -318,7 +327,7 @@ fn runs_by_length(bits: u64, max: usize) -> Option<([u64; 17], u64)> {
         }
         (win, ge) = (win_next, ge_next);
     }
-    (ge == 0).then_some((exact, middle))
+    (ge == 0).then_some(middle)
 }
 
 /// "A run of k or more" (2 <= k < 8) as a set of lengths: `Some(k)`.
@@ -564,9 +573,9 @@ fn lands_plainly(sq: &SquareRule) -> bool {
         hit_clause: _,
         divert_when_protected,
         divert_clause: _,
-        bound_extra: _, // `play` only: `land_plain`
+        bound_extra: _, // `play` only: `bound_squares`
         bound_clause: _,
-        miss_turn: _, // `play` only: `land_plain`
+        miss_turn: _, // `play` only: `miss_squares`
         miss_clause: _,
         exit_from_turn_start: _,
         exit_from_turn_start_clause: _,
@@ -720,8 +729,12 @@ impl FastTables {
                     f.release_squares |= 1 << s;
                 }
             }
-            if !r.miss_turn && !r.bound_extra {
-                f.land_plain |= 1 << s;
+            f.land_plain |= 1 << s;
+            if r.miss_turn {
+                f.miss_squares |= 1 << s;
+            }
+            if r.bound_extra {
+                f.bound_squares |= 1 << s;
             }
             if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
@@ -1008,14 +1021,15 @@ impl Ruleset {
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
         let max = self.run_bound() as usize;
-        let (exact, middle) = if f.program_runs {
-            match runs_by_length(bits, max) {
-                Some(r) => r,
+        let mut exact = [0u64; 17];
+        let middle = if f.program_runs {
+            match runs_by_length(bits, max, &mut exact) {
+                Some(m) => m,
                 // A run longer than a side's pieces: the walk finds it.
                 None => return self.protected_mask_walk(pos, owner),
             }
         } else {
-            ([0; 17], 0)
+            0
         };
         let mut stack = [0u64; PROGRAM_DEPTH];
         let mut sp = 0;
@@ -1075,13 +1089,14 @@ impl Ruleset {
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
         let max = self.run_bound() as usize;
-        let (exact, middle) = if f.terms_runs {
-            match runs_by_length(bits, max) {
-                Some(r) => r,
+        let mut exact = [0u64; 17];
+        let middle = if f.terms_runs {
+            match runs_by_length(bits, max, &mut exact) {
+                Some(m) => m,
                 None => return self.protected_mask_walk(pos, owner),
             }
         } else {
-            ([0; 17], 0)
+            0
         };
         let occupied = pos.occupied().0;
         let skips = pos.skip[owner.index()];
@@ -1297,6 +1312,8 @@ impl Ruleset {
             // Into the water (B-12): the lock holds the piece from the
             // next unit on.
             fx.water = self.fast.lock_squares & to != 0;
+            // the owner misses the next turn.
+            p.skip[me] |= self.fast.miss_squares & to != 0;
             // A bear-off's `to` is past every square moved from.
             fx.backward = unit.to < unit.from;
             // As in `play`; `to` is 0 for a bear-off.
@@ -1320,8 +1337,13 @@ impl Ruleset {
         // written by hand may have pieces in hand under rules without an
         // entry); the queue is empty.
         let none_left = (p.pieces[me].0 == 0) & (p.hand[me] == 0);
+        // a square that binds an extra throw to the piece (P-6:
+        // whatever the value that landed it); a bear-off lands nowhere.
+        let bound = unit.kind == UnitKind::Move
+            && !unit.off
+            && self.fast.bound_squares & (1u64 << unit.to) != 0;
         let ends_turn = if unit.kind == UnitKind::Move {
-            !unit.extra_mark | none_left
+            (!unit.extra_mark & !bound) | none_left
         } else if unit.forced {
             !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
         } else {
@@ -1330,7 +1352,9 @@ impl Ruleset {
         if none_left {
             fx.won = self.winner(p) == Some(side);
         }
-        p.bound = None;
+        // A bound throw keeps the turn going (the piece is on the board, so
+        // the side has a piece in play).
+        p.bound = if bound { Some(unit.to) } else { None };
         p.end_turn_if(ends_turn);
         fx.turn_ended = ends_turn;
         fx
@@ -1355,7 +1379,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         off: _,
         extra: _,
         bound: _,
-        skip: _,  // only `play`'s missed-turn squares set it: not plain
+        skip: _,  // set by a landing on `miss_squares`
         queue: _, // empty for plain units
         waiting: _,
         turn: _,
