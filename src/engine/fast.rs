@@ -113,8 +113,13 @@ pub struct FastTables {
     /// Squares whose landing piece gets an extra throw bound to it.
     pub bound_squares: u64,
     /// Squares on which a hit opposing piece is simply swapped to the
-    /// mover's square (`Hit::Swap`, no `hit_sends_to`).
+    /// mover's square (`Hit::Swap`) or sent to the lowest empty square
+    /// (`Hit::LowestEmpty`, JQ-6), with no `hit_sends_to`.
     pub swap_plain: u64,
+    /// Hits send the hit piece to the lowest empty square (JQ-6).
+    pub hit_lowest: bool,
+    /// The squares of the board.
+    pub board: u64,
     /// The largest throw value the tables cover.
     pub max_throw: u8,
     /// Squares where a piece of the side to move sends the whole position
@@ -165,6 +170,8 @@ impl Default for FastTables {
             miss_squares: 0,
             bound_squares: 0,
             swap_plain: 0,
+            hit_lowest: false,
+            board: 0,
             max_throw: 0,
             stop: 0,
             opening: false,
@@ -206,9 +213,9 @@ impl Default for FastTables {
 ///
 /// **Handled by sending single units to the general `play`**
 /// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
-/// the mover on a lock square, a relocated unit, a hit that is not a
-/// plain swap (`swap_plain`: `hit_sends_to`, `Hit::Capture`,
-/// `Hit::LowestEmpty`), units without a throw and skips.
+/// the mover on a lock square, a relocated unit, a hit that is neither a
+/// plain swap nor sent to the lowest empty square (`swap_plain`:
+/// `hit_sends_to`, `Hit::Capture`), units without a throw and skips.
 ///
 /// **Handled by the fast code itself**: protection (any `Pred`, as a mask
 /// per position, [`Ruleset::protected_mask`]), the setup guard (JQ-4: the
@@ -221,10 +228,9 @@ impl Default for FastTables {
 /// passes, bearing off (`Reach::*`, `all_in`, A-14 via `bear_off_unit`); in
 /// `play` (`Ruleset::play_plain`): ordinary steps, landings in a lock
 /// square (B-12 water: `Effects::water`), on a missed-turn square
-/// and on a square that binds an extra throw, plain swaps,
-/// bear-offs and
-/// passes, with the win test (pieces in hand counted) and the turn
-/// bookkeeping.
+/// and on a square that binds an extra throw, plain swaps and hits
+/// sent to the lowest empty square (JQ-6), bear-offs and passes, with the
+/// win test (pieces in hand counted) and the turn bookkeeping.
 ///
 /// A new construct that changes what a position, a unit or `play` means
 /// (pieces in hand, split throws, one direction per turn, ...) must either
@@ -736,9 +742,10 @@ impl FastTables {
             if r.bound_extra {
                 f.bound_squares |= 1 << s;
             }
-            if mv.hit == Hit::Swap && r.hit_sends_to.is_none() {
+            if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
             }
+            f.board |= 1 << s;
             if !r.exit_from_turn_start
                 && rules.bear_off.all_in.is_none()
                 && rules.blockades.is_empty()
@@ -747,6 +754,7 @@ impl FastTables {
             }
         }
         f.stop = f.lock_squares;
+        f.hit_lowest = mv.hit == Hit::LowestEmpty;
         f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.enabled = true;
@@ -1303,6 +1311,17 @@ impl Ruleset {
         let me = side.index();
         if unit.kind == UnitKind::Move {
             let from = 1u64 << unit.from;
+            // JQ-6: a hit piece goes to the lowest square that is empty
+            // once the mover stands on the target (the square it left is
+            // one, so there always is one).
+            // (A test of the rule set, the same every time: no cost to
+            // the rule sets that swap.)
+            let dest = if self.fast.hit_lowest {
+                let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
+                1u64 << (!left & self.fast.board).trailing_zeros()
+            } else {
+                from
+            };
             // A bear-off lands on no square.
             let to = if unit.off { 0 } else { 1u64 << unit.to };
             p.pieces[me].0 = (p.pieces[me].0 & !from) | to;
@@ -1326,9 +1345,16 @@ impl Ruleset {
             let hits = unit.hit & !unit.off;
             let hit = mask_of(hits);
             let them = &mut p.pieces[side.other().index()].0;
-            *them = (*them & !(to & hit)) | (from & hit);
+            *them = (*them & !(to & hit)) | (dest & hit);
             fx.swap = hits;
-            fx.hit_to = if hits { Some(unit.from) } else { None };
+            fx.hit_to = if hits {
+                Some(dest.trailing_zeros() as u8)
+            } else {
+                None
+            };
+            // A hit piece sent elsewhere than the mover's square (as
+            // `move_part` counts it).
+            fx.water |= hits & (dest != from);
             p.waiting[me] = false;
         } else {
             fx.pass = true;
