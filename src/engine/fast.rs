@@ -104,8 +104,8 @@ pub struct FastTables {
     pub lock_squares: u64,
     /// Squares whose lock has a release move (`0:27-15`).
     pub release_squares: u64,
-    /// The squares a plain unit may land on: the board. What a landing
-    /// triggers there is in the masks below and `lock_squares`.
+    /// The squares of the board: a plain unit lands on one of them. What a
+    /// landing triggers there is in the masks below and `lock_squares`.
     pub land_plain: u64,
     /// Squares whose landing piece makes its owner miss the next turn
     ///
@@ -118,8 +118,6 @@ pub struct FastTables {
     pub swap_plain: u64,
     /// Hits send the hit piece to the lowest empty square (JQ-6).
     pub hit_lowest: bool,
-    /// The squares of the board.
-    pub board: u64,
     /// The largest throw value the tables cover.
     pub max_throw: u8,
     /// Squares where a piece of the side to move sends the whole position
@@ -171,7 +169,6 @@ impl Default for FastTables {
             bound_squares: 0,
             swap_plain: 0,
             hit_lowest: false,
-            board: 0,
             max_throw: 0,
             stop: 0,
             opening: false,
@@ -370,8 +367,9 @@ pub struct Term {
     pub n_conds: u8,
 }
 
-/// `pred` as a union of terms, if it is an `or` of `and`s of leaves and
-/// negated leaves (or one of those); `None` otherwise.
+/// `pred` as a union of terms, if it is an `or` (nested `or`s included)
+/// of `and`s (nested `and`s included) of leaves and negated leaves, or one
+/// of those; `None` otherwise.
 fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
     fn add(t: &mut Term, p: &Pred, negated: bool) -> Option<()> {
         let cond = |t: &mut Term, c: Cond| {
@@ -419,10 +417,18 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
         let mut t = any;
         add(&mut t, p, false).map(|()| t)
     };
-    match pred {
-        Pred::Or(ps) => ps.iter().map(one).collect(),
-        p => one(p).map(|t| vec![t]),
+    fn terms(p: &Pred, one: &dyn Fn(&Pred) -> Option<Term>, out: &mut Vec<Term>) -> Option<()> {
+        match p {
+            Pred::Or(ps) => ps.iter().try_for_each(|q| terms(q, one, out)),
+            p => {
+                out.push(one(p)?);
+                Some(())
+            }
+        }
     }
+    let mut out = Vec::new();
+    terms(pred, &one, &mut out)?;
+    Some(out)
 }
 
 /// Values a protection program holds at once at most.
@@ -745,7 +751,6 @@ impl FastTables {
             if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && r.hit_sends_to.is_none() {
                 f.swap_plain |= 1 << s;
             }
-            f.board |= 1 << s;
             if !r.exit_from_turn_start
                 && rules.bear_off.all_in.is_none()
                 && rules.blockades.is_empty()
@@ -1011,8 +1016,9 @@ impl Ruleset {
         }
     }
 
-    /// The mask of a [`Protect::Tree`] rule: its postfix program where there
-    /// is one, else the walk of the tree ([`pred_mask`](Self::pred_mask)).
+    /// The mask of a [`Protect::Tree`] rule: its terms where it is a union
+    /// of terms, else its postfix program where there is one, else the walk
+    /// of the tree ([`pred_mask`](Self::pred_mask)).
     // Indexed loops over `exact`: the iterator form measured a quarter
     // slower here.
     #[allow(clippy::needless_range_loop)]
@@ -1288,7 +1294,8 @@ impl Ruleset {
         match unit.kind {
             UnitKind::Move => {
                 let to = 1u64 << (unit.to & 63);
-                // A hit lands plainly only where the hit piece is swapped.
+                // A hit lands plainly only where the hit piece is swapped
+                // or sent to the lowest empty square.
                 let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
                 pos_ok
                     & ((unit.from | unit.to) < 64)
@@ -1318,7 +1325,7 @@ impl Ruleset {
             // the rule sets that swap.)
             let dest = if self.fast.hit_lowest {
                 let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
-                1u64 << (!left & self.fast.board).trailing_zeros()
+                1u64 << (!left & self.fast.land_plain).trailing_zeros()
             } else {
                 from
             };
@@ -1339,9 +1346,9 @@ impl Ruleset {
             fx.truncation = (self.movement.truncate_at.0 & to != 0)
                 & (unit.to < unit.from + unit.throw)
                 & !fx.backward;
-            // A hit piece is swapped onto the square moved from; a
-            // bear-off hits nothing, whatever the unit says (as in
-            // `move_part`).
+            // A hit piece goes to `dest` (the square moved from, or the
+            // lowest empty one); a bear-off hits nothing, whatever the unit
+            // says (as in `move_part`).
             let hits = unit.hit & !unit.off;
             let hit = mask_of(hits);
             let them = &mut p.pieces[side.other().index()].0;
@@ -1417,7 +1424,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
     let Effects {
         hit_to: _,
         swap: _,
-        water: _, // lock squares landed on; other hit destinations are not plain
+        water: _, // lock squares landed on, JQ-6 hits sent elsewhere; others are not plain
         bear_off: _,
         pass: _,
         skip: _,
@@ -1470,6 +1477,8 @@ mod tests {
             "extends \"ryabinin\"\nprotect when (middle of run [X-1]) or (run in {1, 6, 8, 9} [X-2])\n",
             // Terms with negated leaves and every condition.
             "extends \"kendall1979\"\nprotect when (not (run in {1, 3}) and not on 20..24 and not not square 27 taken [X-1]) or (owner misses next turn and not owner on 1..10 [X-2]) or (not middle of run and run = 3 [X-3])\n",
+            // Nested `or`s and `and`s, still a union of terms.
+            "extends \"kendall\"\nprotect when ((run = 2 [X-1]) or (on 5..9 and not square 27 taken [X-2])) or ((not middle of run) and (run in {3, 5}) [X-3])\n",
             // Not a union of terms: the postfix program.
             "extends \"thai\"\nprotect when not ((run >= 2 [X-1]) or (on 20..22 [X-2]))\n",
             "extends \"bga\"\nprotect when (run >= 2 [X-1]) and ((on 10..20 [X-2]) or (not middle of run [X-3]))\n",
@@ -1680,6 +1689,12 @@ mod tests {
         );
         let r = crate::rules::load_source(file, &[]).unwrap();
         assert!(r.fast.terms.is_empty() && !r.fast.program.is_empty());
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"kendall\"\nprotect when ((run = 2 [X-1]) or (on 5..9 [X-2])) or (owner on 27 [X-3])\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert_eq!(r.fast.terms.len(), 3);
         let file = crate::diag::SourceFile::new(
             "overlay.senet",
             "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\n",
