@@ -968,6 +968,11 @@ impl Ruleset {
                 BlockadeKind::OneColour => starts(opp, n) | starts(me, n),
                 BlockadeKind::Any => starts(opp | me, n),
             };
+            if r == 0 {
+                // No such run on the board (most positions: a test that
+                // is nearly always taken the same way).
+                continue;
+            }
             // Forward from s: a run starting on s+1 ..= s+step-n; backward
             // from s: on s-step+1 ..= s-n. None when n >= step: a run
             // never lies wholly strictly inside the path.
