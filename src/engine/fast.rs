@@ -842,7 +842,15 @@ impl Ruleset {
         let unhit = movers & f.fwd_unhit[t] & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
             | (unhit & !((me | opp) >> t));
-        let slow = (movers & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
+        let mut slow = (movers & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !f.fwd_off[t];
+        }
         if slow == 0 {
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
