@@ -784,7 +784,12 @@ impl Ruleset {
             && pos.bound.is_none()
             && (!f.opening
                 || !(self.movement.start_throw.is_some() && pos.waiting[side])
-                    && (self.opening.is_empty() || self.opening_rule(pos).is_none()))
+                    // An opening binds the first turn of a side only
+                    // (`opening_rule`: turn 1 or 2, no pending throw).
+                    && (self.opening.is_empty()
+                        || pos.turn > 2
+                        || pos.extra
+                        || self.opening_rule(pos).is_none()))
     }
 
     /// The legal units for `throw`, into `out` (empty on entry), when the
