@@ -333,6 +333,34 @@ fn runs_by_length(bits: u64, max: usize, exact: &mut [u64; 17]) -> Option<u64> {
     (ge == 0).then_some(middle)
 }
 
+/// The pieces of `bits` in runs of `k` or more: shift-and finds the first
+/// squares of k-square windows, shift-or spreads them over the windows.
+#[inline(always)]
+fn in_runs_of(bits: u64, k: u32) -> u64 {
+    let mut starts = bits;
+    for i in 1..k {
+        starts &= bits >> i;
+    }
+    let mut m = starts;
+    for i in 1..k {
+        m |= starts << i;
+    }
+    m
+}
+
+/// The pieces whose run length is in `lengths` (bit n: length n), from the
+/// decomposition of [`runs_by_length`]; pieces off the counted squares have
+/// length 0.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+fn of_lengths(exact: &[u64; 17], lengths: u64, counted: u64, max: usize) -> u64 {
+    let mut m = if lengths & 1 != 0 { !counted } else { 0 };
+    for n in 1..=max {
+        m |= exact[n] & mask_of(lengths >> n & 1 != 0);
+    }
+    m
+}
+
 /// "A run of k or more" (2 <= k < 8) as a set of lengths: `Some(k)`.
 fn run_at_least(lengths: u64) -> Option<u8> {
     let k = lengths.trailing_zeros();
@@ -462,14 +490,10 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
         (depth < PROGRAM_DEPTH).then_some(depth + 1)
     };
     match pred {
-        Pred::RunLength { lengths, .. } => {
-            let k = lengths.trailing_zeros();
-            if (2..8).contains(&k) && *lengths == u64::MAX << k {
-                leaf(PredOp::RunAtLeast(k as u8), out)
-            } else {
-                leaf(PredOp::Run(*lengths), out)
-            }
-        }
+        Pred::RunLength { lengths, .. } => match run_at_least(*lengths) {
+            Some(k) => leaf(PredOp::RunAtLeast(k), out),
+            None => leaf(PredOp::Run(*lengths), out),
+        },
         Pred::Middle { .. } => leaf(PredOp::Middle, out),
         Pred::OnSquare { squares, .. } => leaf(PredOp::On(squares.0), out),
         Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
@@ -507,16 +531,9 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
 /// squares", or the two joined by `or`: `Some((k, squares))`, with `k == 0`
 /// for no run part.
 fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
-    /// "A run of k or more", for 2 <= k < 8.
-    fn run_at_least(p: &Pred) -> Option<u8> {
+    fn at_least(p: &Pred) -> Option<u8> {
         match p {
-            Pred::RunLength { lengths, .. } => {
-                let k = lengths.trailing_zeros();
-                (2..8)
-                    .contains(&k)
-                    .then_some(k as u8)
-                    .filter(|_| *lengths == u64::MAX << k)
-            }
+            Pred::RunLength { lengths, .. } => run_at_least(*lengths),
             _ => None,
         }
     }
@@ -528,18 +545,13 @@ fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
     }
     match pred {
         Pred::Or(ps) => match ps.as_slice() {
-            [a, b] => match (
-                run_at_least(a),
-                on_squares(b),
-                run_at_least(b),
-                on_squares(a),
-            ) {
+            [a, b] => match (at_least(a), on_squares(b), at_least(b), on_squares(a)) {
                 (Some(k), Some(sq), _, _) | (_, _, Some(k), Some(sq)) => Some((k, sq)),
                 _ => None,
             },
             _ => None,
         },
-        p => run_at_least(p)
+        p => at_least(p)
             .map(|k| (k, 0))
             .or_else(|| on_squares(p).map(|sq| (0, sq))),
     }
@@ -1014,19 +1026,7 @@ impl Ruleset {
                 let by_run = match run {
                     0 => 0,
                     2 => b & ((b << 1) | (b >> 1)),
-                    k => {
-                        // First squares of k-square windows, spread over
-                        // the windows.
-                        let mut starts = b;
-                        for i in 1..k {
-                            starts &= b >> i;
-                        }
-                        let mut m = starts;
-                        for i in 1..k {
-                            m |= starts << i;
-                        }
-                        m
-                    }
+                    k => in_runs_of(b, k as u32),
                 };
                 by_run | (mine & squares)
             }
@@ -1067,24 +1067,8 @@ impl Ruleset {
         let mut sp = 0;
         for op in prog {
             let v = match *op {
-                PredOp::RunAtLeast(k) => {
-                    let mut starts = bits;
-                    for i in 1..k {
-                        starts &= bits >> i;
-                    }
-                    let mut m = starts;
-                    for i in 1..k {
-                        m |= starts << i;
-                    }
-                    m
-                }
-                PredOp::Run(lengths) => {
-                    let mut m = if lengths & 1 != 0 { !counted } else { 0 };
-                    for n in 1..=max {
-                        m |= exact[n] & mask_of(lengths >> n & 1 != 0);
-                    }
-                    m
-                }
+                PredOp::RunAtLeast(k) => in_runs_of(bits, k as u32),
+                PredOp::Run(lengths) => of_lengths(&exact, lengths, counted, max),
                 PredOp::Middle => middle,
                 PredOp::On(sq) => sq,
                 PredOp::Taken(sq) => mask_of(pos.occupied().0 & sq != 0),
@@ -1137,21 +1121,9 @@ impl Ruleset {
             let by_run = if t.lengths == u64::MAX {
                 u64::MAX
             } else if let Some(k) = run_at_least(t.lengths) {
-                let mut starts = bits;
-                for i in 1..k {
-                    starts &= bits >> i;
-                }
-                let mut m = starts;
-                for i in 1..k {
-                    m |= starts << i;
-                }
-                m
+                in_runs_of(bits, k as u32)
             } else {
-                let mut m = if t.lengths & 1 != 0 { !counted } else { 0 };
-                for n in 1..=max {
-                    m |= exact[n] & mask_of(t.lengths >> n & 1 != 0);
-                }
-                m
+                of_lengths(&exact, t.lengths, counted, max)
             };
             let by_middle = match t.middle {
                 None => u64::MAX,
@@ -1208,18 +1180,8 @@ impl Ruleset {
                 let bits = pos.pieces[owner.index()].0 & counted;
                 let k = lengths.trailing_zeros();
                 if k > 0 && k < 8 && *lengths == u64::MAX << k {
-                    // "A run of k or more" (B-7, T-8): shift-and finds the
-                    // first squares of k-square windows, shift-or spreads
-                    // them over the windows.
-                    let mut starts = bits;
-                    for i in 1..k {
-                        starts &= bits >> i;
-                    }
-                    let mut mask = starts;
-                    for i in 1..k {
-                        mask |= starts << i;
-                    }
-                    return mask;
+                    // "A run of k or more" (B-7, T-8).
+                    return in_runs_of(bits, k);
                 }
                 // Pieces off the counted squares are in no run (length 0).
                 let mut mask = if lengths & 1 != 0 { !counted } else { 0 };
