@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Seeds every fuzz target's corpus from the bundled games, rule files and
 # test fixtures, then runs each target for FUZZ_SECONDS seconds (default 60).
+# The seed is fixed (FUZZ_SEED, default 1) so that a run is repeatable.
 # Any crash, panic, leak or timeout fails the run and leaves the input in
 # fuzz/artifacts/<target>/.
 #
@@ -55,7 +56,7 @@ mkdir -p logs
 for t in "${targets[@]}"; do
     echo "fuzz: $t for ${secs}s" >&2
     rc=0
-    cargo fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -max_len=65536 -timeout=10 \
+    cargo fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -max_len=65536 -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 >"logs/$t.log" 2>&1 || rc=$?
     grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)' "logs/$t.log" >&2 || true
     if [[ $rc -ne 0 ]]; then
