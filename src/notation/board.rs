@@ -4,7 +4,7 @@
 //! Stage: [`Ruleset`] geometry + [`Position`] → text. Nothing here judges
 //! legality; the caller says which squares to highlight.
 //!
-//! The track runs boustrophedon (RULES.md, shared vocabulary): the first row
+//! The track runs boustrophedon (docs/sources/README.md): the first row
 //! left → right, the second right → left, the third left → right, and so on
 //! for any `board.len` and `board.row_len`. Arrows at the row ends show the
 //! way; a house shows its glyph, or a short form of its name where the glyph

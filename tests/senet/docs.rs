@@ -1,0 +1,220 @@
+//! The repository against its own documentation: every clause id cited
+//! anywhere resolves in the digest of the sources (`docs/sources/`), no text
+//! names a file that does not ship, and each built-in rule set's page lists
+//! its options.
+
+use senet::rules::sources;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The folders and files whose text the tests read: everything in the
+/// repository but the build output.
+const SCANNED: [&str; 10] = [
+    "README.md",
+    "Cargo.toml",
+    "rules",
+    "src",
+    "docs",
+    "games",
+    "grammar",
+    "tests",
+    "benches",
+    ".ci",
+];
+
+fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            walk(&e, out);
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// Every scanned text file: (path relative to the root, text).
+fn texts() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for s in SCANNED {
+        walk(&root().join(s), &mut files);
+    }
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            let rel = p.strip_prefix(root()).unwrap().display().to_string();
+            Some((rel, text))
+        })
+        .collect()
+}
+
+/// The clause-shaped words of a line: `[K-9a, P-4]` → `K-9a`, `P-4`;
+/// `A-3/lowest` → `A-3`; `T-15..T-17` → `T-15`, `T-17`.
+fn clause_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| sources::is_clause_id(w))
+}
+
+/// Clause-shaped words that are not citations of the project's sources, and
+/// where they may appear. `X-n` ids are left for users' own rule files (the
+/// examples of docs/rules-language.md and the fixtures use them); the other
+/// entries are the ids of one fixture each.
+fn not_a_citation(path: &str, id: &str) -> bool {
+    let prefix = id.split('-').next().unwrap_or("");
+    match prefix {
+        "X" => true,
+        "UTF" => id == "UTF-8",
+        // tests/fixtures/rules/ok/everything.senet cites ids of its own.
+        "G" => path.contains("everything.senet"),
+        // An error fixture: options that deliberately do not exist.
+        _ => path.contains("unknown_option.senet") && (id == "T-14z" || id == "T-99"),
+    }
+}
+
+#[test]
+fn every_cited_clause_resolves_in_the_digest() {
+    let defined: BTreeSet<&str> = sources::clauses().iter().map(|c| c.id).collect();
+    let mut cited = 0;
+    let mut unresolved = Vec::new();
+    for (path, text) in texts() {
+        // This file spells out the exceptions below.
+        if path.ends_with("docs.rs") {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            for id in clause_words(line) {
+                if not_a_citation(&path, id) {
+                    continue;
+                }
+                cited += 1;
+                if !defined.contains(id) {
+                    unresolved.push(format!("{path}:{}: {id}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(cited > 1000, "the scan found only {cited} citations");
+    assert!(
+        unresolved.is_empty(),
+        "clause ids with no entry in docs/sources:\n{}",
+        unresolved.join("\n")
+    );
+}
+
+/// Names of files that exist only where the project was developed. Built
+/// from parts so that this file does not name them itself.
+fn unshipped_names() -> Vec<String> {
+    let mut names: Vec<String> = ["RULES", "NOTATION", "RECONSTRUCTIONS", "READINGS", "STYLE"]
+        .iter()
+        .map(|n| format!("{n}.md"))
+        .collect();
+    names.push(format!("{}/", "shared"));
+    names.push(format!("/{}/", "work"));
+    names
+}
+
+/// A source's seed file name: three digits, `_`, sixteen hex digits.
+fn has_seed_name(line: &str) -> bool {
+    let b = line.as_bytes();
+    (3..b.len()).any(|i| {
+        b[i] == b'_'
+            && b[i - 3..i].iter().all(u8::is_ascii_digit)
+            && b.len() >= i + 17
+            && b[i + 1..i + 17]
+                .iter()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+    })
+}
+
+#[test]
+fn no_text_names_a_file_that_does_not_ship() {
+    let names = unshipped_names();
+    let mut found = Vec::new();
+    for (path, text) in texts() {
+        for (n, line) in text.lines().enumerate() {
+            for name in &names {
+                if line.contains(name.as_str()) {
+                    found.push(format!("{path}:{}: {name}", n + 1));
+                }
+            }
+            if has_seed_name(line) {
+                found.push(format!("{path}:{}: a seed file name", n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "names of files that do not ship:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_seed_name_pattern_matches_only_seed_names() {
+    assert!(has_seed_name(&format!("B: 002_{}.txt", "caaaf1d798830e91")));
+    assert!(!has_seed_name("run_games_0001"));
+    assert!(!has_seed_name("bga-0002.sgn"));
+}
+
+/// Each built-in rule set has a page, its source line points to it, and the
+/// page lists every option the rule set offers.
+#[test]
+fn each_builtin_has_a_page_listing_its_options() {
+    let pages = sources::pages();
+    for name in senet::rules::builtin_names() {
+        let r = senet::rules::load(name, None, &[]).unwrap();
+        let page = pages
+            .iter()
+            .find(|p| p.file == format!("{name}.md"))
+            .unwrap_or_else(|| panic!("no page docs/sources/{name}.md"));
+        let link = format!("docs/sources/{}", page.file);
+        assert!(
+            r.meta.source.contains(&link),
+            "{name}: its source line does not point to {link}: {}",
+            r.meta.source
+        );
+        for (option, _) in &r.meta.options {
+            assert!(
+                page.text.contains(&format!("`{option}`")),
+                "docs/sources/{}: option `{option}` of {name} is not listed",
+                page.file
+            );
+        }
+    }
+}
+
+/// The index lists every page, and every page's links to other pages work.
+#[test]
+fn the_index_lists_every_page() {
+    let index = std::fs::read_to_string(root().join("docs/sources/README.md")).unwrap();
+    let mut on_disk = Vec::new();
+    walk(&root().join("docs/sources"), &mut on_disk);
+    let on_disk: BTreeSet<String> = on_disk
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|f| f != "README.md")
+        .collect();
+    let embedded: BTreeSet<String> = sources::pages()
+        .iter()
+        .map(|p| p.file.to_string())
+        .collect();
+    assert_eq!(
+        on_disk, embedded,
+        "docs/sources and the embedded pages differ"
+    );
+    for file in &on_disk {
+        assert!(
+            index.contains(&format!("]({file})")),
+            "docs/sources/README.md does not link {file}"
+        );
+    }
+}
