@@ -218,3 +218,128 @@ fn the_index_lists_every_page() {
         );
     }
 }
+
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Words with single spaces, so that wrapped and unwrapped text compare.
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn explain_prints_the_clause_from_the_digest_and_what_cites_it() {
+    let (code, out, err) = senet(&["rules", "explain", "K-9a"]);
+    assert_eq!(code, 0, "{err}");
+    let k9a = sources::find("K-9a").unwrap();
+    let first_paragraph = out.split("\n\n").next().unwrap();
+    assert_eq!(words(first_paragraph), format!("K-9a {}", k9a.text));
+    assert!(out.contains("from: docs/sources/kendall.md"), "{out}");
+    // The line of `rules show kendall` that cites K-9a, word for word.
+    let (_, show, _) = senet(&["rules", "show", "kendall"]);
+    let cited = show.lines().find(|l| l.contains("K-9a")).unwrap().trim();
+    assert!(words(&out).contains(&format!("kendall: {cited}")), "{out}");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("explain_K-9a", out);
+    });
+}
+
+#[test]
+fn explain_shows_an_option_that_replaces_a_line() {
+    let (code, out, err) = senet(&["rules", "explain", "T-17", "--rules", "thai"]);
+    assert_eq!(code, 0, "{err}");
+    let changed = out
+        .split("changed by")
+        .nth(1)
+        .expect("a changed-by section");
+    let changed = words(changed);
+    assert!(changed.contains("thai --option T-17b:"), "{out}");
+    assert!(
+        changed.contains(
+            "- Square 30 (House of Horus): a piece here bears off only with a throw of 1. [T-17]"
+        ),
+        "{out}"
+    );
+    assert!(
+        changed.contains(
+            "+ Square 30 (House of Horus): a piece here bears off with any throw. [T-17b]"
+        ),
+        "{out}"
+    );
+    // Only the rule set asked for.
+    assert!(!out.contains("meub"), "{out}");
+}
+
+#[test]
+fn explain_takes_an_option_name_for_its_clause() {
+    let (code, out, err) = senet(&["rules", "explain", "A-3/lowest"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("A-3  "), "{out}");
+    for name in ["thai", "kendall", "bga", "meub"] {
+        assert!(
+            out.contains(&format!("  {name} --option A-3/lowest: ")),
+            "{name}: {out}"
+        );
+    }
+}
+
+#[test]
+fn explain_refuses_an_unknown_id_with_a_suggestion() {
+    let (code, out, err) = senet(&["rules", "explain", "k-9a"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("senet::rules::unknown_clause"), "{err}");
+    assert!(err.contains("did you mean `K-9a`?"), "{err}");
+    let (code, _, err) = senet(&["rules", "explain", "K-99"]);
+    assert_eq!(code, 2);
+    assert!(
+        words(&err).contains("the `K` clauses are K-1, K-2,"),
+        "{err}"
+    );
+}
+
+/// Every line of every built-in rule set in words is found by `explain`
+/// under each clause it cites, and every option of a built-in shows up
+/// under the clause it is named after.
+#[test]
+fn explain_finds_every_citation_of_the_builtins() {
+    for name in senet::rules::builtin_names() {
+        let r = senet::rules::load(name, None, &[]).unwrap();
+        let specs = [name.to_string()];
+        let mut ids: BTreeSet<&str> = BTreeSet::new();
+        for (_, clauses) in &r.meta.explained {
+            ids.extend(clauses.split(',').map(str::trim).filter(|c| !c.is_empty()));
+        }
+        for (option, _) in &r.meta.options {
+            ids.extend(sources::clause_of_option(option));
+        }
+        for id in ids {
+            let clause = sources::find(id).unwrap_or_else(|| panic!("{name}: {id} unresolved"));
+            let out = words(&senet::cli::rules::explain(&clause, &specs).unwrap());
+            for (text, clauses) in &r.meta.explained {
+                if clauses.split(',').any(|c| c.trim() == id) {
+                    let line = words(&format!("{name}: {text} [{clauses}]"));
+                    assert!(out.contains(&line), "{id} misses {line}");
+                }
+            }
+            for (option, _) in &r.meta.options {
+                if sources::clause_of_option(option) == Some(id) {
+                    assert!(
+                        out.contains(&format!("{name} --option {option}:")),
+                        "{id}: {option}"
+                    );
+                }
+            }
+        }
+    }
+}
