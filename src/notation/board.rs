@@ -36,6 +36,19 @@ pub struct Highlight {
     pub displaced: Option<u8>,
 }
 
+/// What the marks of a [`Highlight`] mean, in one line for a legend: with
+/// `colour` the moved piece is in reverse video and a displaced one
+/// underlined, without it they are bracketed (`[W]`, `(B)`).
+pub fn marks_legend(colour: bool) -> &'static str {
+    if colour {
+        "Marks: reverse video = the piece that moved, underlined = an opposing \
+         piece it displaced, · = the square it left"
+    } else {
+        "Marks: [W] = the piece that moved, (B) = an opposing piece it displaced, \
+         · = the square it left"
+    }
+}
+
 /// Whether `text` takes one terminal column per character everywhere: ASCII,
 /// Latin, Greek, Cyrillic, and the punctuation, arrow, mathematical and
 /// miscellaneous-symbol blocks (`☥`, `≈`). Hieroglyphs and CJK do not.

@@ -343,3 +343,183 @@ fn explain_finds_every_citation_of_the_builtins() {
         }
     }
 }
+
+/// The arguments of a README command line: `senet` and a trailing
+/// `# comment` dropped, double quotes grouping words.
+fn command_args(line: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut in_word) = (false, false);
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            '#' if !quoted && !in_word => break,
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    args.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        args.push(word);
+    }
+    assert_eq!(args.first().map(String::as_str), Some("senet"), "{line}");
+    args.remove(0);
+    args
+}
+
+/// Whether `actual` shows the `expected` lines in order, where a line
+/// `...` stands for any number of lines left out; without a `...` at
+/// either end, the output must start or end there.
+fn shows(expected: &[&str], actual: &str) -> Result<(), String> {
+    let actual: Vec<&str> = actual.lines().map(str::trim_end).collect();
+    let segments: Vec<Vec<&str>> = expected
+        .split(|l| l.trim() == "...")
+        .map(|s| s.iter().map(|l| l.trim_end()).collect())
+        .collect();
+    let mut at = 0;
+    let last = segments.len() - 1;
+    for (i, seg) in segments.iter().enumerate() {
+        if seg.is_empty() {
+            continue;
+        }
+        let fits = |k: usize| actual.len() >= k + seg.len() && actual[k..k + seg.len()] == seg[..];
+        let found = if i == 0 {
+            fits(0).then_some(0)
+        } else {
+            (at..actual.len()).find(|&k| fits(k))
+        };
+        let Some(k) = found else {
+            return Err(format!(
+                "these lines are not in the output:\n{}",
+                seg.join("\n")
+            ));
+        };
+        at = k + seg.len();
+        if i == last && at != actual.len() {
+            return Err(format!("the output goes on after:\n{}", seg.join("\n")));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn shows_matches_in_order_with_elisions() {
+    let out = "a\nb\nc\nd\n";
+    assert!(shows(&["a", "...", "c", "d"], out).is_ok());
+    assert!(shows(&["a", "b", "..."], out).is_ok());
+    assert!(shows(&["...", "b", "c", "..."], out).is_ok());
+    assert!(shows(&["a", "c", "..."], out).is_err());
+    assert!(shows(&["a", "..."], "b\na\n").is_err());
+    assert!(shows(&["...", "c"], out).is_err());
+    assert!(shows(&["...", "c", "b", "..."], out).is_err());
+    assert_eq!(
+        command_args(r#"senet moves --position "WB8/10/10 w 0-0 - 1" --throw 3   # note"#),
+        ["moves", "--position", "WB8/10/10 w 0-0 - 1", "--throw", "3"]
+    );
+}
+
+/// Every `$ senet …` line in a ```text block of the README is run from the
+/// repository root; what follows it, up to the next `$` line or the end of
+/// the block, must be its output (standard error, then standard output).
+#[test]
+fn readme_examples_match_the_program() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut commands = 0;
+    let mut failures = Vec::new();
+    for block in readme.split("```text\n").skip(1) {
+        let block = block.split("\n```").next().unwrap();
+        let mut lines = block.lines().peekable();
+        while let Some(line) = lines.next() {
+            let Some(command) = line.strip_prefix("$ ") else {
+                panic!("README: a text block line outside a command's output: {line}");
+            };
+            let mut expected = Vec::new();
+            while let Some(l) = lines.next_if(|l| !l.starts_with("$ ")) {
+                expected.push(l);
+            }
+            let args = command_args(command);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (_, out, err) = senet(&args);
+            commands += 1;
+            if let Err(why) = shows(&expected, &format!("{err}{out}")) {
+                failures.push(format!("$ {command}\n{why}\n--- real output:\n{err}{out}"));
+            }
+        }
+    }
+    assert!(commands >= 8, "only {commands} README commands were run");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// docs/check.md quotes, under each diagnostic code, the message (and
+/// sometimes the help) that the code's fixtures produce: `> message` or
+/// `> message   (rule: K-9a, P-4)`, and `> help: text`. Each quote must be
+/// what `senet check` really says for one of the fixtures the section names.
+#[test]
+fn check_md_quotes_the_real_messages() {
+    let doc = std::fs::read_to_string(root().join("docs/check.md")).unwrap();
+    let mut quotes = 0;
+    let mut wrong = Vec::new();
+    for section in doc.split("\n#### ").skip(1) {
+        let code = section.split('`').nth(1).unwrap_or("?");
+        let mut findings: Vec<serde_json::Value> = Vec::new();
+        let names: BTreeSet<&str> = section
+            .split(|c: char| !(c.is_ascii_alphanumeric() || "._-".contains(c)))
+            .filter(|w| w.ends_with(".sgn"))
+            .collect();
+        for name in names {
+            for dir in ["err", "err-syntax", "ok", "ok-check"] {
+                let path = format!("tests/fixtures/sgn/{dir}/{name}");
+                if root().join(&path).exists() {
+                    let (_, out, _) = senet(&["check", "--format", "json", &path]);
+                    findings.extend(
+                        out.lines()
+                            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+                            .filter(|v| v.get("message").is_some()),
+                    );
+                }
+            }
+        }
+        for quote in section.lines().filter_map(|l| l.strip_prefix("> ")) {
+            quotes += 1;
+            let found = if let Some(help) = quote.strip_prefix("help:") {
+                findings
+                    .iter()
+                    .any(|f| f["help"].as_str().unwrap_or("").contains(help.trim()))
+            } else {
+                let (message, clause) = match quote.split_once("   (rule: ") {
+                    Some((m, c)) => (m.trim(), Some(c.trim_end_matches(')'))),
+                    None => (quote.trim(), None),
+                };
+                findings
+                    .iter()
+                    .any(|f| f["message"] == message && clause.is_none_or(|c| f["clause"] == c))
+            };
+            if !found {
+                let real: Vec<String> = findings
+                    .iter()
+                    .map(|f| format!("{} (rule: {})", f["message"], f["clause"]))
+                    .collect();
+                wrong.push(format!(
+                    "{code}: `> {quote}`\n  real: {}",
+                    real.join("\n        ")
+                ));
+            }
+        }
+    }
+    assert!(quotes >= 30, "only {quotes} quotes found in docs/check.md");
+    assert!(
+        wrong.is_empty(),
+        "docs/check.md quotes messages the program does not give:\n{}",
+        wrong.join("\n")
+    );
+}
