@@ -1,4 +1,4 @@
-//! A hand-written engine of exactly the `bga` rule set (RULES.md, "Default
+//! A hand-written engine of exactly the `bga` rule set (docs/sources/bga.md, "Default
 //! readings, move by move" and P-5), written from the rules and not from
 //! `src/engine`. It exists for two reasons only: as the yardstick of the
 //! `throughput` benchmark (how fast can one rule set go when every rule is
@@ -142,7 +142,7 @@ impl Mv {
 }
 
 impl fmt::Display for Mv {
-    /// Canonical SGN (NOTATION.md §3): `3:12-15`, `4+:9x12`, `2:29-off`,
+    /// Canonical SGN (docs/sgn.md): `3:12-15`, `4+:9x12`, `2:29-off`,
     /// `0:27-15`, `4+:pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.kind == Kind::Release {

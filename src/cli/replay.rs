@@ -1060,6 +1060,7 @@ pub fn render_replay(
                 intro.push("Houses:".to_string());
                 intro.extend(legend.into_iter().map(|l| format!("   {l}")));
             }
+            intro.push(board::marks_legend(opts.color).to_string());
             for c in &game.intro {
                 let prose = comment_prose(&c.text);
                 if !prose.is_empty() {

@@ -4,7 +4,7 @@
 //! Stage: [`Ruleset`] geometry + [`Position`] → text. Nothing here judges
 //! legality; the caller says which squares to highlight.
 //!
-//! The track runs boustrophedon (RULES.md, shared vocabulary): the first row
+//! The track runs boustrophedon (docs/sources/README.md): the first row
 //! left → right, the second right → left, the third left → right, and so on
 //! for any `board.len` and `board.row_len`. Arrows at the row ends show the
 //! way; a house shows its glyph, or a short form of its name where the glyph
@@ -34,6 +34,19 @@ pub struct Highlight {
     pub from: Option<u8>,
     /// Where an opposing piece it displaced went (`(B)`).
     pub displaced: Option<u8>,
+}
+
+/// What the marks of a [`Highlight`] mean, in one line for a legend: with
+/// `colour` the moved piece is in reverse video and a displaced one
+/// underlined, without it they are bracketed (`[W]`, `(B)`).
+pub fn marks_legend(colour: bool) -> &'static str {
+    if colour {
+        "Marks: reverse video = the piece that moved, underlined = an opposing \
+         piece it displaced, · = the square it left"
+    } else {
+        "Marks: [W] = the piece that moved, (B) = an opposing piece it displaced, \
+         · = the square it left"
+    }
 }
 
 /// Whether `text` takes one terminal column per character everywhere: ASCII,

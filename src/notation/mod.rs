@@ -1,4 +1,4 @@
-//! SGN, the Senet Game Notation (NOTATION.md).
+//! SGN, the Senet Game Notation (docs/sgn.md).
 //!
 //! Stage: text → [`reader`] → [`syntax::Game`] (spanned, no game knowledge)
 //! → [`replay`] against the engine → [`check`] findings; and the way back,

@@ -2,7 +2,7 @@
 //! at a time.
 //!
 //! Stage: the first of the notation layer. It knows the shape of SGN 1
-//! (NOTATION.md, normative grammar in `grammar/sgn.pest`) and nothing of the
+//! (docs/sgn.md, normative grammar in `grammar/sgn.pest`) and nothing of the
 //! rules: it hands each [`Game`] on to the replay, or a [`SyntaxError`].
 //!
 //! Two front ends share one hand-written parser (a byte scanner, much faster

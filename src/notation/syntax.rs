@@ -8,7 +8,7 @@
 //!
 //! Movetext is a flat list of [`Node`]s in text order, as in PGN: turn
 //! numbers, units, comments, NAGs and variations. The meaning of a comment
-//! or NAG comes from its place (NOTATION.md §4): a comment before the first
+//! or NAG comes from its place (docs/sgn.md): a comment before the first
 //! unit belongs to the game ([`Game::intro`]), a comment right after `(`
 //! labels the variation, any other comment and every NAG belong to the unit
 //! before it; a variation is an alternative to the unit before it.
@@ -360,7 +360,7 @@ impl Faces {
     pub const fn get(&self, i: usize) -> bool {
         self.bits & (1 << i) != 0
     }
-    /// How many sticks show the marked side (`k` in RULES.md).
+    /// How many sticks show the marked side (`k` in docs/sources/README.md).
     pub const fn marked(&self) -> u32 {
         self.bits.count_ones()
     }

@@ -10,6 +10,7 @@ mod builtin;
 pub mod errors;
 pub mod grammar;
 pub mod lower;
+pub mod sources;
 mod summary;
 
 pub use builtin::{builtin_names, builtin_source};

@@ -1,7 +1,7 @@
 //! `senet check`: the legality layer over game records, tested with data.
 //!
 //! - `tests/fixtures/sgn/err/*.sgn`: one record per diagnostic code and per
-//!   clause of RULES.md that a record can break, each legal up to one unit
+//!   clause of docs/sources that a record can break, each legal up to one unit
 //!   or tag. Every finding is snapshotted twice: as a stable list of its
 //!   fields (code, severity, line:col, message, label, help, clause, turn,
 //!   side, unit, throw, legal units, position) and as the miette report the

@@ -1,6 +1,6 @@
 //! Differential test: the `bga` rule set compiled from `rules/bga.senet`
 //! against the hand-written engine of `benches/hand_bga` (written from
-//! RULES.md, not from `src/engine`). For every position below and every
+//! docs/sources, not from `src/engine`). For every position below and every
 //! throw 1..5, plus the units due without a throw, both must give the same
 //! set of legal units (canonical SGN) and the same position after each.
 //!

@@ -3,6 +3,7 @@
 
 mod check;
 mod differential;
+mod docs;
 mod invariants;
 mod replay;
 mod rules_fixtures;

@@ -1,7 +1,7 @@
 //! Hand-written move-generation scenarios: an oracle independent of the
 //! engine. Each `tests/scenarios/<rules>.scn` holds blocks of a position, a
 //! throw and the exact set of legal units in canonical SGN form, derived by
-//! hand from RULES.md; `after:` lines check `play`. Every failing scenario is
+//! hand from docs/sources; `after:` lines check `play`. Every failing scenario is
 //! reported in one panic, and every clause of each rule set must be cited by
 //! some scenario (coverage).
 
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// Fewest scenarios a rule set's file may hold.
 const MIN_PER_FILE: usize = 25;
 
-/// The clause ids of RULES.md per rule set (file stem), plus the named
+/// The clause ids of docs/sources per rule set (file stem), plus the named
 /// variants and the ambiguity rows and precise points that concern it: each
 /// must appear in some `clause:` line of that file.
 fn required_clauses(rules: &str) -> Vec<String> {
