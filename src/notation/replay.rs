@@ -12,85 +12,8 @@ use super::syntax::{
     UnitSyntax,
 };
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
-use serde::Serialize;
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One problem found in a game record, with everything a reader needs to
-/// understand it without the rules at hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub severity: Severity,
-    /// Stable code, e.g. `senet::sgn::illegal_move`.
-    pub code: &'static str,
-    pub message: String,
-    #[serde(skip)]
-    pub span: Span,
-    /// What the label under the excerpt says.
-    #[serde(skip)]
-    pub label: String,
-    pub help: Option<String>,
-    /// The clause of the rule file that forbids it (`K-9a`).
-    pub clause: Option<String>,
-    pub turn: Option<u32>,
-    pub side: Option<Side>,
-    /// The unit as written.
-    pub unit: Option<String>,
-    pub throw: Option<u8>,
-    /// The legal units for that throw in that position.
-    pub legal: Vec<String>,
-    /// The position string before the unit.
-    pub position: Option<String>,
-    /// Found inside a variation.
-    pub in_variation: bool,
-}
-
-impl Finding {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
-        Finding {
-            severity: Severity::Error,
-            code,
-            message: message.into(),
-            span,
-            label: String::new(),
-            help: None,
-            clause: None,
-            turn: None,
-            side: None,
-            unit: None,
-            throw: None,
-            legal: Vec::new(),
-            position: None,
-            in_variation: false,
-        }
-    }
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
-        Finding {
-            severity: Severity::Warning,
-            ..Finding::error(code, message, span)
-        }
-    }
-    pub fn label(mut self, label: impl Into<String>) -> Finding {
-        self.label = label.into();
-        self
-    }
-    pub fn help(mut self, help: impl Into<String>) -> Finding {
-        self.help = Some(help.into());
-        self
-    }
-    fn clause(mut self, clause: &str) -> Finding {
-        if !clause.is_empty() {
-            self.clause = Some(clause.to_string());
-        }
-        self
-    }
-}
+pub use super::finding::{Finding, Severity};
 
 /// What the replay saw at one unit, for `senet replay` and statistics.
 #[derive(Debug, Clone)]
@@ -345,11 +268,11 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 self.report(f);
                 pos
             }
-            Ok(asserted) if super::check::foreign_state(self.rules, &asserted).is_some() => {
+            Ok(asserted) if super::header::foreign_state(self.rules, &asserted).is_some() => {
                 // As for the Position tag: rule state these rules never set
                 // (pieces in hand without an entry, a turn's direction).
                 let (flag, why) =
-                    super::check::foreign_state(self.rules, &asserted).expect("just tested");
+                    super::header::foreign_state(self.rules, &asserted).expect("just tested");
                 let f = Finding::error(
                     "senet::sgn::position",
                     format!("the position has the flag `{flag}`, but {why}"),
@@ -423,7 +346,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     "senet::sgn::after_end",
                     format!(
                         "the game is already over: no piece is left on the board ({})",
-                        super::check::ending(rules, p)
+                        ending(rules, p)
                     ),
                     u.span,
                 )
@@ -1599,5 +1522,28 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
             "{}; the replay continues from the record's position",
             parts.join("; ")
         )
+    }
+}
+
+/// How a finished game ended, for a message: `White bore off all its
+/// pieces`; under [`Goal::MostBorneOff`](crate::engine::Goal::MostBorneOff), the counts (BL-7).
+pub fn ending(rules: &Ruleset, end: &Position) -> String {
+    let [w, b] = end.off;
+    match (rules.end.goal, rules.winner(end)) {
+        (crate::engine::Goal::BearOffAll, Some(s)) => format!("{s} bore off all its pieces"),
+        (crate::engine::Goal::MostBorneOff, Some(s)) => {
+            let (mine, theirs) = if s == Side::White { (w, b) } else { (b, w) };
+            format!("{s} bore off more pieces, {mine} to {theirs}")
+        }
+        (_, None) if w == b => format!("both sides bore off {}", pieces(w)),
+        (_, None) => format!("White bore off {} and Black {b}", pieces(w)),
+    }
+}
+
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
     }
 }
