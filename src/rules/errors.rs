@@ -8,6 +8,9 @@ use thiserror::Error;
 
 type Src = NamedSource<Arc<str>>;
 
+/// The most errors of one rule file that are kept and shown.
+pub const MAX_SHOWN_ERRORS: usize = 100;
+
 /// The result of loading a rule file that did not compile.
 #[derive(Debug, Error, Diagnostic)]
 pub enum RulesError {
@@ -32,8 +35,15 @@ pub enum RulesError {
         )
     )]
     Unusable { path: String, reason: String },
-    /// The rule file (or a file it extends) has problems: all of them.
-    #[error("rule file `{file}` has {count} {}", if *count == 1 { "error" } else { "errors" })]
+    /// The rule file (or a file it extends) has problems: all of them, or
+    /// the first [`MAX_SHOWN_ERRORS`] of a file that has more (each shown
+    /// error is rendered with its part of the file, so a file of thousands
+    /// of errors would otherwise take time quadratic in its size).
+    #[error(
+        "rule file `{file}` has {count} {}{}",
+        if *count == 1 { "error" } else { "errors" },
+        if *count > errors.len() { format!(" (the first {} shown)", errors.len()) } else { String::new() }
+    )]
     #[diagnostic(code(senet::rules::invalid))]
     Invalid {
         file: String,

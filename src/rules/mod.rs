@@ -168,9 +168,11 @@ fn compile_from(
             Err(e) => errors = e,
         }
     }
+    let count = errors.len();
+    errors.truncate(errors::MAX_SHOWN_ERRORS);
     Err(RulesError::Invalid {
         file: top_name,
-        count: errors.len(),
+        count,
         errors,
     })
 }

@@ -294,3 +294,25 @@ fn long_extends_chains_stop_at_the_cap() {
         .collect();
     assert_eq!(codes, ["senet::rules::extends_chain"]);
 }
+
+/// Thousands of duplicate declarations: every one is counted, the first
+/// hundred are kept and shown, so that showing them stays linear in the
+/// size of the file.
+#[test]
+fn thousands_of_duplicates_are_counted_and_a_hundred_shown() {
+    let mut text = String::from("extends \"thai\"\n");
+    for _ in 0..5000 {
+        text.push_str("pieces 5 per side   [X-1]\n");
+    }
+    let file = senet::diag::SourceFile::new("dups.senet", text);
+    let e = senet::rules::load_source(file, &[]).unwrap_err();
+    let senet::rules::RulesError::Invalid { count, errors, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(*count, 4999);
+    assert_eq!(errors.len(), senet::rules::errors::MAX_SHOWN_ERRORS);
+    assert_eq!(
+        e.to_string(),
+        "rule file `dups.senet` has 4999 errors (the first 100 shown)"
+    );
+}
