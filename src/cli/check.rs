@@ -5,7 +5,7 @@
 
 use crate::notation::check::{CheckOptions, GameReport, RulesCache, check_game};
 use crate::notation::reader::{GameSource, ReadError, StreamReader, SyntaxError};
-use crate::notation::replay::{Finding, Severity};
+use crate::notation::replay::{Code, Finding, Severity};
 use crate::notation::syntax::Game;
 use miette::NamedSource;
 use serde::Serialize;
@@ -96,7 +96,7 @@ struct JsonFinding<'a> {
     black: Option<&'a str>,
     line: usize,
     column: usize,
-    code: &'a str,
+    code: Code,
     severity: Severity,
     message: &'a str,
     help: Option<&'a str>,
@@ -111,8 +111,7 @@ struct JsonFinding<'a> {
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f =
-        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f = Finding::error(Code::Syntax, e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }

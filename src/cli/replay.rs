@@ -23,7 +23,7 @@ use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
 use crate::notation::header::{self, RulesCache, RulesChoice};
 use crate::notation::reader::Reader;
-use crate::notation::replay::{Finding, Replayer, Severity, Step, square_name};
+use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
 use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, UnitSyntax};
 use crate::rules::{Confinement, RulesError};
 use miette::NamedSource;
@@ -905,11 +905,7 @@ fn start_position(game: &Game, rules: &Ruleset) -> Result<Position, Box<Finding>
     match header::start_position(game, rules, head, &mut findings) {
         Some(p) => Ok(p),
         None => Err(Box::new(findings.into_iter().next().unwrap_or_else(|| {
-            Finding::error(
-                "senet::sgn::setup",
-                "the game has no usable start position",
-                head,
-            )
+            Finding::error(Code::Setup, "the game has no usable start position", head)
         }))),
     }
 }

@@ -7,7 +7,7 @@
 //! problem of the record: they come back as [`RuleFileError`], and the
 //! command line skips the games that name them.
 
-use super::finding::{Finding, Severity};
+use super::finding::{Code, Finding, Severity};
 use super::header::{self, Header};
 use super::replay::{Replayer, ending};
 use super::syntax::{Game, Node, ResultToken, Tag};
@@ -93,7 +93,7 @@ pub fn check_game(
     if !missing.is_empty() {
         findings.push(
             Finding::warning(
-                "senet::sgn::missing_tag",
+                Code::MissingTag,
                 format!("the game has no {} tag{}", join(&missing), if missing.len() > 1 { "s" } else { "" }),
                 head,
             )
@@ -106,7 +106,7 @@ pub fn check_game(
     {
         findings.push(
             Finding::warning(
-                "senet::sgn::date",
+                Code::Date,
                 format!("`{}` is not a date of the form YYYY.MM.DD", t.value),
                 value_span(t),
             )
@@ -119,7 +119,7 @@ pub fn check_game(
     {
         findings.push(
             Finding::error(
-                "senet::sgn::result_tag",
+                Code::ResultTag,
                 format!(
                     "the Result tag says `{}` but the game ends with `{}`",
                     t.value, game.result
@@ -169,7 +169,7 @@ pub fn check_game(
                 let c = claimed_winner(game.result);
                 if c != w {
                     let f = Finding::error(
-                        "senet::sgn::result",
+                        Code::Result,
                         format!("the result says {c} won, but {}", ending(&rules, &end)),
                         game.result_span,
                     )
@@ -186,7 +186,7 @@ pub fn check_game(
             (ResultToken::WhiteWins | ResultToken::BlackWins, true, None) => {
                 let c = claimed_winner(game.result);
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!(
                         "the result says {c} won, but the game is drawn: {}",
                         ending(&rules, &end)
@@ -200,7 +200,7 @@ pub fn check_game(
             (ResultToken::WhiteWins | ResultToken::BlackWins, false, _) if !abandoned => {
                 let c = claimed_winner(game.result);
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!("the result says {c} won, but the game is not over: {left}"),
                     game.result_span,
                 )
@@ -210,7 +210,7 @@ pub fn check_game(
             }
             (ResultToken::Draw, true, Some(w)) => {
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!(
                         "the result says the game was drawn, but {w} won: {}",
                         ending(&rules, &end)
@@ -231,7 +231,7 @@ pub fn check_game(
                     )
                 };
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!("the result says the game was drawn, but the game is not over: {left}"),
                     game.result_span,
                 )
@@ -241,7 +241,7 @@ pub fn check_game(
             }
             (ResultToken::Unknown, true, w) => {
                 let f = Finding::warning(
-                    "senet::sgn::result_unfinished",
+                    Code::ResultUnfinished,
                     format!(
                         "the game is over ({}{}) but the result is `*`",
                         if w.is_none() { "drawn: " } else { "" },
@@ -268,7 +268,7 @@ pub fn check_game(
             (Some(t), Some((side, points))) => {
                 let want = format!("{side} {points}");
                 if t.value != want {
-                    let mut f = Finding::error("senet::sgn::score", format!("the score is `{want}`, not `{}`", t.value), value_span(t))
+                    let mut f = Finding::error(Code::Score, format!("the score is `{want}`, not `{}`", t.value), value_span(t))
                         .label("Score")
                         .help(format!("write `[Score \"{want}\"]`: the winner scores for each opposing piece left, by row"));
                     if !rules.end.clause.is_empty() {
@@ -279,7 +279,7 @@ pub fn check_game(
             }
             (None, Some((side, points))) => {
                 let mut f = Finding::warning(
-                    "senet::sgn::score_missing",
+                    Code::ScoreMissing,
                     "the game is over and the rules score it, but there is no Score tag",
                     game.result_span,
                 )
@@ -292,7 +292,7 @@ pub fn check_game(
             }
             (Some(t), None) if rules.end.score_by_row.is_none() => findings.push(
                 Finding::warning(
-                    "senet::sgn::score",
+                    Code::Score,
                     format!("`{}` does not score games", rules.meta.name),
                     value_span(t),
                 )

@@ -9,7 +9,7 @@
 //! tags that cause them, and a rule file that does not compile comes back
 //! as the [`RulesError`] itself.
 
-use super::finding::Finding;
+use super::finding::{Code, Finding};
 use super::position_string::POSITION_HELP;
 use super::syntax::{Game, Node, Span, Tag};
 use crate::engine::{Heading, Hit, Position, Ruleset, Side, Starter};
@@ -87,7 +87,7 @@ pub fn head_span(game: &Game) -> Span {
 /// can be told the rule set with `--rules`.
 pub fn missing_rules(head: Span, overridable: bool) -> Finding {
     Finding::error(
-        "senet::sgn::missing_rules",
+        Code::MissingRules,
         "the game does not say which rules it was played under",
         head,
     )
@@ -233,7 +233,7 @@ pub fn resolve(
             let spec = &choice.spec;
             findings.push(
                 Finding::warning(
-                    "senet::sgn::rules_digest",
+                    Code::RulesDigest,
                     format!("the rule file `{spec}` has changed since this record was checked against it"),
                     t.value_span,
                 )
@@ -264,7 +264,7 @@ fn load_problem(
     if e.is_io() {
         return Some(
             Finding::error(
-                "senet::sgn::unknown_rules",
+                Code::UnknownRules,
                 format!("no rule set `{spec}`: not a built-in name and no such file"),
                 choice.spec_span.unwrap_or(head),
             )
@@ -299,7 +299,7 @@ fn load_problem(
         .unwrap_or_default();
     Some(
         Finding::error(
-            "senet::sgn::rule_options",
+            Code::RuleOptions,
             format!(
                 "`{}` names an option that `{spec}` does not have",
                 choice.options.join("; ")
@@ -342,7 +342,7 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
     let Some(t) = tag(game, "Position") else {
         findings.push(
             Finding::error(
-                "senet::sgn::setup",
+                Code::Setup,
                 "`SetUp \"1\"` needs a Position tag",
                 tag(game, "SetUp")
                     .expect("checked by the caller")
@@ -359,7 +359,7 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
             let vs = t.value_span;
             findings.push(
                 Finding::error(
-                    "senet::sgn::position",
+                    Code::Position,
                     format!("bad position string: {}", e.message),
                     Span::new(vs.start + e.at, vs.start + e.at + e.len),
                 )
@@ -372,7 +372,7 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
     if let Some((flag, why)) = foreign_state(rules, &p) {
         findings.push(
             Finding::error(
-                "senet::sgn::position",
+                Code::Position,
                 format!("the Position has the flag `{flag}`, but {why}"),
                 t.value_span,
             )
@@ -398,7 +398,7 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
     }
     findings.push(
         Finding::error(
-            "senet::sgn::position",
+            Code::Position,
             format!(
                 "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
                 wrong.join(", "),
@@ -431,7 +431,7 @@ fn rules_start(
         Some((t, v)) => {
             findings.push(
                 Finding::error(
-                    "senet::sgn::first_player",
+                    Code::FirstPlayer,
                     format!("`{v}` is not a side"),
                     t.value_span,
                 )
@@ -453,7 +453,7 @@ fn rules_start(
                 && named.is_none()
             {
                 let mut f = Finding::error(
-                    "senet::sgn::first_player_missing",
+                    Code::FirstPlayerMissing,
                     format!("under `{}` an opening procedure decides the first player, and the record does not say who it was", rules.meta.name),
                     head,
                 )
@@ -468,7 +468,7 @@ fn rules_start(
                 && n != *side
             {
                 let mut f = Finding::error(
-                    "senet::sgn::first_player",
+                    Code::FirstPlayer,
                     format!("under `{}` {side} moves first, not {n}", rules.meta.name),
                     t.value_span,
                 )
@@ -488,7 +488,7 @@ fn rules_start(
                 Some(s) => s,
                 None => {
                     let mut f = Finding::error(
-                        "senet::sgn::first_player_missing",
+                        Code::FirstPlayerMissing,
                         format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
                         head,
                     )

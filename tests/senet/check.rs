@@ -20,7 +20,7 @@
 use miette::NamedSource;
 use senet::notation::check::{CheckOptions, RulesCache, check_game};
 use senet::notation::reader::{Reader, SyntaxError};
-use senet::notation::replay::{Finding, Severity};
+use senet::notation::replay::{Code, Finding, Severity};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,8 +58,7 @@ fn relative(path: &Path) -> String {
 
 /// A syntax error as the checker reports it (as `src/cli/check.rs` does).
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f =
-        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f = Finding::error(Code::Syntax, e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }
@@ -236,7 +235,7 @@ fn check_err_clauses() {
         let Some(f) = checked
             .iter()
             .flat_map(|c| &c.findings)
-            .find(|f| f.code == code)
+            .find(|f| f.code.as_str() == code)
         else {
             continue; // check_err_fixtures reports the missing code
         };
@@ -290,7 +289,7 @@ fn check_err_codes() {
         let text = std::fs::read_to_string(&path).unwrap();
         let codes: Vec<&str> = check_file(&path, &text)
             .iter()
-            .flat_map(|c| c.findings.iter().map(|f| f.code))
+            .flat_map(|c| c.findings.iter().map(|f| f.code.as_str()))
             .collect();
         let code = promised_code(&path);
         if !codes.contains(&code.as_str()) {
