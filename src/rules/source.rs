@@ -181,7 +181,7 @@ pub(super) fn resolve(
         }
         Reading::Confined { roots, max_bytes } => {
             let (shown, real) = locate(spec, relative_to, roots).ok_or(Unread::NotFound)?;
-            let text = read_capped(&real, max_bytes).map_err(Unread::Unusable)?;
+            let text = read_capped(&real, roots, max_bytes)?;
             let id = real.display().to_string();
             Ok((
                 Origin::Path {
@@ -229,8 +229,11 @@ fn locate(spec: &str, relative_to: Option<&Path>, roots: &[PathBuf]) -> Option<(
 /// Reads a file that must be a regular file of at most `max_bytes` bytes of
 /// UTF-8. The file is opened without following a symlink and without
 /// waiting on a FIFO, and what was opened is checked, not what the path
-/// named a moment before.
-fn read_capped(path: &Path, max_bytes: u64) -> Result<String, String> {
+/// named a moment before: where the system can say which file an open
+/// descriptor is (Linux), that file must still lie inside `roots`, in case
+/// a folder on the way was swapped for a symlink after [`locate`].
+fn read_capped(path: &Path, roots: &[PathBuf], max_bytes: u64) -> Result<String, Unread> {
+    let unusable = |e: std::io::Error| Unread::Unusable(e.to_string());
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -238,23 +241,37 @@ fn read_capped(path: &Path, max_bytes: u64) -> Result<String, String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    let file = options.open(path).map_err(|e| e.to_string())?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
+    // Opening failed: the path no longer leads to a file that may be read.
+    let file = options.open(path).map_err(|_| Unread::NotFound)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let opened = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if let Ok(opened) = opened
+            && !roots.iter().any(|r| opened.starts_with(r))
+        {
+            return Err(Unread::NotFound);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = roots;
+    let meta = file.metadata().map_err(unusable)?;
     if !meta.is_file() {
-        return Err("not a regular file".to_string());
+        return Err(Unread::Unusable("not a regular file".to_string()));
     }
     if meta.len() > max_bytes {
-        return Err(too_large(max_bytes));
+        return Err(Unread::Unusable(too_large(max_bytes)));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // The file may grow after the check: never read past the cap.
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+        .map_err(unusable)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(too_large(max_bytes));
+        return Err(Unread::Unusable(too_large(max_bytes)));
     }
-    String::from_utf8(bytes).map_err(|_| "not a rule file: the text is not UTF-8".to_string())
+    String::from_utf8(bytes)
+        .map_err(|_| Unread::Unusable("not a rule file: the text is not UTF-8".to_string()))
 }
 
 fn too_large(max_bytes: u64) -> String {
