@@ -241,6 +241,13 @@ fn read_capped(path: &Path, roots: &[PathBuf], max_bytes: u64) -> Result<String,
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
+    // Devices and FIFOs are not even opened (opening some has effects);
+    // the check after opening covers a file swapped in between.
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => return Err(Unread::Unusable("not a regular file".to_string())),
+        Ok(_) => {}
+        Err(_) => return Err(Unread::NotFound),
+    }
     // Opening failed: the path no longer leads to a file that may be read.
     let file = options.open(path).map_err(|_| Unread::NotFound)?;
     #[cfg(target_os = "linux")]
