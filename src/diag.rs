@@ -1,4 +1,6 @@
-//! Shared diagnostic plumbing: source files with names, and byte spans.
+//! Shared diagnostic plumbing: source files with names, byte spans, and
+//! line/column positions. Both languages (rule files and SGN) use the one
+//! [`Span`] and the one [`line_col`] defined here.
 
 use miette::{NamedSource, SourceSpan};
 use std::sync::Arc;
@@ -22,13 +24,47 @@ impl SourceFile {
     pub fn named(&self) -> NamedSource<Arc<str>> {
         NamedSource::new(self.name.clone(), self.text.clone())
     }
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(&self.text, offset)
+}
+
+/// A byte range `start..end` into a source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    pub const fn len(&self) -> usize {
+        self.end - self.start
+    }
+    pub const fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+    /// The text this span covers in `source` (which must be the text the
+    /// spans were read from, starting at offset 0).
+    pub fn text<'a>(&self, source: &'a str) -> &'a str {
+        &source[self.start..self.end]
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset in `text`.
+impl From<Span> for SourceSpan {
+    fn from(s: Span) -> SourceSpan {
+        SourceSpan::new(s.start.into(), s.len())
+    }
+}
+
+impl From<Span> for std::ops::Range<usize> {
+    fn from(s: Span) -> std::ops::Range<usize> {
+        s.start..s.end
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset in `text`:
+/// the one place positions are counted, for every diagnostic printed as
+/// `file:line:col`.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];

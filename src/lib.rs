@@ -37,7 +37,7 @@
 //!     &mut Default::default(),
 //! )
 //! .unwrap();
-//! let codes: Vec<&str> = report.findings.iter().map(|f| f.code).collect();
+//! let codes: Vec<&str> = report.findings.iter().map(|f| f.code.as_str()).collect();
 //! assert!(codes.contains(&"senet::sgn::no_piece"), "{codes:?}");
 //! ```
 

@@ -5,7 +5,7 @@
 
 use crate::notation::check::{CheckOptions, GameReport, RulesCache, check_game};
 use crate::notation::reader::{GameSource, ReadError, StreamReader, SyntaxError};
-use crate::notation::replay::{Finding, Severity};
+use crate::notation::replay::{Code, Finding, Severity};
 use crate::notation::syntax::Game;
 use miette::NamedSource;
 use serde::Serialize;
@@ -41,6 +41,8 @@ pub struct CheckArgs {
     /// the number.
     #[arg(long)]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub record_rules: super::RecordRulesArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -63,6 +65,26 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub units: usize,
+    /// Games not checked because the rule file they name does not compile
+    /// or cannot be used.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped: usize,
+    /// Why, per rule file, in the order first met.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_rules: Vec<SkippedRules>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The games skipped because of one rule file.
+#[derive(Debug, Serialize)]
+pub struct SkippedRules {
+    /// The rule file as named.
+    pub rules: String,
+    pub games: usize,
+    pub reason: String,
 }
 
 /// One finding as a JSON line.
@@ -74,7 +96,7 @@ struct JsonFinding<'a> {
     black: Option<&'a str>,
     line: usize,
     column: usize,
-    code: &'a str,
+    code: Code,
     severity: Severity,
     message: &'a str,
     help: Option<&'a str>,
@@ -89,8 +111,7 @@ struct JsonFinding<'a> {
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f =
-        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f = Finding::error(Code::Syntax, e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }
@@ -113,8 +134,8 @@ enum Verdict {
     /// `--syntax-only`: the game reads, and nothing more is checked.
     Read,
     Checked(GameReport),
-    /// The rule file the game names does not compile, rendered.
-    RuleFile(String),
+    /// The rule file the game names does not compile or cannot be used.
+    RuleFile(std::sync::Arc<crate::rules::RulesError>),
 }
 
 /// A game on the queue of `Checker::check_shared`: checked or not yet.
@@ -145,7 +166,7 @@ fn judge(
         Ok(game) => {
             let verdict = match check_game(&game, dir, opts, cache) {
                 Ok(report) => Verdict::Checked(report),
-                Err(e) => Verdict::RuleFile(super::render(&*e.0)),
+                Err(e) => Verdict::RuleFile(e.0),
             };
             (Some(game), verdict)
         }
@@ -198,6 +219,18 @@ struct Checker {
     rule_file_failed: bool,
 }
 
+/// Why the games naming a rule file are skipped, in a few words.
+fn skip_reason(e: &crate::rules::RulesError) -> String {
+    use crate::rules::RulesError;
+    match e {
+        RulesError::Invalid { count, .. } => format!(
+            "the rule file does not compile ({count} error{})",
+            if *count == 1 { "" } else { "s" }
+        ),
+        RulesError::Unusable { reason, .. } | RulesError::Io { reason, .. } => reason.clone(),
+    }
+}
+
 impl Checker {
     fn emit(
         &mut self,
@@ -215,7 +248,7 @@ impl Checker {
             Severity::Error => self.summary.errors += 1,
             Severity::Warning => self.summary.warnings += 1,
         }
-        let (line, column) = line_col(src, f.span.start);
+        let (line, column) = src.line_col(f.span.start);
         let white = game.and_then(|g| g.tag("White"));
         let black = game.and_then(|g| g.tag("Black"));
         match self.args_format {
@@ -324,9 +357,6 @@ impl Checker {
                 // A full queue (or a reader that has stopped) only means
                 // these buffers are freed instead of reused.
                 let _ = back_tx.try_send(back);
-                if self.rule_file_failed {
-                    return Ok(());
-                }
             }
             Ok(())
         })
@@ -373,9 +403,6 @@ impl Checker {
                 };
                 let back = self.print(name, &mut index, judged)?;
                 let _ = back_tx.try_send(back);
-                if self.rule_file_failed {
-                    break;
-                }
             }
             Ok(())
         });
@@ -438,9 +465,6 @@ impl Checker {
                 };
                 let back = self.print(name, &mut index, judged)?;
                 let _ = back_tx.try_send(back);
-                if self.rule_file_failed {
-                    break;
-                }
             }
             Ok(())
         });
@@ -489,21 +513,33 @@ impl Checker {
                     self.summary.valid += 1;
                 }
             }
-            Verdict::RuleFile(rendered) => {
-                let _ = self.out.flush();
-                eprint!("{rendered}");
-                self.summary.invalid += 1;
+            Verdict::RuleFile(e) => {
+                // The rule file's own diagnostics once, at its first game;
+                // its games are counted and the run goes on.
+                let rules = e.file().to_string();
+                match self
+                    .summary
+                    .skipped_rules
+                    .iter_mut()
+                    .find(|s| s.rules == rules)
+                {
+                    Some(s) => s.games += 1,
+                    None => {
+                        let _ = self.out.flush();
+                        eprint!("{}", super::render(&*e));
+                        self.summary.skipped_rules.push(SkippedRules {
+                            rules,
+                            games: 1,
+                            reason: skip_reason(&e),
+                        });
+                    }
+                }
+                self.summary.skipped += 1;
                 self.rule_file_failed = true;
             }
         }
         Ok((game, src))
     }
-}
-
-fn line_col(src: &GameSource, offset: usize) -> (usize, usize) {
-    let local = offset.saturating_sub(src.offset).min(src.text.len());
-    let (l, c) = crate::diag::line_col(&src.text, local);
-    (l + src.line, c)
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
@@ -526,7 +562,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         args_format: args.format,
         strict: args.strict,
         syntax_only: args.syntax_only,
-        caches: (0..threads).map(|_| RulesCache::default()).collect(),
+        caches: (0..threads)
+            .map(|_| RulesCache::new(args.record_rules.confinement()))
+            .collect(),
         summary: Summary::default(),
         out: std::io::BufWriter::new(std::io::stdout()),
         rule_file_failed: false,
@@ -570,12 +608,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 eprintln!("error: cannot read {name}: {e}");
                 io_failed = true;
             }
-            if checker.rule_file_failed {
-                break;
-            }
-        }
-        if checker.rule_file_failed {
-            break;
         }
     }
     let s = &checker.summary;
@@ -592,6 +624,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 s.valid,
                 s.invalid
             );
+            if s.skipped > 0 {
+                line.push_str(&format!(", {} skipped", s.skipped));
+            }
             if s.files > 1 {
                 line = format!("{} in {}", line, plural(s.files, "file"));
             }
@@ -599,6 +634,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 line.push_str(&format!(" ({})", plural(s.warnings, "warning")));
             }
             eprintln!("{line}");
+            for k in &s.skipped_rules {
+                eprintln!(
+                    "skipped: {} naming `{}`: {}",
+                    plural(k.games, "game"),
+                    k.rules,
+                    k.reason
+                );
+            }
         }
     }
     let _ = checker.out.flush();

@@ -8,6 +8,7 @@
 //! a file not in canonical form, 2 an I/O error.
 
 use crate::diag::SourceFile;
+use crate::notation::header::RulesCache;
 use crate::notation::reader::{Reader, SyntaxError};
 use crate::notation::syntax::Game;
 use crate::notation::writer::{sort_tags, write_games};
@@ -28,6 +29,8 @@ pub struct FmtArgs {
     /// exit with 1 if there are any.
     #[arg(long, conflicts_with = "stdout")]
     pub check: bool,
+    #[command(flatten)]
+    pub record_rules: super::RecordRulesArgs,
 }
 
 /// What formatting one text came to.
@@ -44,8 +47,18 @@ pub fn format_text(text: &str) -> Formatted {
 }
 
 /// [`format_text`] for a file in `dir`, against which a `Rules` path is
-/// resolved.
+/// resolved (within the record's own folder tree).
 pub fn format_text_in(text: &str, dir: Option<&std::path::Path>) -> Formatted {
+    format_text_with(text, dir, &mut RulesCache::default())
+}
+
+/// [`format_text_in`] with the rule sets of `cache`, which also says where
+/// the rule files that records name may be read from.
+pub fn format_text_with(
+    text: &str,
+    dir: Option<&std::path::Path>,
+    cache: &mut RulesCache,
+) -> Formatted {
     let mut reader = Reader::new(text);
     let mut games = Vec::new();
     let mut errors = Vec::new();
@@ -60,9 +73,8 @@ pub fn format_text_in(text: &str, dir: Option<&std::path::Path>) -> Formatted {
     }
     // Where the game names rules that load, the replay knows which moves
     // were swaps and which throws give another throw: write `x` and `+`.
-    let mut cache = crate::notation::check::RulesCache::default();
     for g in &mut games {
-        crate::notation::check::canonical_marks(g, dir, &mut cache);
+        crate::notation::check::canonical_marks(g, dir, cache);
     }
     let out = write_games(&games, reader.trailing());
     let again: Vec<Game> = Reader::new(&out).filter_map(Result::ok).collect();
@@ -100,6 +112,7 @@ fn replace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 
 pub fn run(args: FmtArgs) -> ExitCode {
     let mut code = 0u8;
+    let mut cache = RulesCache::new(args.record_rules.confinement());
     // Directories stand for every `*.sgn` file below them.
     let mut files = Vec::new();
     for path in &args.files {
@@ -130,7 +143,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             code = code.max(super::EXIT_USAGE);
             continue;
         }
-        match format_text_in(&text, if stdin { None } else { path.parent() }) {
+        match format_text_with(&text, if stdin { None } else { path.parent() }, &mut cache) {
             Formatted::Syntax(errors) => {
                 let source = SourceFile::new(name.clone(), text);
                 for e in errors {

@@ -110,6 +110,29 @@ pub fn load_rules(
     })
 }
 
+/// Where the rule files that records name may be read from: the options
+/// of every command that reads records (docs/security.md).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RecordRulesArgs {
+    /// A folder whose rule files records may name, besides the record's own
+    /// folder and those below it (repeatable). A `Rules` tag or `extends`
+    /// path is looked up there after the record's own folder.
+    #[arg(long = "rules-path", value_name = "DIR")]
+    pub rules_paths: Vec<std::path::PathBuf>,
+    /// The largest rule file, in bytes, that a record may name.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::rules::DEFAULT_MAX_RULE_FILE_BYTES)]
+    pub max_rule_file_bytes: u64,
+}
+
+impl RecordRulesArgs {
+    pub fn confinement(&self) -> crate::rules::Confinement {
+        crate::rules::Confinement {
+            paths: self.rules_paths.clone(),
+            max_bytes: self.max_rule_file_bytes,
+        }
+    }
+}
+
 /// Every `*.sgn` file below `dir`, sorted.
 pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?

@@ -59,7 +59,7 @@ pub fn run(args: MovesArgs) -> ExitCode {
     let pos = match Position::parse(&args.position, board.len, board.row_len) {
         Ok(p) => p,
         Err(e) => {
-            let diag = crate::notation::check::PositionArgError::new(&args.position, &e);
+            let diag = crate::notation::position_string::PositionArgError::new(&args.position, &e);
             eprint!("{}", super::render(&diag));
             return ExitCode::from(super::EXIT_USAGE);
         }

@@ -21,10 +21,11 @@
 
 use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
+use crate::notation::header::{self, RulesCache, RulesChoice};
 use crate::notation::reader::Reader;
-use crate::notation::replay::{Finding, Replayer, Severity, Step, square_name};
-use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, Span, UnitSyntax};
-use crate::rules::RulesError;
+use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
+use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, UnitSyntax};
+use crate::rules::{Confinement, RulesError};
 use miette::NamedSource;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -32,6 +33,7 @@ use std::fmt;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -50,6 +52,8 @@ pub struct ReplayArgs {
     /// Highlight the piece that moved (ANSI colours).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    #[command(flatten)]
+    pub record_rules: super::RecordRulesArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -137,6 +141,8 @@ pub struct ReplayOptions {
     pub format: Format,
     /// ANSI highlight of the piece that moved, and colour in diagnostics.
     pub color: bool,
+    /// Where the rule file the record names may be read from.
+    pub confinement: Confinement,
 }
 
 impl Default for ReplayOptions {
@@ -146,6 +152,7 @@ impl Default for ReplayOptions {
             to: None,
             format: Format::Text,
             color: false,
+            confinement: Confinement::default(),
         }
     }
 }
@@ -167,7 +174,7 @@ pub enum ReplayError {
     /// The file has fewer games. Exit code 2.
     NoSuchGame { asked: usize, found: usize },
     /// The rule set the game names does not load. Exit code 2.
-    Rules(RulesError),
+    Rules(Arc<RulesError>),
 }
 
 impl ReplayError {
@@ -889,27 +896,16 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The position a game starts from: its `SetUp`/`Position` tags, or the
-/// rule set's setup with the first player its rules or `FirstPlayer` name
-/// (the header checks of `senet check` judge the rest).
 /// The start position, as `senet check` works it out; problems that still
 /// leave a start (a missing `FirstPlayer`, inferred from the movetext) are
 /// for `check` to report, not for the replay.
 fn start_position(game: &Game, rules: &Ruleset) -> Result<Position, Box<Finding>> {
-    let head = game
-        .tags
-        .first()
-        .map(|t| t.span)
-        .unwrap_or(Span::new(game.span.start, game.span.start));
+    let head = header::head_span(game);
     let mut findings = Vec::new();
-    match crate::notation::check::start_position(game, rules, head, &mut findings) {
+    match header::start_position(game, rules, head, &mut findings) {
         Some(p) => Ok(p),
         None => Err(Box::new(findings.into_iter().next().unwrap_or_else(|| {
-            Finding::error(
-                "senet::sgn::setup",
-                "the game has no usable start position",
-                head,
-            )
+            Finding::error(Code::Setup, "the game has no usable start position", head)
         }))),
     }
 }
@@ -960,35 +956,17 @@ pub fn render_replay(
             opts.color,
         )
     };
-    let head = game
-        .tags
-        .first()
-        .map(|t| t.span)
-        .unwrap_or(Span::new(game.span.start, game.span.start));
-    let Some(spec) = game.tag("Rules") else {
-        let f = Finding::error(
-            "senet::sgn::missing_rules",
-            "the game does not say which rules it was played under",
-            head,
-        )
-        .label("no Rules tag")
-        .help("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`)");
+    let Some(choice) = RulesChoice::of(&game, None) else {
+        let f = header::missing_rules(header::head_span(&game), false);
         return Ok(ReplayOutput {
             text: String::new(),
             problems: vec![problem(&f)],
         });
     };
-    let options: Vec<String> = game
-        .tag("RuleOptions")
-        .map(|o| {
-            o.split(';')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rules = crate::rules::load(spec, dir, &options).map_err(ReplayError::Rules)?;
+    let rules = RulesCache::new(opts.confinement.clone())
+        .load(&choice, dir)
+        .map_err(ReplayError::Rules)?;
+    let options = &choice.options;
     let start = match start_position(&game, &rules) {
         Ok(p) => p,
         Err(f) => {
@@ -1161,6 +1139,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         to: args.to,
         format: args.format,
         color,
+        confinement: args.record_rules.confinement(),
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {
@@ -1185,7 +1164,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                         if *found == 1 { "" } else { "s" }
                     )
                 }
-                ReplayError::Rules(r) => eprint!("{}", super::render_with(r, color)),
+                ReplayError::Rules(r) => eprint!("{}", super::render_with(&**r, color)),
             }
             ExitCode::from(e.exit_code())
         }

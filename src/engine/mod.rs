@@ -12,7 +12,7 @@ mod unit;
 
 pub use fast::{Cond, FastTables, PredOp, Protect, Term, fast_path_gate};
 pub use movegen::{Effects, Forbid, Refusal};
-pub use position::{Heading, Position, PositionError, Queue};
+pub use position::{Heading, Position, Queue};
 pub use ruleset::*;
 pub use unit::{Part, Relocated, Unit, UnitKind};
 

@@ -1,19 +1,23 @@
-//! Checking a game record: the header layer, then the replay.
+//! Checking a game record: the tags, the header, the replay, the result.
 //!
-//! Stage: a read [`Game`] → the rule set its header names (loaded once per
-//! rule file and options) → start position → [`Replayer`] → result, score
-//! and tag checks → [`Finding`]s. Rule files that do not compile are not a
-//! problem of the record: they come back as [`RuleFileError`] so that the
-//! command line can stop with exit code 2.
+//! Stage: a read [`Game`] → the roster and date tags → the header
+//! ([`super::header`]: rule set, loaded once per rule file and options,
+//! and start position) → [`Replayer`] → result and score against the final
+//! position → [`Finding`]s. Rule files that do not compile are not a
+//! problem of the record: they come back as [`RuleFileError`], and the
+//! command line skips the games that name them.
 
-use super::replay::{Finding, Replayer, Severity};
-use super::syntax::{Game, Node, ResultToken, Span, Tag};
-use crate::engine::{Goal, Position, PositionError, Ruleset, Side, Starter};
+use super::finding::{Code, Finding, Severity};
+use super::header::{self, Header};
+use super::replay::{Replayer, ending};
+use super::syntax::{Game, Node, ResultToken, Tag};
+use crate::engine::{Goal, Ruleset, Side};
 use crate::rules::RulesError;
-use miette::Diagnostic;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
+
+pub use super::header::RulesCache;
 
 /// The seven tags every record should carry, as in PGN.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -40,67 +44,10 @@ impl Default for CheckOptions {
     }
 }
 
-/// A rule file named by a record that does not compile.
+/// A rule file named by a record that does not compile (or cannot be used):
+/// the games that name it are skipped.
 #[derive(Debug)]
 pub struct RuleFileError(pub Arc<RulesError>);
-
-type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
-
-/// Compiled rule sets by (spec, directory, options).
-#[derive(Default)]
-pub struct RulesCache {
-    map: HashMap<RulesKey, Loaded>,
-    digests: HashMap<(String, Option<PathBuf>), Option<String>>,
-    /// The last key looked up and its rule set: the games of a file mostly
-    /// name the same rules, and this answers them without building a key.
-    last: Option<(RulesKey, Loaded)>,
-}
-
-type RulesKey = (String, Option<PathBuf>, Vec<String>);
-
-impl RulesCache {
-    fn get(
-        &mut self,
-        spec: &str,
-        dir: Option<&Path>,
-        options: &[String],
-    ) -> Result<Arc<Ruleset>, Arc<RulesError>> {
-        // Built-in names do not depend on the directory.
-        let builtin = crate::rules::builtin_source(spec).is_some();
-        let dir_key = if builtin { None } else { dir };
-        if let Some(((s, d, o), loaded)) = &self.last
-            && s == spec
-            && d.as_deref() == dir_key
-            && o.as_slice() == options
-        {
-            return loaded.clone();
-        }
-        let key = (
-            spec.to_string(),
-            dir_key.map(Path::to_path_buf),
-            options.to_vec(),
-        );
-        let loaded = self
-            .map
-            .entry(key.clone())
-            .or_insert_with(|| {
-                crate::rules::load(spec, dir, options)
-                    .map(Arc::new)
-                    .map_err(Arc::new)
-            })
-            .clone();
-        self.last = Some((key, loaded.clone()));
-        loaded
-    }
-
-    fn digest(&mut self, spec: &str, dir: Option<&Path>) -> Option<String> {
-        let key = (spec.to_string(), dir.map(Path::to_path_buf));
-        self.digests
-            .entry(key)
-            .or_insert_with(|| crate::rules::digest(spec, dir).ok())
-            .clone()
-    }
-}
 
 /// The result of checking one game.
 #[derive(Debug, Clone, Default)]
@@ -134,11 +81,7 @@ pub fn check_game(
 ) -> Result<GameReport, RuleFileError> {
     let mut report = GameReport::default();
     let mut findings = Vec::new();
-    let head = game
-        .tags
-        .first()
-        .map(|t| t.span)
-        .unwrap_or(Span::new(game.span.start, game.span.start));
+    let head = header::head_span(game);
     let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
 
     // Tags.
@@ -150,7 +93,7 @@ pub fn check_game(
     if !missing.is_empty() {
         findings.push(
             Finding::warning(
-                "senet::sgn::missing_tag",
+                Code::MissingTag,
                 format!("the game has no {} tag{}", join(&missing), if missing.len() > 1 { "s" } else { "" }),
                 head,
             )
@@ -163,7 +106,7 @@ pub fn check_game(
     {
         findings.push(
             Finding::warning(
-                "senet::sgn::date",
+                Code::Date,
                 format!("`{}` is not a date of the form YYYY.MM.DD", t.value),
                 value_span(t),
             )
@@ -176,7 +119,7 @@ pub fn check_game(
     {
         findings.push(
             Finding::error(
-                "senet::sgn::result_tag",
+                Code::ResultTag,
                 format!(
                     "the Result tag says `{}` but the game ends with `{}`",
                     t.value, game.result
@@ -188,106 +131,17 @@ pub fn check_game(
         );
     }
 
-    // The rule set.
-    let (spec, spec_span) = match (&opts.rules_override, tag("Rules")) {
-        (Some(s), _) => (s.clone(), None),
-        (None, Some(t)) => (t.value.clone(), Some(value_span(t))),
-        (None, None) => {
-            findings.push(
-                Finding::error("senet::sgn::missing_rules", "the game does not say which rules it was played under", head)
-                    .label("no Rules tag")
-                    .help("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or check with `--rules NAME`"),
-            );
-            report.findings = findings;
-            return Ok(report);
-        }
-    };
-    let (options, options_span) = if opts.rules_override.is_some() {
-        (opts.override_options.clone(), None)
-    } else {
-        match tag("RuleOptions") {
-            Some(t) => (
-                t.value
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect(),
-                Some(value_span(t)),
-            ),
-            None => (Vec::new(), None),
-        }
-    };
-    let rules = match cache.get(&spec, dir, &options) {
-        Ok(r) => r,
-        Err(e) => {
-            if e.is_io() {
-                findings.push(
-                    Finding::error("senet::sgn::unknown_rules", format!("no rule set `{spec}`: not a built-in name and no such file"), spec_span.unwrap_or(head))
-                        .label("Rules tag")
-                        .help(format!(
-                            "use a built-in rule set ({}) or a path to a .senet file relative to this record",
-                            crate::rules::builtin_names().join(", ")
-                        )),
-                );
-                report.findings = findings;
-                return Ok(report);
-            }
-            let only_options = !e.errors().is_empty()
-                && e.errors().iter().all(|x| {
-                    x.code()
-                        .is_some_and(|c| c.to_string() == "senet::rules::unknown_option")
-                });
-            if only_options {
-                let known = crate::rules::load(&spec, dir, &[])
-                    .map(|r| {
-                        r.meta
-                            .options
-                            .iter()
-                            .map(|o| o.0.clone())
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default();
-                findings.push(
-                    Finding::error(
-                        "senet::sgn::rule_options",
-                        format!(
-                            "`{}` names an option that `{spec}` does not have",
-                            options.join("; ")
-                        ),
-                        options_span.unwrap_or(head),
-                    )
-                    .label("RuleOptions")
-                    .help(if known.is_empty() {
-                        format!("`{spec}` has no options")
-                    } else {
-                        format!("the options of `{spec}` are: {}", known.join(", "))
-                    }),
-                );
-                report.findings = findings;
-                return Ok(report);
-            }
-            return Err(RuleFileError(e));
-        }
+    // The header: rule set and start position.
+    let over = opts
+        .rules_override
+        .as_deref()
+        .map(|spec| (spec, opts.override_options.as_slice()));
+    let header = header::resolve(game, dir, over, cache, &mut findings).map_err(RuleFileError)?;
+    let Some(Header { rules, start, .. }) = header else {
+        report.findings = findings;
+        return Ok(report);
     };
     report.rules = Some(rules.meta.name.clone());
-    if let Some(t) = tag("RulesDigest") {
-        let have = cache.digest(&spec, dir).map(|d| format!("sha256:{d}"));
-        if have.as_deref() != Some(t.value.as_str()) {
-            findings.push(
-                Finding::warning(
-                    "senet::sgn::rules_digest",
-                    format!("the rule file `{spec}` has changed since this record was checked against it"),
-                    value_span(t),
-                )
-                .label("RulesDigest")
-                .help(format!("the rule file's digest is now `{}`; re-check the record and update the tag", have.unwrap_or_default())),
-            );
-        }
-    }
-
-    // The start position.
-    let start = start_position(game, &rules, head, &mut findings);
     let Some(start) = start else {
         report.findings = findings;
         return Ok(report);
@@ -315,7 +169,7 @@ pub fn check_game(
                 let c = claimed_winner(game.result);
                 if c != w {
                     let f = Finding::error(
-                        "senet::sgn::result",
+                        Code::Result,
                         format!("the result says {c} won, but {}", ending(&rules, &end)),
                         game.result_span,
                     )
@@ -332,7 +186,7 @@ pub fn check_game(
             (ResultToken::WhiteWins | ResultToken::BlackWins, true, None) => {
                 let c = claimed_winner(game.result);
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!(
                         "the result says {c} won, but the game is drawn: {}",
                         ending(&rules, &end)
@@ -346,7 +200,7 @@ pub fn check_game(
             (ResultToken::WhiteWins | ResultToken::BlackWins, false, _) if !abandoned => {
                 let c = claimed_winner(game.result);
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!("the result says {c} won, but the game is not over: {left}"),
                     game.result_span,
                 )
@@ -356,7 +210,7 @@ pub fn check_game(
             }
             (ResultToken::Draw, true, Some(w)) => {
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!(
                         "the result says the game was drawn, but {w} won: {}",
                         ending(&rules, &end)
@@ -377,7 +231,7 @@ pub fn check_game(
                     )
                 };
                 let f = Finding::error(
-                    "senet::sgn::result",
+                    Code::Result,
                     format!("the result says the game was drawn, but the game is not over: {left}"),
                     game.result_span,
                 )
@@ -387,7 +241,7 @@ pub fn check_game(
             }
             (ResultToken::Unknown, true, w) => {
                 let f = Finding::warning(
-                    "senet::sgn::result_unfinished",
+                    Code::ResultUnfinished,
                     format!(
                         "the game is over ({}{}) but the result is `*`",
                         if w.is_none() { "drawn: " } else { "" },
@@ -414,7 +268,7 @@ pub fn check_game(
             (Some(t), Some((side, points))) => {
                 let want = format!("{side} {points}");
                 if t.value != want {
-                    let mut f = Finding::error("senet::sgn::score", format!("the score is `{want}`, not `{}`", t.value), value_span(t))
+                    let mut f = Finding::error(Code::Score, format!("the score is `{want}`, not `{}`", t.value), value_span(t))
                         .label("Score")
                         .help(format!("write `[Score \"{want}\"]`: the winner scores for each opposing piece left, by row"));
                     if !rules.end.clause.is_empty() {
@@ -425,7 +279,7 @@ pub fn check_game(
             }
             (None, Some((side, points))) => {
                 let mut f = Finding::warning(
-                    "senet::sgn::score_missing",
+                    Code::ScoreMissing,
                     "the game is over and the rules score it, but there is no Score tag",
                     game.result_span,
                 )
@@ -438,7 +292,7 @@ pub fn check_game(
             }
             (Some(t), None) if rules.end.score_by_row.is_none() => findings.push(
                 Finding::warning(
-                    "senet::sgn::score",
+                    Code::Score,
                     format!("`{}` does not score games", rules.meta.name),
                     value_span(t),
                 )
@@ -452,202 +306,6 @@ pub fn check_game(
     Ok(report)
 }
 
-/// The position a game starts from: its `SetUp`/`Position` tags, or the
-/// rule set's setup with the first player from the rules or `FirstPlayer`.
-/// Problems with those tags go to `findings`; `None` when there is no
-/// usable start.
-pub fn start_position(
-    game: &Game,
-    rules: &Ruleset,
-    head: Span,
-    findings: &mut Vec<Finding>,
-) -> Option<Position> {
-    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
-    let board = rules.board;
-    let first_written = game.nodes.iter().find_map(|n| match n {
-        Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
-        _ => None,
-    });
-    if tag("SetUp").is_some_and(|t| t.value == "1") {
-        match tag("Position") {
-            None => {
-                findings.push(
-                    Finding::error(
-                        "senet::sgn::setup",
-                        "`SetUp \"1\"` needs a Position tag",
-                        value_span(tag("SetUp").expect("checked above")),
-                    )
-                    .label("SetUp")
-                    .help("add `[Position \"...\"]` with the position string the game starts from"),
-                );
-                None
-            }
-            Some(t) => match Position::parse(&t.value, board.len, board.row_len) {
-                Ok(p) if foreign_state(rules, &p).is_some() => {
-                    let (flag, why) = foreign_state(rules, &p).expect("just tested");
-                    findings.push(
-                        Finding::error(
-                            "senet::sgn::position",
-                            format!("the Position has the flag `{flag}`, but {why}"),
-                            value_span(t),
-                        )
-                        .label("Position")
-                        .help(format!(
-                            "leave `{flag}` out of the rule state: the rules `{}` never set it",
-                            rules.meta.name
-                        )),
-                    );
-                    None
-                }
-                Ok(p) => {
-                    let wrong: Vec<String> = Side::BOTH
-                        .into_iter()
-                        .filter(|&s| {
-                            // Where captures remove pieces (BL-4), fewer is possible.
-                            let n = p.in_play(s) + p.off[s.index()];
-                            n > rules.pieces
-                                || (n < rules.pieces
-                                    && rules.movement.hit != crate::engine::Hit::Capture)
-                        })
-                        .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
-                        .collect();
-                    if wrong.is_empty() {
-                        Some(p)
-                    } else {
-                        findings.push(
-                            Finding::error(
-                                "senet::sgn::position",
-                                format!(
-                                    "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
-                                    wrong.join(", "),
-                                    rules.pieces
-                                ),
-                                value_span(t),
-                            )
-                            .label("Position")
-                            .help("count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)"),
-                        );
-                        None
-                    }
-                }
-                Err(e) => {
-                    let vs = value_span(t);
-                    findings.push(
-                        Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), Span::new(vs.start + e.at, vs.start + e.at + e.len))
-                            .label("here")
-                            .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"),
-                    );
-                    None
-                }
-            },
-        }
-    } else {
-        let named = tag("FirstPlayer").map(|t| (t, t.value.as_str()));
-        let named_side = match named {
-            Some((_, "White")) => Some(Side::White),
-            Some((_, "Black")) => Some(Side::Black),
-            Some((t, v)) => {
-                findings.push(
-                    Finding::error(
-                        "senet::sgn::first_player",
-                        format!("`{v}` is not a side"),
-                        value_span(t),
-                    )
-                    .label("FirstPlayer")
-                    .help("write `White` or `Black`"),
-                );
-                None
-            }
-            None => None,
-        };
-        match &rules.starter {
-            Starter::Fixed(side, clause) => {
-                // An opening procedure that decides the first player (K-5's
-                // roll-off): the record must say who it was.
-                if let Some(o) = rules
-                    .opening
-                    .iter()
-                    .find(|o| o.side == *side && o.throw.is_some())
-                    && named.is_none()
-                {
-                    let mut f = Finding::error(
-                        "senet::sgn::first_player_missing",
-                        format!("under `{}` an opening procedure decides the first player, and the record does not say who it was", rules.meta.name),
-                        head,
-                    )
-                    .label("no FirstPlayer tag")
-                    .help(format!("add `[FirstPlayer \"{side}\"]`: the player who wins the opening plays {side} and moves first"));
-                    if !o.clause.is_empty() {
-                        f.clause = Some(o.clause.clone());
-                    }
-                    findings.push(f);
-                }
-                if let (Some(n), Some((t, _))) = (named_side, named)
-                    && n != *side
-                {
-                    let mut f = Finding::error(
-                        "senet::sgn::first_player",
-                        format!("under `{}` {side} moves first, not {n}", rules.meta.name),
-                        value_span(t),
-                    )
-                    .label("FirstPlayer")
-                    .help(format!(
-                        "write `[FirstPlayer \"{side}\"]` or leave the tag out"
-                    ));
-                    if !clause.is_empty() {
-                        f.clause = Some(clause.clone());
-                    }
-                    findings.push(f);
-                }
-                Some(Position::start(rules, *side))
-            }
-            Starter::ByLot(clause) => {
-                let first = match named_side {
-                    Some(s) => s,
-                    None => {
-                        let mut f = Finding::error(
-                            "senet::sgn::first_player_missing",
-                            format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
-                            head,
-                        )
-                        .label("no FirstPlayer tag")
-                        .help("add `[FirstPlayer \"White\"]` or `[FirstPlayer \"Black\"]`");
-                        if !clause.is_empty() {
-                            f.clause = Some(clause.clone());
-                        }
-                        findings.push(f);
-                        first_written.unwrap_or(Side::White)
-                    }
-                };
-                Some(Position::start(rules, first))
-            }
-        }
-    }
-}
-
-/// How a finished game ended, for a message: `White bore off all its
-/// pieces`; under [`Goal::MostBorneOff`], the counts (BL-7).
-pub fn ending(rules: &Ruleset, end: &Position) -> String {
-    let [w, b] = end.off;
-    match (rules.end.goal, rules.winner(end)) {
-        (Goal::BearOffAll, Some(s)) => format!("{s} bore off all its pieces"),
-        (Goal::MostBorneOff, Some(s)) => {
-            let (mine, theirs) = if s == Side::White { (w, b) } else { (b, w) };
-            format!("{s} bore off more pieces, {mine} to {theirs}")
-        }
-        (_, None) if w == b => format!("both sides bore off {}", pieces(w)),
-        (_, None) => format!("White bore off {} and Black {b}", pieces(w)),
-    }
-}
-
-fn pieces(n: u8) -> String {
-    if n == 1 {
-        "1 piece".to_string()
-    } else {
-        format!("{n} pieces")
-    }
-}
-
 fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
     if !rules.end.goal_clause.is_empty() {
         f.clause = Some(rules.end.goal_clause.clone());
@@ -656,7 +314,7 @@ fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
 }
 
 /// The span of a tag's value (inside the quotes).
-fn value_span(t: &Tag) -> Span {
+fn value_span(t: &Tag) -> super::syntax::Span {
     t.value_span
 }
 
@@ -676,33 +334,6 @@ fn join(items: &[&str]) -> String {
     }
 }
 
-/// A bad position string given on the command line.
-#[derive(Debug, thiserror::Error, Diagnostic)]
-#[error("bad position string: {message}")]
-#[diagnostic(
-    code(senet::position),
-    help(
-        "a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"
-    )
-)]
-pub struct PositionArgError {
-    message: String,
-    #[source_code]
-    src: String,
-    #[label("here")]
-    span: miette::SourceSpan,
-}
-
-impl PositionArgError {
-    pub fn new(text: &str, e: &PositionError) -> PositionArgError {
-        PositionArgError {
-            message: e.message.clone(),
-            src: text.to_string(),
-            span: (e.at, e.len).into(),
-        }
-    }
-}
-
 /// Writes `x` for every swap and `+` for every throw that gives another
 /// throw, on each unit the replay resolves (main line and variations),
 /// under the rule set the game's header names. Units the replay cannot
@@ -713,20 +344,10 @@ pub fn canonical_marks(
     dir: Option<&Path>,
     cache: &mut RulesCache,
 ) -> Option<usize> {
-    let spec = game.tag("Rules")?.to_string();
-    let options: Vec<String> = game
-        .tag("RuleOptions")
-        .map(|v| {
-            v.split(';')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rules = cache.get(&spec, dir, &options).ok()?;
     let mut ignored = Vec::new();
-    let start = start_position(game, &rules, Span::default(), &mut ignored)?;
+    let Header { rules, start, .. } =
+        header::resolve(game, dir, None, cache, &mut ignored).ok()??;
+    let start = start?;
     let mut marks: HashMap<usize, (bool, bool)> = HashMap::new();
     let mut visit = |step: &super::replay::Step<'_>| {
         marks.insert(
@@ -762,31 +383,6 @@ pub fn canonical_marks(
     let mut changed = 0;
     fix(&mut game.nodes, &marks, &mut changed);
     Some(changed)
-}
-
-/// A rule-state flag of a position that the rule set never sets: pieces in
-/// hand without an `enter` rule (PC-1), or a turn direction without one
-/// direction per turn (PC-4). Such a position could never arise, and under
-/// those rules its pieces in hand could never enter.
-pub(super) fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
-    if p.hand != [0, 0] && rules.entry.is_none() {
-        return Some((
-            format!("hand:{}-{}", p.hand[0], p.hand[1]),
-            "these rules have no pieces in hand",
-        ));
-    }
-    match p.heading {
-        crate::engine::Heading::Any => None,
-        _ if rules.movement.one_direction => None,
-        crate::engine::Heading::Forward => Some((
-            "fwd".into(),
-            "these rules do not keep the moves of a turn in one direction",
-        )),
-        crate::engine::Heading::Backward => Some((
-            "back".into(),
-            "these rules do not keep the moves of a turn in one direction",
-        )),
-    }
 }
 
 /// The side a win token (`1-0`, `0-1`) says won.

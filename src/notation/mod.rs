@@ -1,9 +1,11 @@
 //! SGN, the Senet Game Notation (docs/sgn.md).
 //!
 //! Stage: text → [`reader`] → [`syntax::Game`] (spanned, no game knowledge)
-//! → [`replay`] against the engine → [`check`] findings; and the way back,
+//! → [`header`] (tags → rule set and options → start position) → [`replay`]
+//! against the engine → [`check`] findings; and the way back,
 //! [`syntax::Game`] → [`writer`] → canonical text (games played by the
-//! engine become syntax trees in [`record`]).
+//! engine become syntax trees in [`record`]). Positions are written and
+//! read as text in [`position_string`].
 //! `grammar/sgn.pest` is the normative grammar; [`grammar`] wraps it, and a
 //! test keeps the hand-written reader in agreement with it.
 //!
@@ -28,5 +30,8 @@ pub use syntax::{
 pub use writer::{write_game, write_games};
 pub mod board;
 pub mod check;
+pub mod finding;
+pub mod header;
+pub mod position_string;
 pub mod record;
 pub mod replay;

@@ -154,6 +154,16 @@ pub struct GameSource {
     pub line: usize,
 }
 
+impl GameSource {
+    /// 1-based line and column in the file of a file offset inside this
+    /// game's text.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let local = offset.saturating_sub(self.offset).min(self.text.len());
+        let (line, col) = crate::diag::line_col(&self.text, local);
+        (line + self.line, col)
+    }
+}
+
 impl miette::SourceCode for GameSource {
     fn read_span<'a>(
         &'a self,

@@ -12,85 +12,8 @@ use super::syntax::{
     UnitSyntax,
 };
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
-use serde::Serialize;
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One problem found in a game record, with everything a reader needs to
-/// understand it without the rules at hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub severity: Severity,
-    /// Stable code, e.g. `senet::sgn::illegal_move`.
-    pub code: &'static str,
-    pub message: String,
-    #[serde(skip)]
-    pub span: Span,
-    /// What the label under the excerpt says.
-    #[serde(skip)]
-    pub label: String,
-    pub help: Option<String>,
-    /// The clause of the rule file that forbids it (`K-9a`).
-    pub clause: Option<String>,
-    pub turn: Option<u32>,
-    pub side: Option<Side>,
-    /// The unit as written.
-    pub unit: Option<String>,
-    pub throw: Option<u8>,
-    /// The legal units for that throw in that position.
-    pub legal: Vec<String>,
-    /// The position string before the unit.
-    pub position: Option<String>,
-    /// Found inside a variation.
-    pub in_variation: bool,
-}
-
-impl Finding {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
-        Finding {
-            severity: Severity::Error,
-            code,
-            message: message.into(),
-            span,
-            label: String::new(),
-            help: None,
-            clause: None,
-            turn: None,
-            side: None,
-            unit: None,
-            throw: None,
-            legal: Vec::new(),
-            position: None,
-            in_variation: false,
-        }
-    }
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Finding {
-        Finding {
-            severity: Severity::Warning,
-            ..Finding::error(code, message, span)
-        }
-    }
-    pub fn label(mut self, label: impl Into<String>) -> Finding {
-        self.label = label.into();
-        self
-    }
-    pub fn help(mut self, help: impl Into<String>) -> Finding {
-        self.help = Some(help.into());
-        self
-    }
-    fn clause(mut self, clause: &str) -> Finding {
-        if !clause.is_empty() {
-            self.clause = Some(clause.to_string());
-        }
-        self
-    }
-}
+pub use super::finding::{Code, Finding, Severity};
 
 /// What the replay saw at one unit, for `senet replay` and statistics.
 #[derive(Debug, Clone)]
@@ -270,7 +193,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         let expected = turn_label(p);
         if p.extra {
             let f = Finding::error(
-                "senet::sgn::turn_not_over",
+                Code::TurnNotOver,
                 format!(
                     "{} is still in turn {}: its last throw gave another throw",
                     p.to_move, p.turn
@@ -287,7 +210,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             self.report(self.context(f, p, var));
         } else if number != p.turn || side != p.to_move {
             let f = Finding::error(
-                "senet::sgn::turn_number",
+                Code::TurnNumber,
                 format!("turn number `{written}` does not match the game: the next turn is `{expected}` ({} to move)", p.to_move),
                 span,
             )
@@ -300,7 +223,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
     fn missing_turn_number(&mut self, p: &Position, u: &UnitSyntax) {
         let expected = turn_label(p);
         let f = Finding::warning(
-            "senet::sgn::turn_number_missing",
+            Code::TurnNumberMissing,
             format!(
                 "{}'s new turn starts here without its turn number",
                 p.to_move
@@ -339,19 +262,19 @@ impl<'r, 'v> Replayer<'r, 'v> {
         match Position::parse(text, board.len, board.row_len) {
             Err(e) => {
                 let at = Span::new(span.start + e.at, span.start + e.at + e.len);
-                let f = Finding::error("senet::sgn::position", format!("bad position string: {}", e.message), at)
+                let f = Finding::error(Code::Position, format!("bad position string: {}", e.message), at)
                     .label("here")
                     .help("a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`");
                 self.report(f);
                 pos
             }
-            Ok(asserted) if super::check::foreign_state(self.rules, &asserted).is_some() => {
+            Ok(asserted) if super::header::foreign_state(self.rules, &asserted).is_some() => {
                 // As for the Position tag: rule state these rules never set
                 // (pieces in hand without an entry, a turn's direction).
                 let (flag, why) =
-                    super::check::foreign_state(self.rules, &asserted).expect("just tested");
+                    super::header::foreign_state(self.rules, &asserted).expect("just tested");
                 let f = Finding::error(
-                    "senet::sgn::position",
+                    Code::Position,
                     format!("the position has the flag `{flag}`, but {why}"),
                     span,
                 )
@@ -368,7 +291,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     let actual = p.write(board.len, board.row_len);
                     if actual != text {
                         let f = Finding::error(
-                            "senet::sgn::pos_mismatch",
+                            Code::PosMismatch,
                             "the asserted position differs from the replayed one",
                             span,
                         )
@@ -412,7 +335,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         if (p.pieces[0].is_empty() || p.pieces[1].is_empty()) && rules.game_over(p) {
             let f = match rules.end.goal {
                 crate::engine::Goal::BearOffAll => Finding::error(
-                    "senet::sgn::after_end",
+                    Code::AfterEnd,
                     "the game is already over: a side has borne off all its pieces",
                     u.span,
                 )
@@ -420,10 +343,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 .help("remove the units after the winning unit, and check the result"),
                 // BL-7: the end is an empty board, whoever bore off more.
                 crate::engine::Goal::MostBorneOff => Finding::error(
-                    "senet::sgn::after_end",
+                    Code::AfterEnd,
                     format!(
                         "the game is already over: no piece is left on the board ({})",
-                        super::check::ending(rules, p)
+                        ending(rules, p)
                     ),
                     u.span,
                 )
@@ -623,7 +546,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         if let Some(faces) = u.faces {
             if faces.len() != throws.sticks as usize {
                 let f = Finding::error(
-                    "senet::sgn::faces",
+                    Code::Faces,
                     format!(
                         "{} stick faces written, but the rules throw {} sticks",
                         faces.len(),
@@ -644,7 +567,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             match value {
                 Some(v) if v != derived => {
                     let f = Finding::error(
-                        "senet::sgn::faces_mismatch",
+                        Code::FacesMismatch,
                         format!("the faces `_{faces}` give {derived} under these rules, not {v}"),
                         u.span,
                     )
@@ -678,7 +601,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 .map(|v| v.to_string())
                 .collect();
             let f = Finding::error(
-                "senet::sgn::impossible_throw",
+                Code::ImpossibleThrow,
                 format!("a throw of {v} is impossible under these rules"),
                 u.span,
             )
@@ -693,7 +616,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         }
         if u.plus && !throws.gives_extra(v) {
             let f = Finding::error(
-                "senet::sgn::extra_mark",
+                Code::ExtraMark,
                 format!("`+` marks a throw that gives another throw, and {v} does not"),
                 u.span,
             )
@@ -731,7 +654,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     "the only move"
                 };
                 let f = Finding::warning(
-                    "senet::sgn::not_forced",
+                    Code::NotForced,
                     format!(
                         "`${n}` claims {what}, but {} units were legal with this throw",
                         legal.len()
@@ -767,7 +690,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             format!("legal here: {}", legal_text.join(", "))
         };
         let mut clause = String::new();
-        let mut code = "senet::sgn::illegal_move";
+        let mut code = Code::IllegalMove;
         let mut label = "not legal here".to_string();
         let mut message: String;
         let mut help = alternatives.clone();
@@ -778,21 +701,21 @@ impl<'r, 'v> Replayer<'r, 'v> {
         };
         match u.body {
             UnitBody::Skip => {
-                code = "senet::sgn::illegal_skip";
+                code = Code::IllegalSkip;
                 message = format!("`skip` is written, but {side}'s turn is not missed");
                 label = "no missed turn is due".into();
                 clause = miss_clause(rules);
                 help = "`skip` stands for a turn the rules take away (a piece moved onto the net); throw instead".into();
             }
             _ if p.skip[side.index()] && !p.extra => {
-                code = "senet::sgn::missed_turn";
+                code = Code::MissedTurn;
                 message = format!("{side}'s turn is missed: the only unit is `skip`");
                 label = "write `skip` here".into();
                 clause = miss_clause(rules);
                 help = "a piece of this side moved onto the square that makes its owner miss the next turn".into();
             }
             UnitBody::Pass => {
-                code = "senet::sgn::illegal_pass";
+                code = Code::IllegalPass;
                 message = format!("{side} may not pass with this throw: a move is legal");
                 label = "pass not allowed".into();
                 let lock = p.pieces[side.index()]
@@ -854,7 +777,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         && (g.kind == UnitKind::NoThrow) == free
                 });
                 if free && throw == Some(0) {
-                    code = "senet::sgn::illegal_free_move";
+                    code = Code::IllegalFreeMove;
                     let lock = p.pieces[side.index()]
                         .iter()
                         .find_map(|s| rules.squares[s as usize].lock.as_ref().map(|l| (s, l)));
@@ -1029,7 +952,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         }
                     }
                 } else if p.at(from) != Some(side) {
-                    code = "senet::sgn::no_piece";
+                    code = Code::NoPiece;
                     message = match p.at(from) {
                         Some(other) => format!(
                             "the piece on {} is {other}'s, and it is {side}'s turn",
@@ -1089,7 +1012,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         label = "backward move".into();
                         clause = self.backward_clause();
                     } else if g_to != to_sq {
-                        code = "senet::sgn::wrong_destination";
+                        code = Code::WrongDestination;
                         let place = |s: u8| {
                             if s >= off {
                                 "off the board".to_string()
@@ -1112,7 +1035,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                             "the final square of a move is always written as the rules place it: `{g}`"
                         );
                     } else if reloc.map(reloc_of) != g.relocated {
-                        code = "senet::sgn::relocation";
+                        code = Code::Relocation;
                         let written = match reloc {
                             Some(Reloc::Square(s)) => format!("not {}", sq(s)),
                             Some(Reloc::Queue) => "not the queue".to_string(),
@@ -1141,7 +1064,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         }
                         help = format!("write the final square after `=`: `{g}`");
                     } else if sep == MoveSep::Cross && !g.hit {
-                        code = "senet::sgn::no_capture";
+                        code = Code::NoCapture;
                         message = format!(
                             "`x` marks a swap, but {} holds no opposing piece",
                             sq(to_sq)
@@ -1599,5 +1522,28 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
             "{}; the replay continues from the record's position",
             parts.join("; ")
         )
+    }
+}
+
+/// How a finished game ended, for a message: `White bore off all its
+/// pieces`; under [`Goal::MostBorneOff`](crate::engine::Goal::MostBorneOff), the counts (BL-7).
+pub fn ending(rules: &Ruleset, end: &Position) -> String {
+    let [w, b] = end.off;
+    match (rules.end.goal, rules.winner(end)) {
+        (crate::engine::Goal::BearOffAll, Some(s)) => format!("{s} bore off all its pieces"),
+        (crate::engine::Goal::MostBorneOff, Some(s)) => {
+            let (mine, theirs) = if s == Side::White { (w, b) } else { (b, w) };
+            format!("{s} bore off more pieces, {mine} to {theirs}")
+        }
+        (_, None) if w == b => format!("both sides bore off {}", pieces(w)),
+        (_, None) => format!("White bore off {} and Black {b}", pieces(w)),
+    }
+}
+
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
     }
 }

@@ -15,41 +15,7 @@
 
 use std::fmt;
 
-/// A byte range `start..end` into the source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub const fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-    pub const fn len(&self) -> usize {
-        self.end - self.start
-    }
-    pub const fn is_empty(&self) -> bool {
-        self.end == self.start
-    }
-    /// The text this span covers in `source` (which must be the text the
-    /// spans were read from, starting at file offset 0).
-    pub fn text<'a>(&self, source: &'a str) -> &'a str {
-        &source[self.start..self.end]
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(s: Span) -> miette::SourceSpan {
-        miette::SourceSpan::new(s.start.into(), s.len())
-    }
-}
-
-impl From<Span> for std::ops::Range<usize> {
-    fn from(s: Span) -> std::ops::Range<usize> {
-        s.start..s.end
-    }
-}
+pub use crate::diag::Span;
 
 /// One game of a file: tags, movetext and the result token.
 #[derive(Debug, Clone, PartialEq)]

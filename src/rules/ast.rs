@@ -3,11 +3,8 @@
 //! (a house name is still a name) and nothing is range-checked; that is the
 //! work of [`super::lower`].
 
+pub use crate::diag::Span;
 use crate::engine::{Backward, Lapse, Reach, Side};
-use std::ops::Range;
-
-/// A byte range in the source text.
-pub type Span = Range<usize>;
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]

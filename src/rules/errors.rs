@@ -8,6 +8,9 @@ use thiserror::Error;
 
 type Src = NamedSource<Arc<str>>;
 
+/// The most errors of one rule file that are kept and shown.
+pub const MAX_SHOWN_ERRORS: usize = 100;
+
 /// The result of loading a rule file that did not compile.
 #[derive(Debug, Error, Diagnostic)]
 pub enum RulesError {
@@ -22,8 +25,25 @@ pub enum RulesError {
         reason: String,
         builtins: String,
     },
-    /// The rule file (or a file it extends) has problems: all of them.
-    #[error("rule file `{file}` has {count} {}", if *count == 1 { "error" } else { "errors" })]
+    /// A rule file named by a record that may be read but cannot serve:
+    /// not a regular file, larger than the cap, or not text.
+    #[error("cannot use rule file `{path}`: {reason}")]
+    #[diagnostic(
+        code(senet::rules::unusable),
+        help(
+            "a rule file named by a record is a regular text file of the rules language; see `senet check --help` for --max-rule-file-bytes"
+        )
+    )]
+    Unusable { path: String, reason: String },
+    /// The rule file (or a file it extends) has problems: all of them, or
+    /// the first [`MAX_SHOWN_ERRORS`] of a file that has more (each shown
+    /// error is rendered with its part of the file, so a file of thousands
+    /// of errors would otherwise take time quadratic in its size).
+    #[error(
+        "rule file `{file}` has {count} {}{}",
+        if *count == 1 { "error" } else { "errors" },
+        if *count > errors.len() { format!(" (the first {} shown)", errors.len()) } else { String::new() }
+    )]
     #[diagnostic(code(senet::rules::invalid))]
     Invalid {
         file: String,
@@ -37,13 +57,21 @@ impl RulesError {
     /// The individual problems (empty for an I/O error).
     pub fn errors(&self) -> &[RuleError] {
         match self {
-            RulesError::Io { .. } => &[],
+            RulesError::Io { .. } | RulesError::Unusable { .. } => &[],
             RulesError::Invalid { errors, .. } => errors,
         }
     }
-    /// Whether this is a failure to read a file rather than a problem in one.
+    /// Whether no rule file was found under this name (for a file a
+    /// record names: or none that it may name).
     pub fn is_io(&self) -> bool {
         matches!(self, RulesError::Io { .. })
+    }
+    /// The rule file as named: the spec, or the file that did not compile.
+    pub fn file(&self) -> &str {
+        match self {
+            RulesError::Io { path, .. } | RulesError::Unusable { path, .. } => path,
+            RulesError::Invalid { file, .. } => file,
+        }
     }
 }
 
@@ -129,6 +157,30 @@ pub enum RuleError {
         span: Option<SourceSpan>,
         name: String,
         help: String,
+    },
+
+    /// A file read for a record that does not parse: its text is not shown,
+    /// since it may be any file at all.
+    #[error("`{name}` is not a rule file: its text does not follow the rules language")]
+    #[diagnostic(
+        code(senet::rules::not_rule_file),
+        help("to see where it goes wrong, run `senet rules check` on the file yourself")
+    )]
+    NotRuleFile { name: String },
+
+    #[error("the chain of `extends` is longer than {limit} files")]
+    #[diagnostic(
+        code(senet::rules::extends_chain),
+        help(
+            "a rule file may build on at most {limit} files through `extends`; extend a file nearer the base"
+        )
+    )]
+    ChainTooLong {
+        #[source_code]
+        src: Src,
+        #[label("one file too many")]
+        span: SourceSpan,
+        limit: usize,
     },
 
     #[error("rule files extend each other in a cycle: {chain}")]

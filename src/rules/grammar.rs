@@ -42,7 +42,7 @@ pub fn parse(file: &SourceFile) -> Result<RuleFile, Box<RuleError>> {
 
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
-    s.start()..s.end()
+    Span::new(s.start(), s.end())
 }
 
 fn int(p: &Pair<Rule>) -> Spanned<u32> {

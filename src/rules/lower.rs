@@ -217,7 +217,18 @@ pub fn compile(
                     });
                     continue;
                 }
-                house_decl.insert(ident.node.clone(), (i, ident.span.clone(), sq));
+                // A house past the end of the board (an overlay that
+                // shrinks the board keeps its base's houses) is reported
+                // here, once; its uses then resolve to nothing.
+                if !(1..=lw.len as u32).contains(&square.node) {
+                    lw.errors.push(RuleError::UnknownSquare {
+                        src: layers[i].file.named(),
+                        span: mspan(square.span.start, square.span.end),
+                        square: square.node,
+                        len: lw.len,
+                    });
+                }
+                house_decl.insert(ident.node.clone(), (i, ident.span, sq));
                 lw.houses.insert(ident.node.clone(), sq);
             }
         }
@@ -249,7 +260,7 @@ pub fn compile(
                         .options
                         .iter()
                         .find(|p| p.name.node == def.name)
-                        .map(|p| p.name.span.clone())
+                        .map(|p| p.name.span)
                         .unwrap_or_default();
                     lw.errors.push(RuleError::Duplicate {
                         src: layer.file.named(),
@@ -410,6 +421,8 @@ impl Lowerer<'_> {
                 }
             }
             SquareRef::House(name) => match self.houses.get(name) {
+                // Off the board: reported where the house is declared.
+                Some(&s) if s == 0 || s > self.len => None,
                 Some(&s) => Some(s),
                 None => {
                     let mut known: Vec<&String> = self.houses.keys().collect();
@@ -453,7 +466,7 @@ impl Lowerer<'_> {
                     let (x, y) = (self.square(layer, a), self.square(layer, b));
                     if let (Some(x), Some(y)) = (x, y) {
                         if x > y {
-                            let sp = a.span.start..b.span.end;
+                            let sp = Span::new(a.span.start, b.span.end);
                             self.bad(
                                 layer,
                                 &sp,
@@ -603,7 +616,7 @@ impl Lowerer<'_> {
                 setting,
                 clause: clause.clone(),
                 layer,
-                span: d.span.clone(),
+                span: d.span,
             })
         };
         match &d.kind {
@@ -667,7 +680,7 @@ impl Lowerer<'_> {
                 name,
                 glyph,
             } => {
-                let sq = ast::Spanned::new(SquareRef::Number(square.node), square.span.clone());
+                let sq = ast::Spanned::new(SquareRef::Number(square.node), square.span);
                 if let Some(s) = self.square(layer, &sq) {
                     push(
                         Key::House(s),
@@ -911,7 +924,7 @@ impl Lowerer<'_> {
                         setting: setting.clone(),
                         clause: clause.clone(),
                         layer,
-                        span: d.span.clone(),
+                        span: d.span,
                     });
                 }
             }
@@ -947,7 +960,7 @@ impl Lowerer<'_> {
                 ok = false;
                 continue;
             }
-            seen.push((disc, p.span.clone()));
+            seen.push((disc, p.span));
             match &p.node {
                 LockPart::Release(r) => match r {
                     RelocationAst::To(s, fb) => {
@@ -1477,7 +1490,7 @@ impl Lowerer<'_> {
                 if let Some(b) = board
                     && ws.len() != b.rows() as usize
                 {
-                    let sp = span.clone();
+                    let sp = *span;
                     self.bad(
                         *layer,
                         &sp,

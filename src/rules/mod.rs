@@ -10,75 +10,32 @@ mod builtin;
 pub mod errors;
 pub mod grammar;
 pub mod lower;
+mod source;
 pub mod sources;
 mod summary;
 
 pub use builtin::{builtin_names, builtin_source};
 pub use errors::{RuleError, RulesError};
+pub use source::{Confinement, DEFAULT_MAX_RULE_FILE_BYTES, MAX_EXTENDS_CHAIN};
 pub use summary::summary;
 
 use crate::diag::SourceFile;
 use crate::engine::Ruleset;
 use sha2::{Digest, Sha256};
+use source::{Origin, Reading, Unread};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// Where a rule file came from: a built-in name or a file on disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Origin {
-    Builtin(&'static str),
-    Path(PathBuf),
-}
-
-impl Origin {
-    fn stem(&self) -> String {
-        match self {
-            Origin::Builtin(n) => n.to_string(),
-            Origin::Path(p) => p
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        }
-    }
-    /// The identity used for cycle detection.
-    fn id(&self) -> String {
-        match self {
-            Origin::Builtin(n) => format!("<builtin>/{n}.senet"),
-            Origin::Path(p) => std::fs::canonicalize(p)
-                .unwrap_or_else(|_| p.clone())
-                .display()
-                .to_string(),
-        }
-    }
-}
 
 fn builtins_list() -> String {
     builtin_names().join(", ")
 }
 
-/// Resolves a spec (built-in name or path) to an origin and its source text.
-fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<(Origin, SourceFile), String> {
-    if let Some(text) = builtin_source(spec) {
-        let name = builtin::builtin_name(spec).unwrap_or("builtin");
-        return Ok((
-            Origin::Builtin(name),
-            SourceFile::new(format!("<builtin>/{name}.senet"), text),
-        ));
+fn io_error(spec: &str, unread: Unread) -> RulesError {
+    RulesError::Io {
+        path: spec.to_string(),
+        reason: unread.reason(),
+        builtins: builtins_list(),
     }
-    let path = match relative_to {
-        Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
-        _ => PathBuf::from(spec),
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            "no built-in rule set has this name and no such file exists".to_string()
-        } else {
-            e.to_string()
-        }
-    })?;
-    Ok((
-        Origin::Path(path.clone()),
-        SourceFile::new(path.display().to_string(), text),
-    ))
 }
 
 /// Loads a rule set: `spec` is a built-in name or the path of a `.senet`
@@ -96,12 +53,47 @@ pub fn load(
     relative_to: Option<&Path>,
     options: &[String],
 ) -> Result<Ruleset, RulesError> {
-    let (origin, file) = resolve(spec, relative_to).map_err(|reason| RulesError::Io {
-        path: spec.to_string(),
-        reason,
-        builtins: builtins_list(),
-    })?;
-    compile_from(origin, file, options)
+    let (origin, file) = source::resolve(spec, relative_to, Reading::AsGiven)
+        .map_err(|unread| io_error(spec, unread))?;
+    compile_from(origin, file, options, Reading::AsGiven)
+}
+
+/// Loads the rule set a game record names: a built-in name, or a file
+/// that the [`Confinement`] allows for a record in `record_dir` (`None`
+/// for a record read from standard input, which has no folder of its own).
+/// A file that is missing and a file outside the allowed folders give the
+/// same [`RulesError::Io`]; a file that may be read but is not a regular
+/// file, is too large or is not text gives [`RulesError::Unusable`]; a
+/// file that does not parse is named, never quoted.
+///
+/// ```
+/// use senet::rules::{Confinement, RulesError};
+/// let allowed = Confinement::default();
+/// let thai = senet::rules::load_for_record("thai", None, &allowed, &[]).unwrap();
+/// assert_eq!(thai.meta.name, "thai");
+/// let e = senet::rules::load_for_record("/etc/hostname", None, &allowed, &[]).unwrap_err();
+/// assert!(e.is_io());
+/// ```
+pub fn load_for_record(
+    spec: &str,
+    record_dir: Option<&Path>,
+    confinement: &Confinement,
+    options: &[String],
+) -> Result<Ruleset, RulesError> {
+    let roots = confinement.roots(record_dir);
+    let reading = Reading::Confined {
+        roots: &roots,
+        max_bytes: confinement.max_bytes,
+    };
+    let (origin, file) =
+        source::resolve(spec, record_dir, reading).map_err(|unread| match unread {
+            Unread::NotFound => io_error(spec, unread),
+            Unread::Unusable(reason) => RulesError::Unusable {
+                path: spec.to_string(),
+                reason,
+            },
+        })?;
+    compile_from(origin, file, options, reading)
 }
 
 /// Compiles rule-file text already in memory. The file's name is used for
@@ -125,115 +117,163 @@ pub fn load(
 pub fn load_source(file: SourceFile, options: &[String]) -> Result<Ruleset, RulesError> {
     let origin =
         match builtin::every_builtin().find(|n| file.name == format!("<builtin>/{n}.senet")) {
-            Some(n) => Origin::Builtin(n),
-            None => Origin::Path(PathBuf::from(&file.name)),
+            Some(n) => Origin::builtin(n),
+            None => Origin::path(PathBuf::from(&file.name)),
         };
-    compile_from(origin, file, options)
+    compile_from(origin, file, options, Reading::AsGiven)
 }
 
 /// sha256 hex of the bytes of the (top-level) rule file, for the SGN
 /// `RulesDigest` tag.
 pub fn digest(spec: &str, relative_to: Option<&Path>) -> Result<String, RulesError> {
-    let (_, file) = resolve(spec, relative_to).map_err(|reason| RulesError::Io {
-        path: spec.to_string(),
-        reason,
-        builtins: builtins_list(),
-    })?;
-    let hash = Sha256::digest(file.text.as_bytes());
-    Ok(hash.iter().map(|b| format!("{b:02x}")).collect())
+    let (_, file) = source::resolve(spec, relative_to, Reading::AsGiven)
+        .map_err(|unread| io_error(spec, unread))?;
+    Ok(sha256_hex(&file.text))
+}
+
+/// [`digest`] of the rule file a record names, read as [`load_for_record`]
+/// reads it.
+pub fn digest_for_record(
+    spec: &str,
+    record_dir: Option<&Path>,
+    confinement: &Confinement,
+) -> Result<String, RulesError> {
+    let roots = confinement.roots(record_dir);
+    let reading = Reading::Confined {
+        roots: &roots,
+        max_bytes: confinement.max_bytes,
+    };
+    let (_, file) =
+        source::resolve(spec, record_dir, reading).map_err(|unread| io_error(spec, unread))?;
+    Ok(sha256_hex(&file.text))
+}
+
+fn sha256_hex(text: &str) -> String {
+    let hash = Sha256::digest(text.as_bytes());
+    hash.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn compile_from(
     origin: Origin,
     file: SourceFile,
     options: &[String],
+    reading: Reading<'_>,
 ) -> Result<Ruleset, RulesError> {
     let top_name = file.name.clone();
     let stem = origin.stem();
     let mut errors = Vec::new();
-    let mut layers = Vec::new();
-    let mut chain = Vec::new();
-    collect_layers(origin, file, &mut chain, &mut layers, &mut errors);
+    let layers = collect_layers(origin, file, reading, &mut errors);
     if errors.is_empty() {
         match lower::compile(&layers, &stem, options) {
             Ok(r) => return Ok(r),
             Err(e) => errors = e,
         }
     }
+    let count = errors.len();
+    errors.truncate(errors::MAX_SHOWN_ERRORS);
     Err(RulesError::Invalid {
         file: top_name,
-        count: errors.len(),
+        count,
         errors,
     })
 }
 
-/// Parses a file and, first, the files it extends (depth first), pushing
-/// them base first onto `layers`. `chain` holds the files being loaded, to
-/// detect cycles.
+/// Parses a file and the files it extends, one after the other, and
+/// returns them base first. Each file is looked up once and its identity
+/// kept in a map, so a chain of `n` files costs `n` reads and lookups; a
+/// chain longer than [`MAX_EXTENDS_CHAIN`] is an error. Errors come out
+/// base first too: each file's own after those of the files it extends.
 fn collect_layers(
     origin: Origin,
     file: SourceFile,
-    chain: &mut Vec<(String, String)>,
-    layers: &mut Vec<lower::Layer>,
+    reading: Reading<'_>,
     errors: &mut Vec<RuleError>,
-) {
-    let ast = match grammar::parse(&file) {
-        Ok(ast) => ast,
-        Err(e) => {
-            errors.push(*e);
-            return;
+) -> Vec<lower::Layer> {
+    let mut layers = Vec::new();
+    // Per file of the chain, top first: the errors found in it.
+    let mut found: Vec<Vec<RuleError>> = Vec::new();
+    // The files of the chain by identity, with their place in `names`.
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut next = Some((origin, file));
+    while let Some((origin, file)) = next.take() {
+        let mut mine = Vec::new();
+        let ast = match grammar::parse(&file) {
+            Ok(ast) => ast,
+            Err(e) => {
+                mine.push(match reading {
+                    // A file named by a record that is not a rule file is
+                    // named, never quoted: it may be anything.
+                    Reading::Confined { .. } => RuleError::NotRuleFile {
+                        name: file.name.clone(),
+                    },
+                    Reading::AsGiven => *e,
+                });
+                found.push(mine);
+                break;
+            }
+        };
+        seen.insert(origin.id(), names.len());
+        names.push(file.name.clone());
+        if let Some(ext) = ast.extends.first() {
+            let sp = crate::diag::span(ext.span.start, ext.span.end);
+            let base = match &origin {
+                // A built-in file may only extend built-ins.
+                Origin::Builtin(_) if builtin_source(&ext.node).is_none() => {
+                    Err("a built-in rule file can only extend built-in rule sets".to_string())
+                }
+                _ => {
+                    let dir = origin.dir();
+                    source::resolve(&ext.node, dir.as_deref().or(Some(Path::new("."))), reading)
+                        .map_err(|u| u.reason())
+                }
+            };
+            match base {
+                Ok(_) if names.len() >= MAX_EXTENDS_CHAIN => {
+                    mine.push(RuleError::ChainTooLong {
+                        src: file.named(),
+                        span: sp,
+                        limit: MAX_EXTENDS_CHAIN,
+                    });
+                }
+                Ok((o, f)) => match seen.get(&o.id()) {
+                    Some(&pos) => {
+                        let chain: Vec<&str> = names[pos..]
+                            .iter()
+                            .map(String::as_str)
+                            .chain([f.name.as_str()])
+                            .collect();
+                        mine.push(RuleError::OverlayCycle {
+                            src: file.named(),
+                            span: sp,
+                            chain: chain.join(" → "),
+                        });
+                    }
+                    None => next = Some((o, f)),
+                },
+                Err(reason) => mine.push(RuleError::UnknownBase {
+                    src: file.named(),
+                    span: sp,
+                    spec: ext.node.clone(),
+                    reason,
+                    builtins: builtins_list(),
+                }),
+            }
         }
-    };
-    chain.push((origin.id(), file.name.clone()));
-    let dir = match &origin {
-        Origin::Path(p) => p.parent().map(Path::to_path_buf),
-        Origin::Builtin(_) => None,
-    };
-    for (i, ext) in ast.extends.iter().enumerate() {
-        let sp = crate::diag::span(ext.span.start, ext.span.end);
-        if i > 0 {
-            let first = &ast.extends[0].span;
-            errors.push(RuleError::Duplicate {
+        let first = ast.extends.first().map(|e| e.span);
+        for ext in ast.extends.iter().skip(1) {
+            let first = first.expect("a second `extends` has a first");
+            mine.push(RuleError::Duplicate {
                 src: file.named(),
-                span: sp,
+                span: crate::diag::span(ext.span.start, ext.span.end),
                 first: crate::diag::span(first.start, first.end),
                 what: "`extends`".into(),
             });
-            continue;
         }
-        let base = match &origin {
-            // A built-in file may only extend built-ins.
-            Origin::Builtin(_) if builtin_source(&ext.node).is_none() => {
-                Err("a built-in rule file can only extend built-in rule sets".to_string())
-            }
-            _ => resolve(&ext.node, dir.as_deref().or(Some(Path::new(".")))),
-        };
-        match base {
-            Ok((o, f)) => {
-                if let Some(pos) = chain.iter().position(|(id, _)| *id == o.id()) {
-                    let names: Vec<&str> = chain[pos..]
-                        .iter()
-                        .map(|(_, n)| n.as_str())
-                        .chain([f.name.as_str()])
-                        .collect();
-                    errors.push(RuleError::OverlayCycle {
-                        src: file.named(),
-                        span: sp,
-                        chain: names.join(" → "),
-                    });
-                } else {
-                    collect_layers(o, f, chain, layers, errors);
-                }
-            }
-            Err(reason) => errors.push(RuleError::UnknownBase {
-                src: file.named(),
-                span: sp,
-                spec: ext.node.clone(),
-                reason,
-                builtins: builtins_list(),
-            }),
-        }
+        found.push(mine);
+        layers.push(lower::Layer { file, ast });
     }
-    chain.pop();
-    layers.push(lower::Layer { file, ast });
+    errors.extend(found.into_iter().rev().flatten());
+    layers.reverse();
+    layers
 }

@@ -20,7 +20,7 @@
 use miette::NamedSource;
 use senet::notation::check::{CheckOptions, RulesCache, check_game};
 use senet::notation::reader::{Reader, SyntaxError};
-use senet::notation::replay::{Finding, Severity};
+use senet::notation::replay::{Code, Finding, Severity};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,8 +58,7 @@ fn relative(path: &Path) -> String {
 
 /// A syntax error as the checker reports it (as `src/cli/check.rs` does).
 fn syntax_finding(e: &SyntaxError) -> Finding {
-    let mut f =
-        Finding::error("senet::sgn::syntax", e.message.clone(), e.span).label(e.label.clone());
+    let mut f = Finding::error(Code::Syntax, e.message.clone(), e.span).label(e.label.clone());
     f.help = e.help.clone();
     f
 }
@@ -71,9 +70,14 @@ struct Checked {
     findings: Vec<Finding>,
 }
 
-/// Checks every game of a file as `senet check` does, with default options.
+/// Checks every game of a file as `senet check --rules-path rules` does:
+/// a fixture may name a rule file of the repository's `rules/` folder by
+/// its path, which lies outside the fixture's own folder tree.
 fn check_file(path: &Path, text: &str) -> Vec<Checked> {
-    let mut cache = RulesCache::default();
+    let mut cache = RulesCache::new(senet::rules::Confinement {
+        paths: vec![root().join("rules")],
+        ..Default::default()
+    });
     let mut out = Vec::new();
     for (i, g) in Reader::new(text).enumerate() {
         match g {
@@ -231,7 +235,7 @@ fn check_err_clauses() {
         let Some(f) = checked
             .iter()
             .flat_map(|c| &c.findings)
-            .find(|f| f.code == code)
+            .find(|f| f.code.as_str() == code)
         else {
             continue; // check_err_fixtures reports the missing code
         };
@@ -285,7 +289,7 @@ fn check_err_codes() {
         let text = std::fs::read_to_string(&path).unwrap();
         let codes: Vec<&str> = check_file(&path, &text)
             .iter()
-            .flat_map(|c| c.findings.iter().map(|f| f.code))
+            .flat_map(|c| c.findings.iter().map(|f| f.code.as_str()))
             .collect();
         let code = promised_code(&path);
         if !codes.contains(&code.as_str()) {
@@ -484,8 +488,9 @@ fn check_exit_codes() {
 }
 
 /// A rule file named by a record that does not compile is not a problem of
-/// the record: exit 2, with the rule file's own diagnostics (where in the
-/// rule file, what is wrong), as `senet rules check` prints them.
+/// the record: exit 2, the rule file named (a file that does not parse as a
+/// rule file is never quoted: a record may name any file), and the summary
+/// says which games were skipped and why.
 #[test]
 fn check_broken_rule_file() {
     let dir = std::env::temp_dir().join(format!("senet-check-broken-{}", std::process::id()));
@@ -501,8 +506,17 @@ fn check_broken_rule_file() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("expected a number, found `banana`"),
-        "the rule file's error is not shown:\n{stderr}"
+        stderr.contains("broken.senet` is not a rule file"),
+        "the rule file is not named:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("banana"),
+        "the rule file is quoted:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("1 game, 0 valid, 0 invalid, 1 skipped")
+            && stderr.contains("skipped: 1 game naming `"),
+        "{stderr}"
     );
 }
 
@@ -623,8 +637,8 @@ fn check_threads_same_output() {
     }
 
     // A rule file that does not compile, named by a game in the middle of
-    // the file: the games before it are reported, none after, on any
-    // number of threads.
+    // the file: that game is skipped, the games before and after it are
+    // reported, alike on any number of threads.
     std::fs::write(
         dir.join("broken.senet"),
         "title \"x\"\nboard 30 squares in rows of 10\npieces banana\n",
@@ -642,7 +656,12 @@ fn check_threads_same_output() {
     let path = file.to_str().unwrap();
     let serial = senet(&["check", "--format", "short", "--threads", "1", path]);
     assert_eq!(serial.0, 2, "{}", serial.2);
-    assert!(serial.2.contains("expected a number, found `banana`"));
+    assert!(serial.2.contains("broken.senet` is not a rule file"));
+    assert!(
+        serial.2.contains(", 1 skipped") && serial.2.contains("skipped: 1 game naming `"),
+        "{}",
+        serial.2
+    );
     for threads in ["2", "5"] {
         assert!(senet(&["check", "--format", "short", "--threads", threads, path]) == serial);
     }

@@ -2,6 +2,7 @@
 //! tests over files in `tests/`.
 
 mod check;
+mod confinement;
 mod differential;
 mod docs;
 mod invariants;

@@ -1,0 +1,533 @@
+//! The header of a record: tags → rule set and options → start position.
+//!
+//! Stage: a read [`Game`] → [`RulesChoice`] (the `Rules` and `RuleOptions`
+//! tags, or `--rules` with its options) → the compiled rule set, through a
+//! [`RulesCache`] that reads the rule files a record names only as its
+//! [`Confinement`] allows → the start position (`SetUp` and `Position`, or
+//! the rules' setup with `FirstPlayer`). `check`, `replay` and `fmt` all
+//! resolve a header here; problems with the tags become [`Finding`]s on the
+//! tags that cause them, and a rule file that does not compile comes back
+//! as the [`RulesError`] itself.
+
+use super::finding::{Code, Finding};
+use super::position_string::POSITION_HELP;
+use super::syntax::{Game, Node, Span, Tag};
+use crate::engine::{Heading, Hit, Position, Ruleset, Side, Starter};
+use crate::rules::{Confinement, RulesError};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Which rule set a game is read under, and where the header says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesChoice {
+    /// A built-in name or the path of a rule file.
+    pub spec: String,
+    /// The `Rules` tag's value; `None` when `--rules` chose the rule set.
+    pub spec_span: Option<Span>,
+    pub options: Vec<String>,
+    /// The `RuleOptions` tag's value, when the options come from it.
+    pub options_span: Option<Span>,
+}
+
+impl RulesChoice {
+    /// The rule set `--rules` names (`over`: the spec and its options), or
+    /// else the one the game's `Rules` and `RuleOptions` tags name; `None`
+    /// when there is neither.
+    pub fn of(game: &Game, over: Option<(&str, &[String])>) -> Option<RulesChoice> {
+        if let Some((spec, options)) = over {
+            return Some(RulesChoice {
+                spec: spec.to_string(),
+                spec_span: None,
+                options: options.to_vec(),
+                options_span: None,
+            });
+        }
+        let rules = tag(game, "Rules")?;
+        let (options, options_span) = match tag(game, "RuleOptions") {
+            Some(t) => (rule_options(&t.value), Some(t.value_span)),
+            None => (Vec::new(), None),
+        };
+        Some(RulesChoice {
+            spec: rules.value.clone(),
+            spec_span: Some(rules.value_span),
+            options,
+            options_span,
+        })
+    }
+
+    /// Whether the header named the rule set (a record's choice, read under
+    /// confinement) rather than the command line.
+    pub fn from_record(&self) -> bool {
+        self.spec_span.is_some()
+    }
+}
+
+/// The options of a `RuleOptions` value: `;`-separated names, blanks
+/// dropped.
+pub fn rule_options(value: &str) -> Vec<String> {
+    value
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// Where findings about the header as a whole point: the first tag, or the
+/// start of the game.
+pub fn head_span(game: &Game) -> Span {
+    game.tags
+        .first()
+        .map(|t| t.span)
+        .unwrap_or(Span::new(game.span.start, game.span.start))
+}
+
+/// The finding for a game with no `Rules` tag. `overridable`: the command
+/// can be told the rule set with `--rules`.
+pub fn missing_rules(head: Span, overridable: bool) -> Finding {
+    Finding::error(
+        Code::MissingRules,
+        "the game does not say which rules it was played under",
+        head,
+    )
+    .label("no Rules tag")
+    .help(if overridable {
+        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or check with `--rules NAME`"
+    } else {
+        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`)"
+    })
+}
+
+type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
+
+/// (spec, folder of the record, options, named by the record).
+type RulesKey = (String, Option<PathBuf>, Vec<String>, bool);
+
+/// Compiled rule sets by (spec, folder, options), and the digests of rule
+/// files, for the games of a run. A rule file that a record names is read
+/// as the cache's [`Confinement`] allows; one given with `--rules` is read
+/// as given.
+#[derive(Default)]
+pub struct RulesCache {
+    confinement: Confinement,
+    map: HashMap<RulesKey, Loaded>,
+    digests: HashMap<(String, Option<PathBuf>), Option<String>>,
+    /// The last key looked up and its rule set: the games of a file mostly
+    /// name the same rules, and this answers them without building a key.
+    last: Option<(RulesKey, Loaded)>,
+}
+
+impl RulesCache {
+    /// A cache that reads the rule files records name as `confinement`
+    /// allows. [`RulesCache::default`] allows the record's own folder tree.
+    pub fn new(confinement: Confinement) -> RulesCache {
+        RulesCache {
+            confinement,
+            ..RulesCache::default()
+        }
+    }
+
+    /// The rule set of `choice` for a record in `dir`.
+    pub fn load(&mut self, choice: &RulesChoice, dir: Option<&Path>) -> Loaded {
+        self.get(&choice.spec, dir, &choice.options, choice.from_record())
+    }
+
+    fn get(&mut self, spec: &str, dir: Option<&Path>, options: &[String], record: bool) -> Loaded {
+        // Built-in names do not depend on the folder, and a rule file the
+        // command line names is read as given, from the working directory.
+        let builtin = crate::rules::builtin_source(spec).is_some();
+        let dir = if builtin || !record { None } else { dir };
+        if let Some(((s, d, o, r), loaded)) = &self.last
+            && s == spec
+            && d.as_deref() == dir
+            && o.as_slice() == options
+            && *r == record
+        {
+            return loaded.clone();
+        }
+        let key = (
+            spec.to_string(),
+            dir.map(Path::to_path_buf),
+            options.to_vec(),
+            record,
+        );
+        let confinement = &self.confinement;
+        let loaded = self
+            .map
+            .entry(key.clone())
+            .or_insert_with(|| {
+                if record {
+                    crate::rules::load_for_record(spec, dir, confinement, options)
+                } else {
+                    crate::rules::load(spec, None, options)
+                }
+                .map(Arc::new)
+                .map_err(Arc::new)
+            })
+            .clone();
+        self.last = Some((key, loaded.clone()));
+        loaded
+    }
+
+    /// The sha256 of the rule file of `choice`, read as [`RulesCache::load`]
+    /// reads it.
+    fn digest(&mut self, choice: &RulesChoice, dir: Option<&Path>) -> Option<String> {
+        let record = choice.from_record();
+        let dir = if record { dir } else { None };
+        let key = (choice.spec.clone(), dir.map(Path::to_path_buf));
+        let confinement = &self.confinement;
+        self.digests
+            .entry(key)
+            .or_insert_with(|| {
+                if record {
+                    crate::rules::digest_for_record(&choice.spec, dir, confinement).ok()
+                } else {
+                    crate::rules::digest(&choice.spec, None).ok()
+                }
+            })
+            .clone()
+    }
+}
+
+/// A header resolved: the rule set and, when the tags give one, the start.
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub choice: RulesChoice,
+    pub rules: Arc<Ruleset>,
+    pub start: Option<Position>,
+}
+
+/// Resolves the header of `game` (read from a file in `dir`): the rule set
+/// (`over` is `--rules` with its options), its digest, and the start
+/// position. Problems of the tags go to `findings`. `Ok(None)`: the header
+/// names no rule set that loads (the findings say why); `Err`: the rule
+/// file it names does not compile, which is no problem of the record.
+pub fn resolve(
+    game: &Game,
+    dir: Option<&Path>,
+    over: Option<(&str, &[String])>,
+    cache: &mut RulesCache,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<Header>, Arc<RulesError>> {
+    let head = head_span(game);
+    let Some(choice) = RulesChoice::of(game, over) else {
+        findings.push(missing_rules(head, true));
+        return Ok(None);
+    };
+    let rules = match cache.load(&choice, dir) {
+        Ok(r) => r,
+        Err(e) => {
+            return match load_problem(&choice, &e, dir, cache, head) {
+                Some(f) => {
+                    findings.push(f);
+                    Ok(None)
+                }
+                None => Err(e),
+            };
+        }
+    };
+    if let Some(t) = tag(game, "RulesDigest") {
+        let have = cache.digest(&choice, dir).map(|d| format!("sha256:{d}"));
+        if have.as_deref() != Some(t.value.as_str()) {
+            let spec = &choice.spec;
+            findings.push(
+                Finding::warning(
+                    Code::RulesDigest,
+                    format!("the rule file `{spec}` has changed since this record was checked against it"),
+                    t.value_span,
+                )
+                .label("RulesDigest")
+                .help(format!("the rule file's digest is now `{}`; re-check the record and update the tag", have.unwrap_or_default())),
+            );
+        }
+    }
+    let start = start_position(game, &rules, head, findings);
+    Ok(Some(Header {
+        choice,
+        rules,
+        start,
+    }))
+}
+
+/// The finding for a rule set that does not load because of the header:
+/// no such rule set (or none the record may name), or options it does not
+/// have. `None`: the rule file itself is at fault.
+fn load_problem(
+    choice: &RulesChoice,
+    e: &RulesError,
+    dir: Option<&Path>,
+    cache: &mut RulesCache,
+    head: Span,
+) -> Option<Finding> {
+    let spec = &choice.spec;
+    if e.is_io() {
+        return Some(
+            Finding::error(
+                Code::UnknownRules,
+                format!("no rule set `{spec}`: not a built-in name and no such file"),
+                choice.spec_span.unwrap_or(head),
+            )
+            .label("Rules tag")
+            .help(format!(
+                "use a built-in rule set ({}) or a path to a .senet file in this record's folder or below it, or in a folder given with --rules-path",
+                crate::rules::builtin_names().join(", ")
+            )),
+        );
+    }
+    let only_options = !e.errors().is_empty()
+        && e.errors().iter().all(|x| {
+            miette::Diagnostic::code(x)
+                .is_some_and(|c| c.to_string() == "senet::rules::unknown_option")
+        });
+    if !only_options {
+        return None;
+    }
+    let plain = RulesChoice {
+        options: Vec::new(),
+        ..choice.clone()
+    };
+    let known = cache
+        .load(&plain, dir)
+        .map(|r| {
+            r.meta
+                .options
+                .iter()
+                .map(|o| o.0.clone())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    Some(
+        Finding::error(
+            Code::RuleOptions,
+            format!(
+                "`{}` names an option that `{spec}` does not have",
+                choice.options.join("; ")
+            ),
+            choice.options_span.unwrap_or(head),
+        )
+        .label("RuleOptions")
+        .help(if known.is_empty() {
+            format!("`{spec}` has no options")
+        } else {
+            format!("the options of `{spec}` are: {}", known.join(", "))
+        }),
+    )
+}
+
+fn tag<'g>(game: &'g Game, name: &str) -> Option<&'g Tag> {
+    game.tags.iter().find(|t| t.name == name)
+}
+
+/// The position a game starts from: its `SetUp`/`Position` tags, or the
+/// rule set's setup with the first player from the rules or `FirstPlayer`.
+/// Problems with those tags go to `findings`; `None` when there is no
+/// usable start.
+pub fn start_position(
+    game: &Game,
+    rules: &Ruleset,
+    head: Span,
+    findings: &mut Vec<Finding>,
+) -> Option<Position> {
+    if tag(game, "SetUp").is_some_and(|t| t.value == "1") {
+        set_up(game, rules, findings)
+    } else {
+        rules_start(game, rules, head, findings)
+    }
+}
+
+/// The start a `SetUp "1"` game gives in its `Position` tag.
+fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<Position> {
+    let board = rules.board;
+    let Some(t) = tag(game, "Position") else {
+        findings.push(
+            Finding::error(
+                Code::Setup,
+                "`SetUp \"1\"` needs a Position tag",
+                tag(game, "SetUp")
+                    .expect("checked by the caller")
+                    .value_span,
+            )
+            .label("SetUp")
+            .help("add `[Position \"...\"]` with the position string the game starts from"),
+        );
+        return None;
+    };
+    let p = match Position::parse(&t.value, board.len, board.row_len) {
+        Ok(p) => p,
+        Err(e) => {
+            let vs = t.value_span;
+            findings.push(
+                Finding::error(
+                    Code::Position,
+                    format!("bad position string: {}", e.message),
+                    Span::new(vs.start + e.at, vs.start + e.at + e.len),
+                )
+                .label("here")
+                .help(POSITION_HELP),
+            );
+            return None;
+        }
+    };
+    if let Some((flag, why)) = foreign_state(rules, &p) {
+        findings.push(
+            Finding::error(
+                Code::Position,
+                format!("the Position has the flag `{flag}`, but {why}"),
+                t.value_span,
+            )
+            .label("Position")
+            .help(format!(
+                "leave `{flag}` out of the rule state: the rules `{}` never set it",
+                rules.meta.name
+            )),
+        );
+        return None;
+    }
+    let wrong: Vec<String> = Side::BOTH
+        .into_iter()
+        .filter(|&s| {
+            // Where captures remove pieces (BL-4), fewer is possible.
+            let n = p.in_play(s) + p.off[s.index()];
+            n > rules.pieces || (n < rules.pieces && rules.movement.hit != Hit::Capture)
+        })
+        .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
+        .collect();
+    if wrong.is_empty() {
+        return Some(p);
+    }
+    findings.push(
+        Finding::error(
+            Code::Position,
+            format!(
+                "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
+                wrong.join(", "),
+                rules.pieces
+            ),
+            t.value_span,
+        )
+        .label("Position")
+        .help("count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)"),
+    );
+    None
+}
+
+/// The rule set's own start, with the first player its rules fix or the
+/// `FirstPlayer` tag names.
+fn rules_start(
+    game: &Game,
+    rules: &Ruleset,
+    head: Span,
+    findings: &mut Vec<Finding>,
+) -> Option<Position> {
+    let first_written = game.nodes.iter().find_map(|n| match n {
+        Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
+        _ => None,
+    });
+    let named = tag(game, "FirstPlayer").map(|t| (t, t.value.as_str()));
+    let named_side = match named {
+        Some((_, "White")) => Some(Side::White),
+        Some((_, "Black")) => Some(Side::Black),
+        Some((t, v)) => {
+            findings.push(
+                Finding::error(
+                    Code::FirstPlayer,
+                    format!("`{v}` is not a side"),
+                    t.value_span,
+                )
+                .label("FirstPlayer")
+                .help("write `White` or `Black`"),
+            );
+            None
+        }
+        None => None,
+    };
+    match &rules.starter {
+        Starter::Fixed(side, clause) => {
+            // An opening procedure that decides the first player (K-5's
+            // roll-off): the record must say who it was.
+            if let Some(o) = rules
+                .opening
+                .iter()
+                .find(|o| o.side == *side && o.throw.is_some())
+                && named.is_none()
+            {
+                let mut f = Finding::error(
+                    Code::FirstPlayerMissing,
+                    format!("under `{}` an opening procedure decides the first player, and the record does not say who it was", rules.meta.name),
+                    head,
+                )
+                .label("no FirstPlayer tag")
+                .help(format!("add `[FirstPlayer \"{side}\"]`: the player who wins the opening plays {side} and moves first"));
+                if !o.clause.is_empty() {
+                    f.clause = Some(o.clause.clone());
+                }
+                findings.push(f);
+            }
+            if let (Some(n), Some((t, _))) = (named_side, named)
+                && n != *side
+            {
+                let mut f = Finding::error(
+                    Code::FirstPlayer,
+                    format!("under `{}` {side} moves first, not {n}", rules.meta.name),
+                    t.value_span,
+                )
+                .label("FirstPlayer")
+                .help(format!(
+                    "write `[FirstPlayer \"{side}\"]` or leave the tag out"
+                ));
+                if !clause.is_empty() {
+                    f.clause = Some(clause.clone());
+                }
+                findings.push(f);
+            }
+            Some(Position::start(rules, *side))
+        }
+        Starter::ByLot(clause) => {
+            let first = match named_side {
+                Some(s) => s,
+                None => {
+                    let mut f = Finding::error(
+                        Code::FirstPlayerMissing,
+                        format!("under `{}` the first player is drawn by lot, and the record does not say who it was", rules.meta.name),
+                        head,
+                    )
+                    .label("no FirstPlayer tag")
+                    .help("add `[FirstPlayer \"White\"]` or `[FirstPlayer \"Black\"]`");
+                    if !clause.is_empty() {
+                        f.clause = Some(clause.clone());
+                    }
+                    findings.push(f);
+                    first_written.unwrap_or(Side::White)
+                }
+            };
+            Some(Position::start(rules, first))
+        }
+    }
+}
+
+/// A rule-state flag of a position that the rule set never sets: pieces in
+/// hand without an `enter` rule (PC-1), or a turn direction without one
+/// direction per turn (PC-4). Such a position could never arise, and under
+/// those rules its pieces in hand could never enter. Judged for the
+/// `Position` tag here and for `[%pos]` in the replay.
+pub(crate) fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
+    if p.hand != [0, 0] && rules.entry.is_none() {
+        return Some((
+            format!("hand:{}-{}", p.hand[0], p.hand[1]),
+            "these rules have no pieces in hand",
+        ));
+    }
+    match p.heading {
+        Heading::Any => None,
+        _ if rules.movement.one_direction => None,
+        Heading::Forward => Some((
+            "fwd".into(),
+            "these rules do not keep the moves of a turn in one direction",
+        )),
+        Heading::Backward => Some((
+            "back".into(),
+            "these rules do not keep the moves of a turn in one direction",
+        )),
+    }
+}
