@@ -124,18 +124,18 @@ fn a_record_reaches_no_file_outside_its_folder_tree() {
 fn rules_path_allows_a_folder() {
     let t = Scratch::new("confine-path");
     t.write(
-        "shared/five.senet",
+        "common/five.senet",
         "extends \"thai\"\nthrows with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4   [T-2]\n",
     );
     let by_name = t.write("area/a.sgn", &record("five.senet"));
-    let by_path = t.write("area/b.sgn", &record("../shared/five.senet"));
+    let by_path = t.write("area/b.sgn", &record("../common/five.senet"));
     for game in [&by_name, &by_path] {
         assert_eq!(
             senet(&["check", s(game)]).0,
             1,
             "refused without --rules-path"
         );
-        let (code, _, stderr) = senet(&["check", "--rules-path", s(&t.path("shared")), s(game)]);
+        let (code, _, stderr) = senet(&["check", "--rules-path", s(&t.path("common")), s(game)]);
         assert_eq!(code, 0, "{stderr}");
     }
     // Below the record's own folder is always allowed.
