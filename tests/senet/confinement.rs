@@ -316,3 +316,47 @@ fn thousands_of_duplicates_are_counted_and_a_hundred_shown() {
         "rule file `dups.senet` has 4999 errors (the first 100 shown)"
     );
 }
+
+/// A directory walk never follows a symlink loop and never opens a FIFO or
+/// device named `*.sgn` (each would hang or never end); it says what it
+/// skipped. The binary gets 60 seconds, so that a hang fails the test
+/// instead of stalling the suite.
+#[cfg(unix)]
+#[test]
+fn directory_walks_skip_loops_fifos_and_devices() {
+    let t = Scratch::new("walk-skips");
+    t.write("games/a/ok.sgn", "[Rules \"bga\"]\n\n*\n");
+    std::os::unix::fs::symlink(t.path("games"), t.path("games/a/loop")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", t.path("games/zero.sgn")).unwrap();
+    let fifo = std::ffi::CString::new(s(&t.path("games/pipe.sgn"))).unwrap();
+    // SAFETY: a NUL-terminated path and a mode; no memory is shared.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let games = t.path("games");
+    for args in [vec!["check", s(&games)], vec!["fmt", "--check", s(&games)]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{args:?} hangs on a walk with a loop, a FIFO and a device");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        for skipped in ["loop", "zero.sgn", "pipe.sgn"] {
+            assert!(
+                stderr
+                    .lines()
+                    .any(|l| l.contains("skipped") && l.contains(skipped)),
+                "{args:?}: {skipped} not reported as skipped:\n{stderr}"
+            );
+        }
+    }
+}
