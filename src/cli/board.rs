@@ -53,7 +53,8 @@ pub struct BoardArgs {
     /// Write to FILE instead of standard output (required for PNG).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// A line of text under the picture (SVG and PNG).
+    /// A line of text under the picture (SVG and PNG). A position of a
+    /// record is captioned with the unit that led to it unless this is given.
     #[arg(long, value_name = "TEXT")]
     pub caption: Option<String>,
     /// PNG only: pixels per SVG unit (2 suits print and dense screens).
@@ -232,12 +233,18 @@ pub fn run(args: BoardArgs) -> ExitCode {
             eprintln!("error: game {} of {name} ends before {at}", args.game);
             return ExitCode::from(super::EXIT_USAGE);
         }
-        let (position, last, _) = final_of(&view);
+        let (position, last, step) = final_of(&view);
         let shown = Shown {
             rules: &view.rules,
             position,
             last,
         };
+        // A position of a record is captioned with its unit unless the
+        // caller gives a caption.
+        let mut args = args;
+        if args.caption.is_none() {
+            args.caption = step.map(caption);
+        }
         match draw(&args, &shown) {
             Ok(b) => {
                 if let Err(c) = emit(args.out.as_deref(), &b) {
@@ -283,7 +290,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
 
 /// The caption of a picture after a unit: `12... Black 3:5-8`.
 fn caption(s: &StepView) -> String {
-    format!("after {} {}  {}", s.label, s.played.0, s.text)
+    format!("after {} {} {}", s.label, s.played.0, s.text)
 }
 
 /// `senet replay --format html|svg`: the page of every game (or the one

@@ -272,13 +272,26 @@ const SCRIPT: &str = r#"
     // The unit's id differs from the fragment of its step (`#g1-s5`): a
     // fragment that named an element would scroll the page to it.
     var now = document.getElementById('g' + (g + 1) + '-u' + s);
-    if (now) {
-      now.setAttribute('aria-current', 'step');
-      // Keep the unit in view inside the list only: the page stays put.
-      var list = el(g, 'list'), r = now.getBoundingClientRect(), lr = list.getBoundingClientRect();
-      if (r.top < lr.top || r.bottom > lr.bottom) { list.scrollTop += r.top - lr.top - lr.height / 3; }
-    }
-    if (history.replaceState) { history.replaceState(null, '', '#g' + (g + 1) + '-s' + s); }
+    if (now) { now.setAttribute('aria-current', 'step'); }
+    later(g, s, now);
+  }
+  // Scrolling the list and the address wait for the next frame: a held key
+  // steps many times a frame, and each would force a layout.
+  var pending = null;
+  function later(g, s, now) {
+    var first = pending === null;
+    pending = [g, s, now];
+    if (!first) { return; }
+    requestAnimationFrame(function () {
+      var g = pending[0], s = pending[1], now = pending[2];
+      pending = null;
+      if (now) {
+        // Keep the unit in view inside the list only: the page stays put.
+        var list = el(g, 'list'), r = now.getBoundingClientRect(), lr = list.getBoundingClientRect();
+        if (r.top < lr.top || r.bottom > lr.bottom) { list.scrollTop += r.top - lr.top - lr.height / 3; }
+      }
+      if (history.replaceState) { history.replaceState(null, '', '#g' + (g + 1) + '-s' + s); }
+    });
   }
   function go(how) {
     var game = data.games[current], s = at[current], step = game.steps[s];

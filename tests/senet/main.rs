@@ -1,9 +1,11 @@
 //! The one integration test binary: each module is a family of data-driven
 //! tests over files in `tests/`.
 
+mod browser;
 mod check;
 mod differential;
 mod invariants;
+mod pictures;
 mod replay;
 mod rules_fixtures;
 mod scenarios;
