@@ -213,3 +213,48 @@ fn readme_picture_is_what_the_tool_draws() {
         "docs/pictures/bga-demo-14.png is out of date: run the command above with --out"
     );
 }
+
+#[test]
+fn strip_has_the_start_and_one_picture_per_turn() {
+    use senet::cli::board::{Every, replay_pictures};
+    use senet::cli::replay::{ColorChoice, ReplayArgs};
+    let file = root().join("games/ryabinin-demo-2.sgn");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let dir = root().join(format!("target/tmp/strip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = ReplayArgs {
+        file: file.clone(),
+        game: None,
+        to: None,
+        format: Format::Svg,
+        color: ColorChoice::Never,
+        out: Some(dir.clone()),
+        every: Some(Every::Turn),
+    };
+    let code = replay_pictures(&args, &text, "ryabinin-demo-2.sgn", file.parent());
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    // A turn ends where the next unit is another side's or another turn's.
+    let v = view("games/ryabinin-demo-2.sgn", None, Format::Svg);
+    let turns = v
+        .steps
+        .windows(2)
+        .filter(|w| {
+            w[0].played.0 != w[1].played.0
+                || w[0].label.split('.').next() != w[1].label.split('.').next()
+        })
+        .count()
+        + 1;
+    assert_eq!(names.len(), 1 + turns, "{names:?}");
+    assert_eq!(names[0], "000.svg");
+    let first = std::fs::read_to_string(dir.join(&names[0])).unwrap();
+    assert!(first.contains(">start</text>"));
+    let last = std::fs::read_to_string(dir.join(names.last().unwrap())).unwrap();
+    let unit = &v.steps.last().unwrap().text;
+    assert!(last.contains(&format!("{unit}</text>")), "{last}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
