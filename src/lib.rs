@@ -45,5 +45,6 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod notation;
+pub mod picture;
 pub mod rules;
 pub mod simulate;

@@ -2,6 +2,7 @@
 //! library call per subcommand. Exit codes: 0 ok, 1 the input has problems,
 //! 2 usage, I/O or rule-file errors.
 
+pub mod board;
 pub mod check;
 pub mod fmt;
 pub mod moves;
@@ -41,6 +42,8 @@ pub enum Command {
     Fmt(fmt::FmtArgs),
     /// Replay a game record unit by unit, drawing the board.
     Replay(replay::ReplayArgs),
+    /// Draw one position as a picture (SVG, PNG or text).
+    Board(board::BoardArgs),
     /// Simulate games between computer players.
     Simulate(simulate::SimulateArgs),
     /// Print shell completions.
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Board(args) => board::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "senet", &mut std::io::stdout());

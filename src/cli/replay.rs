@@ -25,6 +25,7 @@ use crate::notation::header::{self, RulesCache, RulesChoice};
 use crate::notation::reader::Reader;
 use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
 use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, UnitSyntax};
+use crate::picture::html::{GameView, StepView};
 use crate::rules::{Confinement, RulesError};
 use miette::NamedSource;
 use serde::Serialize;
@@ -40,9 +41,10 @@ pub struct ReplayArgs {
     /// The record to replay (`-` for standard input).
     #[arg(value_name = "GAME.sgn")]
     pub file: PathBuf,
-    /// Which game of the file (1 = the first).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub game: u32,
+    /// Which game of the file (1 = the first; the default is the first, or
+    /// every game for `--format html`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: Option<u32>,
     /// Stop after round TURN (`12`), White's or Black's turn (`12.`,
     /// `12...`), or a unit of that turn (`12.2`, `12...3`).
     #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse)]
@@ -54,6 +56,14 @@ pub struct ReplayArgs {
     pub color: ColorChoice,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
+    /// Write to FILE instead of standard output (`--format svg --every`: to
+    /// the directory FILE, one numbered picture each).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// `--format svg`: a picture of the start and after every turn or unit
+    /// (a strip for print), written as numbered files into `--out`.
+    #[arg(long, value_enum, value_name = "turn|unit", requires = "out")]
+    pub every: Option<crate::cli::board::Every>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,6 +74,11 @@ pub enum Format {
     Json,
     /// The position string of the start and after every unit, one per line.
     Positions,
+    /// One self-contained HTML page: the board, the units and step controls.
+    Html,
+    /// A picture of the board where the replay stops (`--to`), with the last
+    /// unit as an arrow.
+    Svg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -522,6 +537,14 @@ struct JsonUnit {
     nags: Vec<u16>,
     variations: Vec<Vec<JsonUnit>>,
     position: String,
+    /// For pictures: the comment commands in words, the side and unit
+    /// played, and the position after it.
+    #[serde(skip)]
+    glosses: Vec<String>,
+    #[serde(skip)]
+    played: (Side, Unit),
+    #[serde(skip)]
+    after: Position,
 }
 
 #[derive(Serialize)]
@@ -655,6 +678,13 @@ impl<'a> Walk<'a> {
             nags: a.nags.clone(),
             variations,
             position: self.pos_string(&p.after),
+            glosses: a
+                .comments
+                .iter()
+                .flat_map(|c| command_notes(self.rules, c))
+                .collect(),
+            played: (p.before.to_move, p.unit),
+            after: p.after,
         }
     }
 
@@ -826,7 +856,7 @@ impl<'a> Walk<'a> {
                             self.out.push('\n');
                         }
                     }
-                    Format::Json => {}
+                    Format::Json | Format::Html | Format::Svg => {}
                 }
                 if let Some(q) = asserted {
                     now = q;
@@ -878,7 +908,7 @@ impl<'a> Walk<'a> {
                     }
                     self.out.push('\n');
                 }
-                Format::Json => {
+                Format::Json | Format::Html | Format::Svg => {
                     let mut vars = Vec::new();
                     for v in &a.variations {
                         vars.push(self.variation(v, 1));
@@ -918,6 +948,17 @@ pub fn render_replay(
     dir: Option<&Path>,
     opts: &ReplayOptions,
 ) -> Result<ReplayOutput, ReplayError> {
+    replay_game(text, name, dir, opts).map(|(out, _)| out)
+}
+
+/// [`render_replay`], and for the picture formats the game as walked (none
+/// when the header gives no rule set or start position).
+pub fn replay_game(
+    text: &str,
+    name: &str,
+    dir: Option<&Path>,
+    opts: &ReplayOptions,
+) -> Result<(ReplayOutput, Option<GameView>), ReplayError> {
     let mut found = 0;
     let mut chosen = None;
     for item in Reader::new(text) {
@@ -958,10 +999,13 @@ pub fn render_replay(
     };
     let Some(choice) = RulesChoice::of(&game, None) else {
         let f = header::missing_rules(header::head_span(&game), false);
-        return Ok(ReplayOutput {
-            text: String::new(),
-            problems: vec![problem(&f)],
-        });
+        return Ok((
+            ReplayOutput {
+                text: String::new(),
+                problems: vec![problem(&f)],
+            },
+            None,
+        ));
     };
     let rules = RulesCache::new(opts.confinement.clone())
         .load(&choice, dir)
@@ -970,10 +1014,13 @@ pub fn render_replay(
     let start = match start_position(&game, &rules) {
         Ok(p) => p,
         Err(f) => {
-            return Ok(ReplayOutput {
-                text: String::new(),
-                problems: vec![problem(&f)],
-            });
+            return Ok((
+                ReplayOutput {
+                    text: String::new(),
+                    problems: vec![problem(&f)],
+                },
+                None,
+            ));
         }
     };
 
@@ -1059,7 +1106,7 @@ pub fn render_replay(
             walk.out
                 .push_str(&format!("   {}\n\n", walk.pos_string(&start)));
         }
-        Format::Json => {}
+        Format::Json | Format::Html | Format::Svg => {}
     }
     let (stopped, end) = walk.main_line(&game.nodes, &start);
     let mut problems: Vec<String> = walk.problems.iter().map(|f| problem(f)).collect();
@@ -1099,10 +1146,68 @@ pub fn render_replay(
         walk.out = serde_json::to_string_pretty(&j).expect("plain data serialises");
         walk.out.push('\n');
     }
-    Ok(ReplayOutput {
-        text: walk.out,
-        problems,
-    })
+    let view = matches!(opts.format, Format::Html | Format::Svg).then(|| {
+        let ending = match (stopped, opts.to) {
+            (Some("illegal"), _) => walk
+                .stop_error
+                .map_or("Stopped".to_string(), |f| format!("Stopped: {}", f.message)),
+            (Some(_), Some(t)) => format!("Stopped after {t}"),
+            (None, Some(t)) => format!("The game ends before {t}: {}", game.result),
+            _ => format!("Result: {}", game.result),
+        };
+        let mut intro = Vec::new();
+        for c in &game.intro {
+            let prose = comment_prose(&c.text);
+            if !prose.is_empty() {
+                intro.push(prose);
+            }
+            intro.extend(command_notes(&rules, c));
+        }
+        GameView {
+            number: opts.game,
+            tags: game
+                .tags
+                .iter()
+                .map(|t| (t.name.clone(), t.value.clone()))
+                .collect(),
+            intro,
+            steps: std::mem::take(&mut walk.json)
+                .into_iter()
+                .map(step_view)
+                .collect(),
+            rules: (*rules).clone(),
+            start,
+            ending,
+        }
+    });
+    Ok((
+        ReplayOutput {
+            text: walk.out,
+            problems,
+        },
+        view,
+    ))
+}
+
+/// A unit of the walk as the pictures show it.
+fn step_view(j: JsonUnit) -> StepView {
+    StepView {
+        label: j.label,
+        text: j.unit,
+        events: j.events,
+        throw: j.throw,
+        faces: j.faces,
+        comments: j.comments,
+        glosses: j.glosses,
+        nags: j.nags.iter().map(|&n| nag_symbol(n)).collect(),
+        played: j.played,
+        after: j.after,
+        variations: j
+            .variations
+            .into_iter()
+            .map(|v| v.into_iter().map(step_view).collect())
+            .collect(),
+    }
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
@@ -1134,18 +1239,32 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     } else {
         args.file.parent().map(Path::to_path_buf)
     };
+    if matches!(args.format, Format::Html | Format::Svg) {
+        return super::board::replay_pictures(&args, &text, &name, dir.as_deref());
+    }
+    if args.every.is_some() {
+        eprintln!("error: --every draws pictures: use it with --format svg");
+        return ExitCode::from(super::EXIT_USAGE);
+    }
     let opts = ReplayOptions {
-        game: args.game as usize,
+        game: args.game.unwrap_or(1) as usize,
         to: args.to,
         format: args.format,
-        color,
+        color: color && args.out.is_none(),
         confinement: args.record_rules.confinement(),
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(out.text.as_bytes());
-            let _ = stdout.flush();
+            if let Some(path) = &args.out {
+                if let Err(e) = std::fs::write(path, out.text.as_bytes()) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return ExitCode::from(super::EXIT_USAGE);
+                }
+            } else {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.text.as_bytes());
+                let _ = stdout.flush();
+            }
             for p in &out.problems {
                 eprint!("{p}");
             }

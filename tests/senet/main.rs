@@ -1,11 +1,13 @@
 //! The one integration test binary: each module is a family of data-driven
 //! tests over files in `tests/`.
 
+mod browser;
 mod check;
 mod confinement;
 mod differential;
 mod docs;
 mod invariants;
+mod pictures;
 mod replay;
 mod rules_fixtures;
 mod scenarios;
