@@ -83,8 +83,14 @@ pub fn render(diag: &dyn miette::Diagnostic) -> String {
 }
 
 /// Renders a diagnostic at a fixed width of 100 columns, with or without
-/// colour.
+/// colour. Very long source lines are cut around the labels first
+/// ([`crate::diag::Trimmed`]): any span renders.
 pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
+    let trimmed = crate::diag::Trimmed::new(diag);
+    let diag: &dyn miette::Diagnostic = match &trimmed {
+        Some(t) => t,
+        None => diag,
+    };
     let theme = if colour {
         miette::GraphicalTheme::unicode()
     } else {

@@ -706,7 +706,15 @@ struct Parser<'a> {
     hint: usize,
     /// Buffers to reuse (from [`StreamReader::recycle`]).
     spare: Spare,
+    /// Variations open around the movetext being read.
+    depth: usize,
 }
+
+/// The deepest nesting of variations a record may have. Each level is a
+/// frame of the reader, the replay and the writer: a limit keeps a hostile
+/// record from overflowing the stack, and no record written by people
+/// comes near it.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`, `1:hand-1`, `5:12-14:20-23`; or `skip`, or `--` for an illegible unit";
 const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won), `1/2-1/2` (drawn) or `*` (unfinished or unknown)";
@@ -742,6 +750,7 @@ impl<'a> Parser<'a> {
             trailing: Vec::new(),
             hint: 64,
             spare: Spare::default(),
+            depth: 0,
         }
     }
 
@@ -1164,10 +1173,24 @@ impl<'a> Parser<'a> {
                             Some("a variation `( … )` is an alternative to the unit before it: write it right after that unit"),
                         ));
                     }
+                    if self.depth >= MAX_VARIATION_DEPTH {
+                        return Err(self.error(
+                            st,
+                            st + 1,
+                            format!(
+                                "variations nest more than {MAX_VARIATION_DEPTH} levels deep"
+                            ),
+                            format!("level {} opens here", self.depth + 1),
+                            Some("close some variations, or give the deepest ones a game of their own"),
+                        ));
+                    }
                     self.i += 1;
                     let mut inner = Vec::new();
                     let mut out = Nodes::new(&mut inner);
-                    let End::Close(close) = self.movetext(&mut out, None, Some(st))? else {
+                    self.depth += 1;
+                    let closed = self.movetext(&mut out, None, Some(st));
+                    self.depth -= 1;
+                    let End::Close(close) = closed? else {
                         unreachable!("a variation ends with `)`")
                     };
                     out.finish();

@@ -3,6 +3,7 @@
 
 mod check;
 mod differential;
+mod hostile;
 mod invariants;
 mod replay;
 mod rules_fixtures;

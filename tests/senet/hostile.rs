@@ -1,0 +1,75 @@
+//! Hostile records: whatever a record holds, `senet` never crashes, never
+//! hangs and keeps its memory bounded; it reports the problem and goes on.
+//! Each test here pins one class of input that once crashed, hung or
+//! misreported (the fixtures sit in the usual folders: `sgn/err-syntax`,
+//! `sgn/ok/loose`, `sgn/err`).
+
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary; `(exit code, stdout, stderr)`. A crash (a signal, or
+/// Rust's panic exit 101) fails the test here.
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("senet {args:?} was killed by a signal:\n{stderr}"));
+    assert!(
+        code != 101 && !stderr.contains("panicked"),
+        "senet {args:?} panicked:\n{stderr}"
+    );
+    (
+        code,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+const TOO_DEEP: &str = "tests/fixtures/sgn/err-syntax/variation-too-deep.sgn";
+const DEEPEST: &str = "tests/fixtures/sgn/ok/loose/variation-deepest.sgn";
+
+#[test]
+fn variations_too_deep_are_a_syntax_error_and_the_next_game_is_read() {
+    let (code, _, stderr) = senet(&["check", TOO_DEEP]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 games, 1 valid, 1 invalid"), "{stderr}");
+    let (code, stdout, stderr) = senet(&["fmt", "--stdout", TOO_DEEP]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = senet(&["replay", TOO_DEEP]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn variations_at_the_deepest_level_check_replay_and_format() {
+    let (code, _, stderr) = senet(&["check", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 game, 1 valid, 0 invalid"), "{stderr}");
+    let (code, stdout, stderr) = senet(&["fmt", "--stdout", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches('(').count(), 100, "{stdout}");
+    let (code, _, stderr) = senet(&["replay", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+}
