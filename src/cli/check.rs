@@ -38,8 +38,8 @@ pub struct CheckArgs {
     pub max_errors: usize,
     /// Threads that replay games (default: every core). The games are read
     /// on one more thread, and problems are printed in file order whatever
-    /// the number.
-    #[arg(long)]
+    /// the number. At most 256.
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
 }
 

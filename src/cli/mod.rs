@@ -74,6 +74,32 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The most games `simulate --games` plays in one run: its statistics keep
+/// a few bytes per game.
+pub const MAX_GAMES: u64 = 10_000_000;
+/// The most threads `--threads` starts.
+pub const MAX_THREADS: usize = 256;
+/// The longest game `simulate --max-units` plays.
+pub const MAX_UNITS: usize = 1_000_000;
+
+/// A count flag in `1..=max`, or a usage error that says the range.
+fn count_in(text: &str, max: usize) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {max}")),
+    }
+}
+
+/// `--threads N`: 1 to [`MAX_THREADS`].
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    count_in(text, MAX_THREADS)
+}
+
+/// `--max-units N`: 1 to [`MAX_UNITS`].
+pub fn unit_cap(text: &str) -> Result<usize, String> {
+    count_in(text, MAX_UNITS)
+}
+
 /// Renders a diagnostic for standard error: colour only on a terminal and
 /// when `NO_COLOR` is unset.
 pub fn render(diag: &dyn miette::Diagnostic) -> String {

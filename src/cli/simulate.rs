@@ -16,17 +16,17 @@ pub struct SimulateArgs {
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME")]
     pub options: Vec<String>,
-    /// How many games.
-    #[arg(long, default_value_t = 100)]
+    /// How many games (1 to 10,000,000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
     pub games: u64,
     /// The seed: the same seed gives the same games on any thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
+    /// Threads (default: every core; at most 256).
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
-    /// Stop a game after this many units, with result `*`.
-    #[arg(long, default_value_t = 2000)]
+    /// Stop a game after this many units, with result `*` (1 to 1,000,000).
+    #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
     pub max_units: usize,
     /// The players: one for both sides, or `WHITE,BLACK`.
     #[arg(long, value_enum, value_delimiter = ',', num_args = 1..=2, default_value = "random")]

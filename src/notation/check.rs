@@ -499,37 +499,21 @@ pub fn start_position(
                     );
                     None
                 }
-                Ok(p) => {
-                    let wrong: Vec<String> = Side::BOTH
-                        .into_iter()
-                        .filter(|&s| {
-                            // Where captures remove pieces (BL-4), fewer is possible.
-                            let n = p.in_play(s) + p.off[s.index()];
-                            n > rules.pieces
-                                || (n < rules.pieces
-                                    && rules.movement.hit != crate::engine::Hit::Capture)
-                        })
-                        .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
-                        .collect();
-                    if wrong.is_empty() {
-                        Some(p)
-                    } else {
+                Ok(p) => match wrong_piece_count(rules, &p) {
+                    None => Some(p),
+                    Some(wrong) => {
                         findings.push(
                             Finding::error(
                                 "senet::sgn::position",
-                                format!(
-                                    "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
-                                    wrong.join(", "),
-                                    rules.pieces
-                                ),
+                                format!("the Position has {wrong}"),
                                 value_span(t),
                             )
                             .label("Position")
-                            .help("count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)"),
+                            .help(PIECE_COUNT_HELP),
                         );
                         None
                     }
-                }
+                },
                 Err(e) => {
                     let vs = value_span(t);
                     findings.push(
@@ -768,6 +752,33 @@ pub fn canonical_marks(
 /// hand without an `enter` rule (PC-1), or a turn direction without one
 /// direction per turn (PC-4). Such a position could never arise, and under
 /// those rules its pieces in hand could never enter.
+/// How to count the pieces of a position string.
+pub(super) const PIECE_COUNT_HELP: &str = "count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)";
+
+/// `the wrong number of pieces: …` when a side of `p` has more pieces than
+/// the rules give it, or fewer where no capture removes any (BL-4).
+pub(super) fn wrong_piece_count(rules: &Ruleset, p: &Position) -> Option<String> {
+    // Counted wide: a position string can hold more pieces than fit a u8
+    // sum (Position::parse caps each side at the board's squares).
+    let count = |s: Side| p.in_play(s) as u32 + p.off[s.index()] as u32;
+    let want = rules.pieces as u32;
+    let wrong: Vec<String> = Side::BOTH
+        .into_iter()
+        .filter(|&s| {
+            let n = count(s);
+            n > want || (n < want && rules.movement.hit != crate::engine::Hit::Capture)
+        })
+        .map(|s| format!("{s} has {}", count(s)))
+        .collect();
+    (!wrong.is_empty()).then(|| {
+        format!(
+            "the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
+            wrong.join(", "),
+            rules.pieces
+        )
+    })
+}
+
 pub(super) fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'static str)> {
     if p.hand != [0, 0] && rules.entry.is_none() {
         return Some((

@@ -73,3 +73,70 @@ fn variations_at_the_deepest_level_check_replay_and_format() {
     let (code, _, stderr) = senet(&["replay", DEEPEST]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[test]
+fn count_flags_out_of_range_are_usage_errors() {
+    let file = "tests/fixtures/sgn/ok-check/bga-B-13.sgn";
+    for args in [
+        &["check", "--threads", "0", file][..],
+        &["check", "--threads", "18446744073709551616", file],
+        &["check", "--threads", "100000", file],
+        &[
+            "simulate",
+            "--rules",
+            "bga",
+            "--games",
+            "18446744073709551615",
+        ],
+        &["simulate", "--rules", "bga", "--games", "0"],
+        &["simulate", "--rules", "bga", "--threads", "4000000000"],
+        &[
+            "simulate",
+            "--rules",
+            "bga",
+            "--max-units",
+            "18446744073709551615",
+        ],
+    ] {
+        let (code, _, stderr) = senet(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("expected a whole number from 1 to") || stderr.contains("not in 1..="),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn numbers_in_position_strings_never_wrap() {
+    // Each record was accepted before, its numbers wrapped round.
+    for (file, message) in [
+        (
+            "position-empty-run-wraps",
+            "group 2 has more than 10 squares",
+        ),
+        ("position-261-pieces", "White has 261 pieces"),
+        (
+            "position-queue-256",
+            "the queue `q:` holds at most 32 pieces, not 256",
+        ),
+        (
+            "position-turn-4294967295",
+            "the turn number is a whole number from 1 to 999999999",
+        ),
+        (
+            "position-pos-piece-count",
+            "the position has the wrong number of pieces: White has 6",
+        ),
+    ] {
+        let path = format!("tests/fixtures/sgn/err/{file}.sgn");
+        let (code, _, stderr) = senet(&["check", "--format", "short", &path]);
+        assert_eq!(code, 1, "{file}: {stderr}");
+        assert!(
+            stderr.contains("1 game, 0 valid, 1 invalid"),
+            "{file}: {stderr}"
+        );
+        let (_, stdout, _) = senet(&["check", "--format", "short", &path]);
+        assert!(stdout.contains(message), "{file}: {stdout}");
+    }
+}
