@@ -5,6 +5,7 @@
 pub mod check;
 pub mod fmt;
 pub mod moves;
+pub mod replace;
 pub mod replay;
 pub mod rules;
 pub mod simulate;

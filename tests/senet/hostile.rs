@@ -140,3 +140,113 @@ fn numbers_in_position_strings_never_wrap() {
         assert!(stdout.contains(message), "{file}: {stdout}");
     }
 }
+
+/// A fresh folder for one test, removed by the caller.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("senet-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Names in `dir`, sorted: what a run left behind.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+const LOOSE: &str = "tests/fixtures/sgn/ok/loose/forms.sgn";
+
+#[cfg(unix)]
+#[test]
+fn fmt_never_follows_a_planted_link_and_keeps_the_mode() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = scratch("planted");
+    let record = dir.join("game.sgn");
+    let victim = dir.join("victim.txt");
+    std::fs::copy(root().join(LOOSE), &record).unwrap();
+    std::fs::set_permissions(&record, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::write(&victim, "precious\n").unwrap();
+    // The name the old temporary file had: whoever could write to the
+    // folder could point it anywhere.
+    symlink(&victim, dir.join("game.sgn.senet-fmt.tmp")).unwrap();
+    let (code, _, stderr) = senet(&["fmt", record.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let (_, canonical, _) = senet(&["fmt", "--stdout", LOOSE]);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), canonical);
+    let mode = std::fs::metadata(&record).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    assert_eq!(
+        names(&dir),
+        ["game.sgn", "game.sgn.senet-fmt.tmp", "victim.txt"],
+        "a temporary file was left behind"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_refuses_links_unless_told() {
+    let dir = scratch("links");
+    let target = dir.join("target.sgn");
+    let link = dir.join("link.sgn");
+    let hard = dir.join("hard.sgn");
+    std::fs::copy(root().join(LOOSE), &target).unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let before = std::fs::read_to_string(&target).unwrap();
+    let (code, _, stderr) = senet(&["fmt", link.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), before);
+    let (code, _, stderr) = senet(&["fmt", "--follow-symlinks", link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_ne!(std::fs::read_to_string(&target).unwrap(), before);
+
+    std::fs::write(&target, &before).unwrap();
+    std::fs::hard_link(&target, &hard).unwrap();
+    let (code, _, stderr) = senet(&["fmt", hard.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("has other hard links"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&hard).unwrap(), before);
+    let (code, _, stderr) = senet(&[
+        "simulate",
+        "--rules",
+        "bga",
+        "--games",
+        "2",
+        "--out",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), before);
+    assert_eq!(names(&dir), ["hard.sgn", "link.sgn", "target.sgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fmt_with_a_syntax_error_writes_nothing() {
+    let dir = scratch("broken");
+    let record = dir.join("broken.sgn");
+    std::fs::copy(
+        root().join("tests/fixtures/sgn/err-syntax/several-games.sgn"),
+        &record,
+    )
+    .unwrap();
+    let before = std::fs::read(&record).unwrap();
+    let (code, _, _) = senet(&["fmt", record.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read(&record).unwrap(), before);
+    assert_eq!(names(&dir), ["broken.sgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
