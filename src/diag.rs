@@ -277,3 +277,49 @@ impl miette::Diagnostic for Trimmed<'_> {
         self.inner.diagnostic_source()
     }
 }
+
+/// Whether `c` could steer a terminal: C0 and C1 controls and DEL, except
+/// tab and line end.
+fn steers_terminal(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// `s` with every control character written as a visible escape (`\u{1b}`),
+/// for text from a record (tags, comments) on its way to a terminal: an
+/// escape sequence in an uploaded record must not reach the terminal raw.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(steers_terminal) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if steers_terminal(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// [`printable`] for source text shown under a diagnostic: each control
+/// character becomes as many `?` as it has bytes, so that spans into the
+/// text stay valid.
+pub fn printable_source(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(steers_terminal) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if steers_terminal(c) {
+                    "?".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}

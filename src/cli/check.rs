@@ -218,6 +218,15 @@ impl Checker {
         let (line, column) = line_col(src, f.span.start);
         let white = game.and_then(|g| g.tag("White"));
         let black = game.and_then(|g| g.tag("Black"));
+        if self.args_format != Format::Json {
+            // Text from the record goes to a terminal: no raw controls.
+            // (JSON escapes them itself.)
+            use crate::diag::printable;
+            f.message = printable(&f.message).into_owned();
+            f.label = printable(&f.label).into_owned();
+            f.help = f.help.as_deref().map(|h| printable(h).into_owned());
+            f.unit = f.unit.as_deref().map(|u| printable(u).into_owned());
+        }
         match self.args_format {
             Format::Json => {
                 let j = JsonFinding {
@@ -263,18 +272,31 @@ impl Checker {
                 };
                 let _ = writeln!(
                     self.out,
-                    "{file}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})",
-                    f.code, f.message
+                    "{}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})",
+                    crate::diag::printable(file),
+                    f.code,
+                    f.message
                 );
             }
             Format::Human => {
                 let players = match (white, black) {
-                    (Some(w), Some(b)) => format!(" ({w} – {b})"),
+                    (Some(w), Some(b)) => format!(
+                        " ({} – {})",
+                        crate::diag::printable(w),
+                        crate::diag::printable(b)
+                    ),
                     _ => String::new(),
+                };
+                let shown = match crate::diag::printable_source(&src.text) {
+                    std::borrow::Cow::Borrowed(_) => src.clone(),
+                    std::borrow::Cow::Owned(text) => GameSource {
+                        text,
+                        ..src.clone()
+                    },
                 };
                 let report = super::FindingReport {
                     f: &f,
-                    src: NamedSource::new(file, src.clone()),
+                    src: NamedSource::new(crate::diag::printable(file), shown),
                     game: index,
                     players,
                 };

@@ -250,3 +250,21 @@ fn fmt_with_a_syntax_error_writes_nothing() {
     assert_eq!(names(&dir), ["broken.sgn"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn terminal_escapes_in_tags_and_comments_never_reach_the_terminal() {
+    let file = "tests/fixtures/sgn/err/impossible_throw-B-4-terminal-escapes.sgn";
+    for args in [
+        &["check", file][..],
+        &["check", "--format", "short", file],
+        &["replay", file],
+    ] {
+        let (_, stdout, stderr) = senet(args);
+        assert!(
+            !stdout.contains('\u{1b}') && !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+            "{args:?}:\n{stdout}\n{stderr}"
+        );
+    }
+    let (_, stdout, _) = senet(&["replay", file]);
+    assert!(stdout.contains(r"A\u{1b}[31mred (White)"), "{stdout}");
+}
