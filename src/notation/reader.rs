@@ -225,6 +225,9 @@ pub struct StreamReader<R> {
     /// Buffers of a game handed back with [`StreamReader::recycle`], reused
     /// for the next game instead of allocating new ones.
     spare: Spare,
+    /// File offsets of bytes that are not UTF-8 (the first of each line),
+    /// in the text not yet handed on.
+    bad: Vec<usize>,
 }
 
 /// The buffers of a finished game, kept for the next one.
@@ -302,6 +305,7 @@ impl<R: BufRead> StreamReader<R> {
             hint: 64,
             line_cache: std::cell::Cell::new((0, 0)),
             spare: Spare::default(),
+            bad: Vec::new(),
         }
     }
 
@@ -406,8 +410,13 @@ impl<R: BufRead> StreamReader<R> {
                 Some(p) if self.partial.is_empty() => {
                     let (lines, rest) = chunk.split_at(p + 1);
                     let rest = rest.to_vec();
-                    let lines = std::str::from_utf8(lines).map_err(utf8_error)?;
-                    Self::push_str(&mut self.buf, &mut self.base, &mut self.started, lines);
+                    Self::push_bytes(
+                        &mut self.buf,
+                        &mut self.base,
+                        &mut self.started,
+                        &mut self.bad,
+                        lines,
+                    );
                     self.partial = rest;
                 }
                 Some(p) => {
@@ -425,9 +434,53 @@ impl<R: BufRead> StreamReader<R> {
     }
 
     fn push_lines(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        let s = std::str::from_utf8(bytes).map_err(utf8_error)?;
-        Self::push_str(&mut self.buf, &mut self.base, &mut self.started, s);
+        Self::push_bytes(
+            &mut self.buf,
+            &mut self.base,
+            &mut self.started,
+            &mut self.bad,
+            bytes,
+        );
         Ok(())
+    }
+
+    /// Appends whole lines. Bytes that are not UTF-8 become NULs (so that
+    /// every offset stays the file's) and the first of each line is noted
+    /// in `bad`: the game that holds it is reported, not the whole file.
+    fn push_bytes(
+        buf: &mut String,
+        base: &mut usize,
+        started: &mut bool,
+        bad: &mut Vec<usize>,
+        bytes: &[u8],
+    ) {
+        let mut rest = bytes;
+        let at = *base + buf.len();
+        let mut text = String::new();
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) if text.is_empty() => return Self::push_str(buf, base, started, s),
+                Ok(s) => {
+                    text.push_str(s);
+                    break;
+                }
+                Err(e) => {
+                    let ok = e.valid_up_to();
+                    let (good, after) = rest.split_at(ok);
+                    text.push_str(std::str::from_utf8(good).expect("valid up to here"));
+                    let off = at + (bytes.len() - rest.len()) + ok;
+                    let line_start = at + bytes.len() - rest.len()
+                        + good.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+                    if bad.last().is_none_or(|&b| b < line_start) {
+                        bad.push(off);
+                    }
+                    let n = e.error_len().unwrap_or(after.len());
+                    text.extend(std::iter::repeat_n('\0', n));
+                    rest = &after[n..];
+                }
+            }
+        }
+        Self::push_str(buf, base, started, &text);
     }
 
     fn push_str(buf: &mut String, base: &mut usize, started: &mut bool, mut s: &str) {
@@ -461,6 +514,7 @@ impl<R: BufRead> StreamReader<R> {
                 p.spare = std::mem::take(&mut self.spare);
                 let got = p.game();
                 self.spare = std::mem::take(&mut p.spare);
+                let start = self.base + self.pos;
                 match got {
                     Ok(Some(game)) => {
                         self.index += 1;
@@ -468,6 +522,10 @@ impl<R: BufRead> StreamReader<R> {
                         self.last = (self.pos, p.i);
                         self.pos = p.i;
                         self.want = self.chunk;
+                        if let Some(e) = self.not_utf8(start, self.base + self.pos) {
+                            self.recycle(game);
+                            return Some(Err(e.into()));
+                        }
                         return Some(Ok(game));
                     }
                     Ok(None) => {
@@ -481,8 +539,11 @@ impl<R: BufRead> StreamReader<R> {
                         self.try_parse = false;
                         self.want = self.chunk.max(self.buf.len() - self.pos);
                     }
-                    Err(Fail::Syntax(e)) => {
+                    Err(Fail::Syntax(mut e)) => {
                         self.index += 1;
+                        if let Some(u) = self.not_utf8(start, e.span.end.max(e.span.start + 1)) {
+                            *e = u;
+                        }
                         if let Err(io) = self.recover(&e) {
                             self.done = true;
                             return Some(Err(io.into()));
@@ -496,6 +557,23 @@ impl<R: BufRead> StreamReader<R> {
                 return Some(Err(e.into()));
             }
         }
+    }
+
+    /// The error for the first byte in `start..end` that is not UTF-8, if
+    /// any; the offsets before `start` are forgotten (their game is done).
+    fn not_utf8(&mut self, start: usize, end: usize) -> Option<SyntaxError> {
+        if self.bad.is_empty() {
+            return None;
+        }
+        self.bad.retain(|&b| b >= start);
+        let &at = self.bad.first().filter(|&&b| b < end)?;
+        Some(SyntaxError {
+            message: format!("byte {at} of the file is not part of a UTF-8 character"),
+            span: Span::new(at, at + 1),
+            label: "not UTF-8".to_string(),
+            help: Some("an SGN file is UTF-8 text: save the record as UTF-8".to_string()),
+            game: self.index,
+        })
     }
 
     /// Keeps the text of the broken game for [`StreamReader::source`], then
@@ -549,13 +627,6 @@ impl<R: BufRead> StreamReader<R> {
             (from, start) = (0, 0);
         }
     }
-}
-
-fn utf8_error(e: std::str::Utf8Error) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidData,
-        format!("the file is not UTF-8: {e}"),
-    )
 }
 
 impl<R: BufRead> Iterator for StreamReader<R> {

@@ -268,3 +268,26 @@ fn terminal_escapes_in_tags_and_comments_never_reach_the_terminal() {
     let (_, stdout, _) = senet(&["replay", file]);
     assert!(stdout.contains(r"A\u{1b}[31mred (White)"), "{stdout}");
 }
+
+#[test]
+fn bytes_that_are_not_utf8_fail_their_game_at_the_right_offset() {
+    // Not `.sgn`: the syntax fixtures are read as text. Games 2 and 3 hold
+    // a byte that is not UTF-8 (in a comment, in the movetext); 1 and 4
+    // are good. Before, the whole file was an I/O error counted nowhere.
+    let file = "tests/fixtures/sgn/err-syntax/not-utf8.bytes";
+    let bytes = std::fs::read(root().join(file)).unwrap();
+    let at = |b: u8| bytes.iter().position(|&c| c == b).unwrap();
+    let (code, stdout, stderr) = senet(&["check", "--format", "short", file]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("4 games, 2 valid, 2 invalid"), "{stderr}");
+    for (byte, game) in [(at(0xe9), 2), (at(0xff), 3)] {
+        assert!(
+            stdout.contains(&format!(
+                "byte {byte} of the file is not part of a UTF-8 character (game {game})"
+            )),
+            "{stdout}"
+        );
+    }
+    let (code, stdout, _) = senet(&["fmt", "--stdout", file]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+}
