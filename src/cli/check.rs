@@ -41,6 +41,10 @@ pub struct CheckArgs {
     /// the number. At most 256.
     #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
+    /// The most bytes one game may take: a longer game is an error, and
+    /// the games after it are checked (memory stays a few times this).
+    #[arg(long, value_name = "BYTES", default_value_t = super::MAX_GAME_BYTES, value_parser = super::game_bytes)]
+    pub max_game_bytes: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -158,10 +162,11 @@ fn judge(
 /// is the pool of buffers.
 fn read_games(
     input: Box<dyn BufRead + Send>,
+    max_game: usize,
     back: std::sync::mpsc::Receiver<Returned>,
     mut send: impl FnMut(ReadGame) -> bool,
 ) {
-    let mut reader = StreamReader::new(input);
+    let mut reader = StreamReader::new(input).with_max_game(max_game);
     loop {
         let mut src = match back.try_recv() {
             Ok((game, src)) => {
@@ -196,6 +201,8 @@ struct Checker {
     summary: Summary,
     out: std::io::BufWriter<std::io::Stdout>,
     rule_file_failed: bool,
+    /// The most bytes one game may take.
+    max_game: usize,
 }
 
 impl Checker {
@@ -333,12 +340,13 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let (tx, rx) = std::sync::mpsc::sync_channel::<ReadGame>(QUEUE);
         // Room for every game in flight, so that none is dropped on the way
         // back: the games in existence stay bounded by the two queues.
         let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
         std::thread::scope(|scope| {
-            scope.spawn(move || read_games(input, back_rx, |g| tx.send(g).is_ok()));
+            scope.spawn(move || read_games(input, max_game, back_rx, |g| tx.send(g).is_ok()));
             let mut index = 0usize;
             for read in rx {
                 let judged = judge(&self.opts, self.syntax_only, &mut self.caches[0], dir, read);
@@ -369,6 +377,7 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let mut caches = std::mem::take(&mut self.caches);
         let [mine, theirs] = &mut caches[..] else {
             unreachable!("check_stream calls this with two caches")
@@ -379,12 +388,14 @@ impl Checker {
         let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
         let result = std::thread::scope(|scope| {
             scope.spawn(move || {
-                read_games(input, back_rx, |g| match tx.try_send(Work::Read(g)) {
-                    Ok(()) => true,
-                    Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
-                        .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
-                        .is_ok(),
-                    Err(_) => false,
+                read_games(input, max_game, back_rx, |g| {
+                    match tx.try_send(Work::Read(g)) {
+                        Ok(()) => true,
+                        Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
+                            .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
+                            .is_ok(),
+                        Err(_) => false,
+                    }
                 })
             });
             let mut index = 0usize;
@@ -417,6 +428,7 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let mut caches = std::mem::take(&mut self.caches);
         let n = caches.len();
         let opts = &self.opts.clone();
@@ -445,7 +457,7 @@ impl Checker {
             }
             scope.spawn(move || {
                 let mut k = 0;
-                read_games(input, back_rx, |g| {
+                read_games(input, max_game, back_rx, |g| {
                     let sent = inboxes[k].send(g).is_ok();
                     k = (k + 1) % n;
                     sent
@@ -552,6 +564,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         summary: Summary::default(),
         out: std::io::BufWriter::new(std::io::stdout()),
         rule_file_failed: false,
+        max_game: args.max_game_bytes,
     };
     let mut io_failed = false;
     for path in &args.paths {

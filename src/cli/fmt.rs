@@ -34,6 +34,10 @@ pub struct FmtArgs {
     /// then keep the old text). Without it such files are refused.
     #[arg(long)]
     pub follow_symlinks: bool,
+    /// The most bytes one game may take: a longer game is an error (the
+    /// file is not rewritten).
+    #[arg(long, value_name = "BYTES", default_value_t = super::MAX_GAME_BYTES, value_parser = super::game_bytes)]
+    pub max_game_bytes: usize,
 }
 
 /// What formatting one text came to.
@@ -185,8 +189,9 @@ fn format_stream(
     input: Box<dyn BufRead>,
     dir: Option<&std::path::Path>,
     sink: &mut Sink,
+    max_game: usize,
 ) -> std::io::Result<bool> {
-    let mut reader = StreamReader::new(input);
+    let mut reader = StreamReader::new(input).with_max_game(max_game);
     let mut cache = crate::notation::check::RulesCache::default();
     let mut text = String::new();
     let mut clean = true;
@@ -269,7 +274,7 @@ fn format_file(path: &std::path::Path, args: &FmtArgs) -> Result<u8, String> {
         )
     };
     let dir = if stdin { None } else { path.parent() };
-    if !format_stream(&name, input, dir, &mut sink).map_err(io("format"))? {
+    if !format_stream(&name, input, dir, &mut sink, args.max_game_bytes).map_err(io("format"))? {
         // The spool or the new file goes unused: nothing is written.
         return Ok(super::EXIT_INPUT);
     }

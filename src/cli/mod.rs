@@ -83,6 +83,22 @@ pub const MAX_THREADS: usize = 256;
 /// The longest game `simulate --max-units` plays.
 pub const MAX_UNITS: usize = 1_000_000;
 
+/// The default of `--max-game-bytes` (`check`, `fmt`): 16 MiB, thousands
+/// of times the longest game played by people.
+pub const MAX_GAME_BYTES: usize = 16 << 20;
+
+/// `--max-game-bytes N`: 1 KiB to 1 GiB.
+pub fn game_bytes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if ((1 << 10)..=(1 << 30)).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from {} to {}",
+            1 << 10,
+            1 << 30
+        )),
+    }
+}
+
 /// A count flag in `1..=max`, or a usage error that says the range.
 fn count_in(text: &str, max: usize) -> Result<usize, String> {
     match text.parse::<usize>() {

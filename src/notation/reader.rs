@@ -228,6 +228,52 @@ pub struct StreamReader<R> {
     /// File offsets of bytes that are not UTF-8 (the first of each line),
     /// in the text not yet handed on.
     bad: Vec<usize>,
+    /// The most bytes one game may take ([`StreamReader::with_max_game`]).
+    max_game: usize,
+    /// Discarding the rest of a game over `max_game`, up to the next line
+    /// where a game can start.
+    skip: Option<Skip>,
+}
+
+/// Where a [`StreamReader`] is in the lines it discards: the same rule as
+/// [`resume_after`], a byte at a time.
+#[derive(Default)]
+struct Skip {
+    /// The line before this one is blank or ends with a result token.
+    prev_ok: bool,
+    at_line_start: bool,
+    /// This line has more than blank space.
+    content: bool,
+    /// The last bytes of this line (a result token is at most 7).
+    tail: Vec<u8>,
+}
+
+impl Skip {
+    /// The index of the first byte of `b` where a game can start: a `[` at
+    /// the start of a line after a blank line or a result.
+    fn scan(&mut self, b: &[u8]) -> Option<usize> {
+        for (i, &c) in b.iter().enumerate() {
+            if self.at_line_start && c == b'[' && self.prev_ok {
+                return Some(i);
+            }
+            if c == b'\n' {
+                self.prev_ok = !self.content || ends_with_result(&self.tail);
+                self.at_line_start = true;
+                self.content = false;
+                self.tail.clear();
+            } else {
+                self.at_line_start = false;
+                if !is_ws(c) {
+                    self.content = true;
+                }
+                if self.tail.len() == 8 {
+                    self.tail.remove(0);
+                }
+                self.tail.push(c);
+            }
+        }
+        None
+    }
 }
 
 /// The buffers of a finished game, kept for the next one.
@@ -306,6 +352,8 @@ impl<R: BufRead> StreamReader<R> {
             line_cache: std::cell::Cell::new((0, 0)),
             spare: Spare::default(),
             bad: Vec::new(),
+            max_game: usize::MAX,
+            skip: None,
         }
     }
 
@@ -322,6 +370,15 @@ impl<R: BufRead> StreamReader<R> {
     /// Escape lines after the last game (known once the games are read).
     pub fn trailing(&self) -> &[Escape] {
         &self.trailing
+    }
+
+    /// A reader that refuses a game longer than `bytes`: that game is an
+    /// error, its text is discarded as it is read, and reading resumes at
+    /// the next game. Memory then stays bounded by a few times `bytes`
+    /// whatever the input.
+    pub fn with_max_game(mut self, bytes: usize) -> StreamReader<R> {
+        self.max_game = bytes.max(1);
+        self
     }
 
     /// The text of the game (or the broken part) last returned, for
@@ -398,6 +455,29 @@ impl<R: BufRead> StreamReader<R> {
         self.compact();
         let goal = self.buf.len() + self.want;
         while self.buf.len() < goal && !self.eof {
+            if let Some(skip) = &mut self.skip {
+                let chunk = self.input.fill_buf()?;
+                if chunk.is_empty() {
+                    self.eof = true;
+                    self.skip = None;
+                    break;
+                }
+                let n = match skip.scan(chunk) {
+                    Some(k) => {
+                        self.skip = None;
+                        k
+                    }
+                    None => chunk.len(),
+                };
+                self.base += n;
+                self.base_line += count_lines(&chunk[..n]);
+                self.input.consume(n);
+                continue;
+            }
+            if self.partial.len() > self.max_game {
+                // One line longer than a game may be: next_game refuses it.
+                break;
+            }
             let chunk = self.input.fill_buf()?;
             if chunk.is_empty() {
                 self.eof = true;
@@ -533,6 +613,12 @@ impl<R: BufRead> StreamReader<R> {
                         self.trailing = p.trailing;
                         return None;
                     }
+                    Err(Fail::Incomplete)
+                        if self.buf.len() - self.pos + self.partial.len() > self.max_game =>
+                    {
+                        self.index += 1;
+                        return Some(Err(self.oversize().into()));
+                    }
                     Err(Fail::Incomplete) => {
                         // Read as much again as the game so far before the
                         // next try: a large game is parsed O(log n) times.
@@ -557,6 +643,92 @@ impl<R: BufRead> StreamReader<R> {
                 return Some(Err(e.into()));
             }
         }
+    }
+
+    /// The error for a game over `max_game`, with the start of its text
+    /// kept for the diagnostic; the rest of the game is dropped and then
+    /// discarded as it is read (see `Skip`).
+    fn oversize(&mut self) -> SyntaxError {
+        let bytes = self.buf.as_bytes();
+        let gs = self.pos + bytes[self.pos..].iter().take_while(|&&c| is_ws(c)).count();
+        let e = SyntaxError {
+            message: format!(
+                "this game is longer than {} bytes, the most a game may take",
+                self.max_game
+            ),
+            span: Span::new(self.base + gs, self.base + gs + 1),
+            label: "the game starts here".to_string(),
+            help: Some(
+                "split the record into games, or raise the limit with --max-game-bytes".to_string(),
+            ),
+            game: self.index,
+        };
+        // The lines a diagnostic shows, each cut short: enough to render.
+        let a = context_start(bytes, gs);
+        let mut b = line_end(bytes, line_end(bytes, gs.min(bytes.len()))).min(gs + 4096);
+        while !self.buf.is_char_boundary(b) {
+            b -= 1;
+        }
+        self.last_error_source = Some(GameSource {
+            text: self.buf[a..b].to_string(),
+            offset: self.base + a,
+            line: self.base_line + self.lines_before(a),
+        });
+        // Everything from the game on is dropped; discarding goes on after
+        // its first line (which cannot start the next game).
+        let mut rest = bytes[gs..].to_vec();
+        rest.extend_from_slice(&std::mem::take(&mut self.partial));
+        let at = self.base + gs;
+        self.base_line += self.lines_before(gs);
+        self.buf.clear();
+        self.pos = 0;
+        self.last = (0, 0);
+        self.line_cache.set((0, 0));
+        self.try_parse = true;
+        self.want = self.chunk;
+        let mut skip = Skip::default();
+        let resume = match rest.iter().position(|&c| c == b'\n') {
+            None => None,
+            Some(nl) => {
+                skip.prev_ok = line_ends_game(&rest[..nl]);
+                skip.at_line_start = true;
+                skip.scan(&rest[nl + 1..]).map(|k| nl + 1 + k)
+            }
+        };
+        let k = match resume {
+            Some(k) => k,
+            None => {
+                if rest.last() != Some(&b'\n') {
+                    skip.at_line_start = false;
+                    skip.content = true;
+                }
+                self.skip = Some(skip);
+                rest.len()
+            }
+        };
+        self.base = at + k;
+        self.base_line += count_lines(&rest[..k]);
+        let kept = &rest[k..];
+        let whole = kept.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        Self::push_bytes(
+            &mut self.buf,
+            &mut self.base,
+            &mut self.started,
+            &mut self.bad,
+            &kept[..whole],
+        );
+        self.partial = kept[whole..].to_vec();
+        if self.eof {
+            let rest = std::mem::take(&mut self.partial);
+            Self::push_bytes(
+                &mut self.buf,
+                &mut self.base,
+                &mut self.started,
+                &mut self.bad,
+                &rest,
+            );
+        }
+        e
     }
 
     /// The error for the first byte in `start..end` that is not UTF-8, if

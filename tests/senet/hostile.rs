@@ -291,3 +291,49 @@ fn bytes_that_are_not_utf8_fail_their_game_at_the_right_offset() {
     let (code, stdout, _) = senet(&["fmt", "--stdout", file]);
     assert_eq!((code, stdout.as_str()), (1, ""));
 }
+
+#[test]
+fn a_game_over_the_size_cap_fails_alone() {
+    let dir = scratch("oversize");
+    let head = "[Event \"?\"]\n[Site \"?\"]\n[Date \"2026.??.??\"]\n[Round \"-\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\n";
+    let good = format!("{head}1. 2:9-11\n*\n\n");
+    // One long line, then one of many lines: both over a cap of 64 KiB.
+    let long_line = format!(
+        "{head}1. 2:9-11 {{ {} }} 1... 2:10-12\n*\n\n",
+        "x".repeat(200_000)
+    );
+    let many_lines = format!(
+        "{head}1. 2:9-11\n{}1... 2:10-12\n*\n\n",
+        "{ a remark }\n".repeat(20_000)
+    );
+    let bad = format!("{head}1. 2:9-11 1... 9:10-19\n*\n");
+    let text = [good.as_str(), &long_line, &good, &many_lines, &bad].concat();
+    let file = dir.join("big.sgn");
+    std::fs::write(&file, &text).unwrap();
+    let line = text[..text.rfind("9:10-19").unwrap()].matches('\n').count() + 1;
+    for threads in ["1", "2", "3"] {
+        let (code, stdout, stderr) = senet(&[
+            "check",
+            "--format",
+            "short",
+            "--threads",
+            threads,
+            "--max-game-bytes",
+            "65536",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains("5 games, 2 valid, 3 invalid"), "{stderr}");
+        assert_eq!(
+            stdout.matches("longer than 65536 bytes").count(),
+            2,
+            "{stdout}"
+        );
+        // Line numbers after the discarded games are the file's.
+        assert!(stdout.contains(&format!(":{line}:")), "{stdout}");
+    }
+    let (code, _, stderr) = senet(&["fmt", "--max-game-bytes", "65536", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
