@@ -78,3 +78,284 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub fn span(start: usize, end: usize) -> SourceSpan {
     SourceSpan::new(start.into(), end.saturating_sub(start))
 }
+
+/// Lines longer than this many bytes are cut to a window of about this
+/// size around the labels before a diagnostic is rendered: miette cannot
+/// render a label past column 65,535, and a screen of one line helps no one.
+pub const MAX_SHOWN_LINE: usize = 1000;
+
+/// A diagnostic whose source lines are cut around its labels, so that any
+/// span renders. `None` when every line near a label is short (the
+/// diagnostic renders as it is).
+pub struct Trimmed<'d> {
+    inner: &'d dyn miette::Diagnostic,
+    source: Excerpt,
+    labels: Vec<miette::LabeledSpan>,
+}
+
+impl<'d> Trimmed<'d> {
+    pub fn new(inner: &'d dyn miette::Diagnostic) -> Option<Trimmed<'d>> {
+        let src = inner.source_code()?;
+        let labels: Vec<miette::LabeledSpan> = inner.labels()?.collect();
+        // The lines miette shows: one of context either side of each label.
+        let (mut lo, mut hi, mut first_line, mut name) = (usize::MAX, 0, 0, None);
+        for l in &labels {
+            let c = src.read_span(l.inner(), 1, 1).ok()?;
+            if c.span().offset() < lo {
+                lo = c.span().offset();
+                first_line = c.line();
+                name = c.name().map(str::to_string);
+            }
+            hi = hi.max(c.span().offset() + c.span().len());
+        }
+        if labels.is_empty() || hi < lo {
+            return None;
+        }
+        let region = src
+            .read_span(&SourceSpan::new(lo.into(), hi - lo), 0, 0)
+            .ok()?;
+        let data = region.data();
+        let base = region.span().offset();
+        if data
+            .split(|&c| c == b'\n')
+            .all(|l| l.len() <= MAX_SHOWN_LINE)
+        {
+            return None;
+        }
+        let text = String::from_utf8_lossy(data);
+        let starts: Vec<usize> = labels.iter().map(|l| l.offset()).collect();
+        let source = Excerpt::cut(&text, base, first_line, name, &starts);
+        let labels = labels
+            .iter()
+            .map(|l| {
+                let a = source.map(l.offset());
+                let b = source.map(l.offset() + l.len()).max(a);
+                miette::LabeledSpan::new(l.label().map(str::to_string), a, b - a)
+            })
+            .collect();
+        Some(Trimmed {
+            inner,
+            source,
+            labels,
+        })
+    }
+}
+
+/// The lines around a diagnostic's labels, each cut to at most
+/// [`MAX_SHOWN_LINE`] bytes (`…` marks a cut), with the map back to the
+/// file's offsets for line and column numbers.
+struct Excerpt {
+    text: String,
+    name: Option<String>,
+    /// 0-based line number of the first line in the file.
+    first_line: usize,
+    lines: Vec<ExcerptLine>,
+}
+
+struct ExcerptLine {
+    /// File offset of the line's start and of the first byte kept.
+    start: usize,
+    kept: usize,
+    kept_len: usize,
+    /// Offset in `text` of the line, and the length of the `…` before it.
+    at: usize,
+    mark: usize,
+}
+
+impl Excerpt {
+    fn cut(
+        text: &str,
+        base: usize,
+        first_line: usize,
+        name: Option<String>,
+        labels: &[usize],
+    ) -> Excerpt {
+        let mut out = String::new();
+        let mut lines = Vec::new();
+        let mut start = base;
+        for line in text.split_inclusive('\n') {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            let end = start + body.len();
+            // The window starts a little before the first label on the line:
+            // the label then sits near the left edge of the report.
+            let from = labels
+                .iter()
+                .copied()
+                .filter(|&o| o >= start && o <= end)
+                .min()
+                .map_or(0, |o| (o - start).saturating_sub(60));
+            let mut a = from.min(body.len());
+            while !body.is_char_boundary(a) {
+                a -= 1;
+            }
+            let mut b = (a + MAX_SHOWN_LINE).min(body.len());
+            while !body.is_char_boundary(b) {
+                b -= 1;
+            }
+            let at = out.len();
+            let mark = if a > 0 { "…".len() } else { 0 };
+            if a > 0 {
+                out.push('…');
+            }
+            out.push_str(&body[a..b]);
+            if b < body.len() {
+                out.push('…');
+            }
+            if line.len() > body.len() {
+                out.push('\n');
+            }
+            lines.push(ExcerptLine {
+                start,
+                kept: start + a,
+                kept_len: b - a,
+                at,
+                mark,
+            });
+            start += line.len();
+        }
+        Excerpt {
+            text: out,
+            name,
+            first_line,
+            lines,
+        }
+    }
+
+    /// The offset in `text` of file offset `o` (clamped into the kept part
+    /// of its line).
+    fn map(&self, o: usize) -> usize {
+        let i = self
+            .lines
+            .partition_point(|l| l.start <= o)
+            .saturating_sub(1);
+        let Some(l) = self.lines.get(i) else {
+            return 0;
+        };
+        let inside = o.clamp(l.kept, l.kept + l.kept_len) - l.kept;
+        l.at + l.mark + inside
+    }
+
+    /// The file column (0-based, in bytes as miette counts) of `text`
+    /// offset `e`.
+    fn column(&self, e: usize) -> usize {
+        let i = self.lines.partition_point(|l| l.at <= e).saturating_sub(1);
+        let Some(l) = self.lines.get(i) else {
+            return 0;
+        };
+        let inside = e.saturating_sub(l.at + l.mark).min(l.kept_len);
+        l.kept - l.start + inside
+    }
+}
+
+impl miette::SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        let column = if before == 0 {
+            self.column(span.offset())
+        } else {
+            inner.column()
+        };
+        let (data, at, line) = (inner.data(), *inner.span(), inner.line() + self.first_line);
+        Ok(Box::new(match &self.name {
+            Some(n) => miette::MietteSpanContents::new_named(
+                n.clone(),
+                data,
+                at,
+                line,
+                column,
+                inner.line_count(),
+            ),
+            None => miette::MietteSpanContents::new(data, at, line, column, inner.line_count()),
+        }))
+    }
+}
+
+impl std::fmt::Debug for Trimmed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.inner, f)
+    }
+}
+impl std::fmt::Display for Trimmed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.inner, f)
+    }
+}
+impl std::error::Error for Trimmed<'_> {}
+
+impl miette::Diagnostic for Trimmed<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.inner.code()
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        self.inner.severity()
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.inner.help()
+    }
+    fn url<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.inner.url()
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        self.inner.related()
+    }
+    fn diagnostic_source(&self) -> Option<&dyn miette::Diagnostic> {
+        self.inner.diagnostic_source()
+    }
+}
+
+/// Whether `c` could steer a terminal: C0 and C1 controls and DEL, except
+/// tab and line end.
+fn steers_terminal(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// `s` with every control character written as a visible escape (`\u{1b}`),
+/// for text from a record (tags, comments) on its way to a terminal: an
+/// escape sequence in an uploaded record must not reach the terminal raw.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(steers_terminal) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if steers_terminal(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// [`printable`] for source text shown under a diagnostic: each control
+/// character becomes as many `?` as it has bytes, so that spans into the
+/// text stay valid.
+pub fn printable_source(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(steers_terminal) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if steers_terminal(c) {
+                    "?".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}

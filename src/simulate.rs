@@ -396,6 +396,65 @@ pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync))
     all.into_iter().map(|(_, g)| g).collect()
 }
 
+/// Plays `config.games` games as [`run`] does, and hands each to `each`
+/// in index order as soon as it and those before it are played, instead
+/// of keeping them all: a run that writes its records holds only the
+/// games finished out of turn. The games do not depend on the thread
+/// count.
+pub fn run_each<E>(
+    rules: &Ruleset,
+    config: &RunConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    mut each: impl FnMut(u64, Played) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = config.threads.max(1);
+    // A bounded queue: players wait while the writer is behind.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Played)>(4 * threads);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, done, stop) = (&next, &done, &stop);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= config.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let g = play_game(
+                        rules,
+                        config.players,
+                        game_seed(config.seed, i),
+                        config.max_units,
+                        config.keep_units,
+                    );
+                    if tx.send((i, g)).is_err() {
+                        break;
+                    }
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0u64;
+        for (i, g) in rx {
+            waiting.insert(i, g);
+            while let Some(g) = waiting.remove(&due) {
+                if let Err(e) = each(due, g) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                due += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
 impl Played {
     /// The figures `--stats` needs.
     pub fn figures(&self) -> GameFigures {

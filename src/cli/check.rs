@@ -38,11 +38,15 @@ pub struct CheckArgs {
     pub max_errors: usize,
     /// Threads that replay games (default: every core). The games are read
     /// on one more thread, and problems are printed in file order whatever
-    /// the number.
-    #[arg(long)]
+    /// the number. At most 256.
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
+    /// The most bytes one game may take: a longer game is an error, and
+    /// the games after it are checked (memory stays a few times this).
+    #[arg(long, value_name = "BYTES", default_value_t = super::MAX_GAME_BYTES, value_parser = super::game_bytes)]
+    pub max_game_bytes: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -179,10 +183,11 @@ fn judge(
 /// is the pool of buffers.
 fn read_games(
     input: Box<dyn BufRead + Send>,
+    max_game: usize,
     back: std::sync::mpsc::Receiver<Returned>,
     mut send: impl FnMut(ReadGame) -> bool,
 ) {
-    let mut reader = StreamReader::new(input);
+    let mut reader = StreamReader::new(input).with_max_game(max_game);
     loop {
         let mut src = match back.try_recv() {
             Ok((game, src)) => {
@@ -217,6 +222,8 @@ struct Checker {
     summary: Summary,
     out: std::io::BufWriter<std::io::Stdout>,
     rule_file_failed: bool,
+    /// The most bytes one game may take.
+    max_game: usize,
 }
 
 /// Why the games naming a rule file are skipped, in a few words.
@@ -251,6 +258,15 @@ impl Checker {
         let (line, column) = src.line_col(f.span.start);
         let white = game.and_then(|g| g.tag("White"));
         let black = game.and_then(|g| g.tag("Black"));
+        if self.args_format != Format::Json {
+            // Text from the record goes to a terminal: no raw controls.
+            // (JSON escapes them itself.)
+            use crate::diag::printable;
+            f.message = printable(&f.message).into_owned();
+            f.label = printable(&f.label).into_owned();
+            f.help = f.help.as_deref().map(|h| printable(h).into_owned());
+            f.unit = f.unit.as_deref().map(|u| printable(u).into_owned());
+        }
         match self.args_format {
             Format::Json => {
                 let j = JsonFinding {
@@ -296,18 +312,31 @@ impl Checker {
                 };
                 let _ = writeln!(
                     self.out,
-                    "{file}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})",
-                    f.code, f.message
+                    "{}:{line}:{column}: {sev}[{}]: {}{clause} (game {index}{turn})",
+                    crate::diag::printable(file),
+                    f.code,
+                    f.message
                 );
             }
             Format::Human => {
                 let players = match (white, black) {
-                    (Some(w), Some(b)) => format!(" ({w} – {b})"),
+                    (Some(w), Some(b)) => format!(
+                        " ({} – {})",
+                        crate::diag::printable(w),
+                        crate::diag::printable(b)
+                    ),
                     _ => String::new(),
+                };
+                let shown = match crate::diag::printable_source(&src.text) {
+                    std::borrow::Cow::Borrowed(_) => src.clone(),
+                    std::borrow::Cow::Owned(text) => GameSource {
+                        text,
+                        ..src.clone()
+                    },
                 };
                 let report = super::FindingReport {
                     f: &f,
-                    src: NamedSource::new(file, src.clone()),
+                    src: NamedSource::new(crate::diag::printable(file), shown),
                     game: index,
                     players,
                 };
@@ -344,12 +373,13 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let (tx, rx) = std::sync::mpsc::sync_channel::<ReadGame>(QUEUE);
         // Room for every game in flight, so that none is dropped on the way
         // back: the games in existence stay bounded by the two queues.
         let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
         std::thread::scope(|scope| {
-            scope.spawn(move || read_games(input, back_rx, |g| tx.send(g).is_ok()));
+            scope.spawn(move || read_games(input, max_game, back_rx, |g| tx.send(g).is_ok()));
             let mut index = 0usize;
             for read in rx {
                 let judged = judge(&self.opts, self.syntax_only, &mut self.caches[0], dir, read);
@@ -377,6 +407,7 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let mut caches = std::mem::take(&mut self.caches);
         let [mine, theirs] = &mut caches[..] else {
             unreachable!("check_stream calls this with two caches")
@@ -387,12 +418,14 @@ impl Checker {
         let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Returned>(QUEUE + 8);
         let result = std::thread::scope(|scope| {
             scope.spawn(move || {
-                read_games(input, back_rx, |g| match tx.try_send(Work::Read(g)) {
-                    Ok(()) => true,
-                    Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
-                        .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
-                        .is_ok(),
-                    Err(_) => false,
+                read_games(input, max_game, back_rx, |g| {
+                    match tx.try_send(Work::Read(g)) {
+                        Ok(()) => true,
+                        Err(std::sync::mpsc::TrySendError::Full(Work::Read(g))) => tx
+                            .send(Work::Judged(judge(opts, syntax_only, theirs, dir, g)))
+                            .is_ok(),
+                        Err(_) => false,
+                    }
                 })
             });
             let mut index = 0usize;
@@ -422,6 +455,7 @@ impl Checker {
         dir: Option<&Path>,
         input: Box<dyn BufRead + Send>,
     ) -> Result<(), std::io::Error> {
+        let max_game = self.max_game;
         let mut caches = std::mem::take(&mut self.caches);
         let n = caches.len();
         let opts = &self.opts.clone();
@@ -450,7 +484,7 @@ impl Checker {
             }
             scope.spawn(move || {
                 let mut k = 0;
-                read_games(input, back_rx, |g| {
+                read_games(input, max_game, back_rx, |g| {
                     let sent = inboxes[k].send(g).is_ok();
                     k = (k + 1) % n;
                     sent
@@ -568,6 +602,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         summary: Summary::default(),
         out: std::io::BufWriter::new(std::io::stdout()),
         rule_file_failed: false,
+        max_game: args.max_game_bytes,
     };
     let mut io_failed = false;
     for path in &args.paths {

@@ -1,18 +1,19 @@
 //! `senet fmt FILE...`: rewrite game records in canonical SGN.
 //!
-//! Reads each file whole, and writes nothing for a file with a syntax
-//! error (its diagnostics go to standard error). Before a file is
-//! rewritten, its canonical text is read back and compared with the
-//! original, spans aside: formatting never changes meaning. Exit codes:
+//! Reads each file game by game (memory is bounded by one game, not the
+//! file), and writes nothing for a file with a syntax error (its
+//! diagnostics go to standard error). Each game's canonical text is read
+//! back and compared with the original, spans aside: formatting never
+//! changes meaning. A file is rewritten through a new file beside it that
+//! replaces it in one rename ([`super::replace`]). Exit codes:
 //! 0 all files canonical or rewritten, 1 a syntax error or (with `--check`)
 //! a file not in canonical form, 2 an I/O error.
 
-use crate::diag::SourceFile;
 use crate::notation::header::RulesCache;
-use crate::notation::reader::{Reader, SyntaxError};
+use crate::notation::reader::{ReadError, Reader, StreamReader, SyntaxError};
 use crate::notation::syntax::Game;
-use crate::notation::writer::{sort_tags, write_games};
-use std::io::{Read, Write};
+use crate::notation::writer::{sort_tags, write_game, write_games};
+use std::io::{BufRead, Read, Seek, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,6 +30,15 @@ pub struct FmtArgs {
     /// exit with 1 if there are any.
     #[arg(long, conflicts_with = "stdout")]
     pub check: bool,
+    /// Rewrite a file named through a symbolic link (the file it names is
+    /// replaced, the link stays), or a file with other hard links (which
+    /// then keep the old text). Without it such files are refused.
+    #[arg(long)]
+    pub follow_symlinks: bool,
+    /// The most bytes one game may take: a longer game is an error (the
+    /// file is not rewritten).
+    #[arg(long, value_name = "BYTES", default_value_t = super::MAX_GAME_BYTES, value_parser = super::game_bytes)]
+    pub max_game_bytes: usize,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
 }
@@ -88,26 +98,226 @@ pub fn format_text_with(
 fn same_meaning(a: &[Game], b: &[Game]) -> bool {
     let norm = |g: &Game| {
         let mut g = g.without_spans();
+        // Read back alone, a game is the first of its text.
+        g.index = 0;
         sort_tags(&mut g.tags);
         g
     };
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| norm(x) == norm(y))
 }
 
-/// Writes `text` to `path` through a file beside it and a rename, so that
-/// an interrupted run never leaves a half-written record.
-fn replace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".senet-fmt.tmp");
-    let tmp = PathBuf::from(tmp);
-    let write = || -> std::io::Result<()> {
-        std::fs::write(&tmp, text)?;
-        std::fs::set_permissions(&tmp, std::fs::metadata(path)?.permissions())?;
-        std::fs::rename(&tmp, path)
+/// Compares what is written with a file's current content, byte by byte,
+/// as it is written: whether a file changes is known without holding it.
+struct Compare {
+    old: std::io::BufReader<std::fs::File>,
+    same: bool,
+    chunk: Vec<u8>,
+}
+
+impl Compare {
+    fn new(path: &std::path::Path) -> std::io::Result<Compare> {
+        Ok(Compare {
+            old: std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?),
+            same: true,
+            chunk: Vec::new(),
+        })
+    }
+    fn feed(&mut self, new: &[u8]) -> std::io::Result<()> {
+        if !self.same {
+            return Ok(());
+        }
+        self.chunk.resize(new.len(), 0);
+        let mut got = 0;
+        while got < new.len() {
+            let n = self.old.read(&mut self.chunk[got..])?;
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+        self.same = got == new.len() && self.chunk[..] == *new;
+        Ok(())
+    }
+    /// Whether the old content was exactly what was fed.
+    fn finish(mut self) -> std::io::Result<bool> {
+        let mut rest = [0u8; 1];
+        Ok(self.same && self.old.read(&mut rest)? == 0)
+    }
+}
+
+/// Where the canonical text of a file goes.
+enum Sink {
+    /// A new file that replaces the old one if the text differs.
+    Replace(Box<super::replace::Replacement>, Compare),
+    /// Nothing written: `--check`.
+    Check(Compare),
+    /// A spool that goes to standard output once the whole file has read
+    /// without a syntax error (`--stdout`, standard input).
+    Spool(std::io::BufWriter<std::fs::File>),
+}
+
+impl Sink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Replace(r, c) => {
+                c.feed(bytes)?;
+                r.writer().write_all(bytes)
+            }
+            Sink::Check(c) => c.feed(bytes),
+            Sink::Spool(w) => w.write_all(bytes),
+        }
+    }
+}
+
+/// An unnamed file for `--stdout`'s spool: created with a random name in
+/// the temporary folder and removed at once, so nothing else can open it.
+fn spool() -> std::io::Result<std::fs::File> {
+    let dir = std::env::temp_dir();
+    loop {
+        let path = dir.join(format!(".senet-fmt.{:016x}", rand::random::<u64>()));
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        match o.open(&path) {
+            Ok(f) => {
+                let _ = std::fs::remove_file(&path);
+                return Ok(f);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Formats one stream game by game into `sink`: only one game is in
+/// memory at a time. Syntax errors are printed as they are met (the
+/// reading goes on, to report them all); `Ok(false)` when there was one.
+fn format_stream(
+    name: &str,
+    input: Box<dyn BufRead>,
+    dir: Option<&std::path::Path>,
+    sink: &mut Sink,
+    max_game: usize,
+    cache: &mut RulesCache,
+) -> std::io::Result<bool> {
+    let mut reader = StreamReader::new(input).with_max_game(max_game);
+    let mut text = String::new();
+    let mut clean = true;
+    let mut first = true;
+    while let Some(next) = reader.next_game() {
+        match next {
+            Ok(mut game) => {
+                crate::notation::check::canonical_marks(&mut game, dir, cache);
+                text.clear();
+                if !first {
+                    text.push('\n');
+                }
+                first = false;
+                write_game(&game, &mut text);
+                let again: Vec<Game> = Reader::new(&text).filter_map(Result::ok).collect();
+                assert!(
+                    same_meaning(std::slice::from_ref(&game), &again),
+                    "senet fmt: the canonical text does not read back as the same game (a bug in the writer)"
+                );
+                if clean {
+                    sink.write(text.as_bytes())?;
+                }
+                reader.recycle(game);
+            }
+            Err(ReadError::Syntax(e)) => {
+                clean = false;
+                let report = miette::Report::new(e)
+                    .with_source_code(miette::NamedSource::new(name, reader.source()));
+                eprint!("{}", super::render(report.as_ref()));
+            }
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+    }
+    if clean {
+        text.clear();
+        for e in reader.trailing() {
+            text.push('%');
+            text.push_str(&e.line);
+            text.push('\n');
+        }
+        sink.write(text.as_bytes())?;
+    }
+    Ok(clean)
+}
+
+/// Formats one file (or standard input, `-`) as the flags say; the exit
+/// code it comes to.
+fn format_file(
+    path: &std::path::Path,
+    args: &FmtArgs,
+    cache: &mut RulesCache,
+) -> Result<u8, String> {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
     };
-    write().inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let input: Box<dyn BufRead> = if stdin {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        Box::new(std::io::BufReader::with_capacity(1 << 16, f))
+    };
+    let io = |what: &str| {
+        let name = name.clone();
+        let what = what.to_string();
+        move |e: std::io::Error| format!("cannot {what} {name}: {e}")
+    };
+    if stdin && args.check {
+        return Err("--check compares files: give a file, not standard input".into());
+    }
+    let mut sink = if args.check {
+        Sink::Check(Compare::new(path).map_err(io("read"))?)
+    } else if args.stdout || stdin {
+        Sink::Spool(std::io::BufWriter::new(spool().map_err(io("spool"))?))
+    } else {
+        Sink::Replace(
+            Box::new(
+                super::replace::Replacement::create(path, args.follow_symlinks)
+                    .map_err(io("write"))?,
+            ),
+            Compare::new(path).map_err(io("read"))?,
+        )
+    };
+    let dir = if stdin { None } else { path.parent() };
+    if !format_stream(&name, input, dir, &mut sink, args.max_game_bytes, cache)
+        .map_err(io("format"))?
+    {
+        // The spool or the new file goes unused: nothing is written.
+        return Ok(super::EXIT_INPUT);
+    }
+    match sink {
+        Sink::Check(c) => {
+            if !c.finish().map_err(io("read"))? {
+                println!("not canonical: {name}");
+                return Ok(super::EXIT_INPUT);
+            }
+        }
+        Sink::Spool(w) => {
+            let mut f = w.into_inner().map_err(|e| io("spool")(e.into_error()))?;
+            f.seek(std::io::SeekFrom::Start(0)).map_err(io("spool"))?;
+            let mut so = std::io::stdout().lock();
+            std::io::copy(&mut f, &mut so)
+                .and_then(|_| so.flush())
+                .map_err(|e| format!("cannot write to standard output: {e}"))?;
+        }
+        Sink::Replace(r, c) => {
+            if !c.finish().map_err(io("read"))? {
+                r.commit().map_err(io("write"))?;
+            }
+        }
+    }
+    Ok(0)
 }
 
 pub fn run(args: FmtArgs) -> ExitCode {
@@ -126,52 +336,11 @@ pub fn run(args: FmtArgs) -> ExitCode {
         }
     }
     for path in &files {
-        let stdin = path.as_os_str() == "-";
-        let name = if stdin {
-            "<stdin>".to_string()
-        } else {
-            path.display().to_string()
-        };
-        let mut text = String::new();
-        let read = if stdin {
-            std::io::stdin().read_to_string(&mut text).map(|_| ())
-        } else {
-            std::fs::read_to_string(path).map(|t| text = t)
-        };
-        if let Err(e) = read {
-            eprintln!("senet fmt: cannot read {name}: {e}");
-            code = code.max(super::EXIT_USAGE);
-            continue;
-        }
-        match format_text_with(&text, if stdin { None } else { path.parent() }, &mut cache) {
-            Formatted::Syntax(errors) => {
-                let source = SourceFile::new(name.clone(), text);
-                for e in errors {
-                    eprintln!(
-                        "{:?}",
-                        miette::Report::new(e).with_source_code(source.named())
-                    );
-                }
-                code = code.max(super::EXIT_INPUT);
-            }
-            Formatted::Text(out) => {
-                if args.check {
-                    if out != text {
-                        println!("not canonical: {name}");
-                        code = code.max(super::EXIT_INPUT);
-                    }
-                } else if args.stdout || stdin {
-                    let mut so = std::io::stdout().lock();
-                    if let Err(e) = so.write_all(out.as_bytes()).and_then(|_| so.flush()) {
-                        eprintln!("senet fmt: cannot write to standard output: {e}");
-                        return ExitCode::from(super::EXIT_USAGE);
-                    }
-                } else if out != text
-                    && let Err(e) = replace(path, &out)
-                {
-                    eprintln!("senet fmt: cannot write {name}: {e}");
-                    code = code.max(super::EXIT_USAGE);
-                }
+        match format_file(path, &args, &mut cache) {
+            Ok(c) => code = code.max(c),
+            Err(message) => {
+                eprintln!("senet fmt: {message}");
+                code = code.max(super::EXIT_USAGE);
             }
         }
     }

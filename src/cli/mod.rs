@@ -6,6 +6,7 @@ pub mod board;
 pub mod check;
 pub mod fmt;
 pub mod moves;
+pub mod replace;
 pub mod replay;
 pub mod rules;
 pub mod simulate;
@@ -78,6 +79,48 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The most games `simulate --games` plays in one run: its statistics keep
+/// a few bytes per game.
+pub const MAX_GAMES: u64 = 10_000_000;
+/// The most threads `--threads` starts.
+pub const MAX_THREADS: usize = 256;
+/// The longest game `simulate --max-units` plays.
+pub const MAX_UNITS: usize = 1_000_000;
+
+/// The default of `--max-game-bytes` (`check`, `fmt`): 16 MiB, thousands
+/// of times the longest game played by people.
+pub const MAX_GAME_BYTES: usize = 16 << 20;
+
+/// `--max-game-bytes N`: 1 KiB to 1 GiB.
+pub fn game_bytes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if ((1 << 10)..=(1 << 30)).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from {} to {}",
+            1 << 10,
+            1 << 30
+        )),
+    }
+}
+
+/// A count flag in `1..=max`, or a usage error that says the range.
+fn count_in(text: &str, max: usize) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {max}")),
+    }
+}
+
+/// `--threads N`: 1 to [`MAX_THREADS`].
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    count_in(text, MAX_THREADS)
+}
+
+/// `--max-units N`: 1 to [`MAX_UNITS`].
+pub fn unit_cap(text: &str) -> Result<usize, String> {
+    count_in(text, MAX_UNITS)
+}
+
 /// Renders a diagnostic for standard error: colour only on a terminal and
 /// when `NO_COLOR` is unset.
 pub fn render(diag: &dyn miette::Diagnostic) -> String {
@@ -87,8 +130,14 @@ pub fn render(diag: &dyn miette::Diagnostic) -> String {
 }
 
 /// Renders a diagnostic at a fixed width of 100 columns, with or without
-/// colour.
+/// colour. Very long source lines are cut around the labels first
+/// ([`crate::diag::Trimmed`]): any span renders.
 pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
+    let trimmed = crate::diag::Trimmed::new(diag);
+    let diag: &dyn miette::Diagnostic = match &trimmed {
+        Some(t) => t,
+        None => diag,
+    };
     let theme = if colour {
         miette::GraphicalTheme::unicode()
     } else {

@@ -611,7 +611,7 @@ impl<'a> Walk<'a> {
         for c in &a.comments {
             let prose = comment_prose(&c.text);
             if !prose.is_empty() {
-                lines.push(format!("“{prose}”"));
+                lines.push(format!("“{}”", crate::diag::printable(&prose)));
             }
             for n in command_notes(self.rules, c) {
                 lines.push(n);
@@ -765,7 +765,8 @@ impl<'a> Walk<'a> {
                 Node::Comment(c) if i == 0 && self.opts.format == Format::Text => {
                     let prose = comment_prose(&c.text);
                     if !prose.is_empty() {
-                        self.out.push_str(&format!("{pad}   “{prose}”\n"));
+                        self.out
+                            .push_str(&format!("{pad}   “{}”\n", crate::diag::printable(&prose)));
                     }
                 }
                 _ => {}
@@ -961,6 +962,8 @@ pub fn replay_game(
 ) -> Result<(ReplayOutput, Option<GameView>), ReplayError> {
     let mut found = 0;
     let mut chosen = None;
+    // The source under a diagnostic, with no raw control characters.
+    let shown = crate::diag::printable_source(text);
     for item in Reader::new(text) {
         found += 1;
         if found == opts.game {
@@ -977,7 +980,7 @@ pub fn replay_game(
         }
         Some(Err(e)) => {
             let report =
-                miette::Report::new(e).with_source_code(NamedSource::new(name, text.to_string()));
+                miette::Report::new(e).with_source_code(NamedSource::new(name, shown.to_string()));
             return Err(ReplayError::Syntax(super::render_with(
                 report.as_ref(),
                 opts.color,
@@ -985,7 +988,7 @@ pub fn replay_game(
         }
         Some(Ok(g)) => g,
     };
-    let src = || NamedSource::new(name, text.to_string());
+    let src = || NamedSource::new(name, shown.to_string());
     let problem = |f: &Finding| {
         super::render_with(
             &super::FindingReport {
@@ -1067,10 +1070,15 @@ pub fn replay_game(
         Format::Text => {
             let mut intro = vec![format!("Game {}", opts.game)];
             if let (Some(w), Some(b)) = (game.tag("White"), game.tag("Black")) {
-                intro[0].push_str(&format!(": {w} (White) – {b} (Black)"));
+                use crate::diag::printable;
+                intro[0].push_str(&format!(
+                    ": {} (White) – {} (Black)",
+                    printable(w),
+                    printable(b)
+                ));
             }
             if let Some(e) = game.tag("Event") {
-                intro.push(format!("Event: {e}"));
+                intro.push(format!("Event: {}", crate::diag::printable(e)));
             }
             let mut r = format!("Rules: {}", rules.meta.name);
             if !rules.meta.title.is_empty() {

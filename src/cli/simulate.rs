@@ -5,7 +5,7 @@ use crate::engine::Ruleset;
 use crate::notation::record;
 use crate::simulate::{self, GameFigures, Played, Player, RunConfig, Stats};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -16,17 +16,17 @@ pub struct SimulateArgs {
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME")]
     pub options: Vec<String>,
-    /// How many games.
-    #[arg(long, default_value_t = 100)]
+    /// How many games (1 to 10,000,000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
     pub games: u64,
     /// The seed: the same seed gives the same games on any thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
+    /// Threads (default: every core; at most 256).
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
-    /// Stop a game after this many units, with result `*`.
-    #[arg(long, default_value_t = 2000)]
+    /// Stop a game after this many units, with result `*` (1 to 1,000,000).
+    #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
     pub max_units: usize,
     /// The players: one for both sides, or `WHITE,BLACK`.
     #[arg(long, value_enum, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
@@ -40,6 +40,11 @@ pub struct SimulateArgs {
     pub stats: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Write --out through a symbolic link (the file it names is replaced,
+    /// the link stays), or over a file with other hard links. Without it
+    /// such files are refused.
+    #[arg(long)]
+    pub follow_symlinks: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -89,34 +94,6 @@ pub fn record_text(
     let mut out = String::new();
     crate::notation::writer::write_game(&game, &mut out);
     out
-}
-
-fn write_records(
-    rules: &Ruleset,
-    games: &[Played],
-    args: &SimulateArgs,
-    out: &Path,
-) -> std::io::Result<()> {
-    let players = players(args);
-    let label = format!("{} seed {}", rules.meta.name, args.seed);
-    let single = out.extension().is_some_and(|e| e == "sgn");
-    if single {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
-        for (i, g) in games.iter().enumerate() {
-            if i > 0 {
-                f.write_all(b"\n")?;
-            }
-            f.write_all(record_text(rules, g, i as u64, players, &label).as_bytes())?;
-        }
-        f.flush()
-    } else {
-        std::fs::create_dir_all(out)?;
-        for (i, g) in games.iter().enumerate() {
-            let path = out.join(format!("{}-{:05}.sgn", rules.meta.name, i + 1));
-            std::fs::write(path, record_text(rules, g, i as u64, players, &label))?;
-        }
-        Ok(())
-    }
 }
 
 fn players(args: &SimulateArgs) -> [Player; 2] {
@@ -184,18 +161,54 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             b.set_position(d);
         }
     };
-    let games = simulate::run(&rules, &config, &progress);
+    // Records are written as the games come, in order, each file through
+    // a new file that replaces the old one only once complete.
+    let want_stats = args.stats || args.out.is_none();
+    let mut figures: Vec<GameFigures> = Vec::new();
+    let players = players(&args);
+    let label = format!("{} seed {}", rules.meta.name, args.seed);
+    let follow = args.follow_symlinks;
+    let mut keep = |g: &Played| {
+        if want_stats {
+            figures.push(g.figures());
+        }
+    };
+    let written = match &args.out {
+        None => simulate::run_each(&rules, &config, &progress, |_, g| {
+            keep(&g);
+            Ok::<(), std::io::Error>(())
+        }),
+        Some(out) if out.extension().is_some_and(|e| e == "sgn") => {
+            super::replace::replace_with(out, follow, |w| {
+                simulate::run_each(&rules, &config, &progress, |i, g| {
+                    if i > 0 {
+                        w.write_all(b"\n")?;
+                    }
+                    w.write_all(record_text(&rules, &g, i, players, &label).as_bytes())?;
+                    keep(&g);
+                    Ok(())
+                })
+            })
+        }
+        Some(out) => std::fs::create_dir_all(out).and_then(|_| {
+            simulate::run_each(&rules, &config, &progress, |i, g| {
+                let path = out.join(format!("{}-{:05}.sgn", rules.meta.name, i + 1));
+                super::replace::replace_with(&path, follow, |w| {
+                    w.write_all(record_text(&rules, &g, i, players, &label).as_bytes())
+                })?;
+                keep(&g);
+                Ok(())
+            })
+        }),
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if let Some(out) = &args.out
-        && let Err(e) = write_records(&rules, &games, &args, out)
-    {
+    if let (Some(out), Err(e)) = (&args.out, written) {
         eprintln!("error: cannot write {}: {e}", out.display());
         return ExitCode::from(super::EXIT_USAGE);
     }
     if args.stats || args.out.is_none() {
-        let figures: Vec<GameFigures> = games.iter().map(Played::figures).collect();
         let stats = Stats::from_games(&figures);
         match args.format {
             Format::Json => println!(

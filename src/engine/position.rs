@@ -14,6 +14,8 @@ pub struct Queue {
 }
 
 impl Queue {
+    /// The most pieces the queue holds (one bit each).
+    pub const CAPACITY: usize = 32;
     pub fn len(&self) -> usize {
         self.len as usize
     }
@@ -98,6 +100,11 @@ pub struct Position {
 }
 
 impl Position {
+    /// The highest turn number a position string may give: nine digits,
+    /// as in movetext, far enough below `u32::MAX` that counting on never
+    /// wraps.
+    pub const MAX_TURN: u32 = 999_999_999;
+
     /// The start position of a rule set, with `first` to move.
     pub fn start(rules: &Ruleset, first: Side) -> Position {
         let mut pieces = [SquareSet::EMPTY; 2];

@@ -384,32 +384,47 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
         );
         return None;
     }
-    let wrong: Vec<String> = Side::BOTH
-        .into_iter()
-        .filter(|&s| {
-            // Where captures remove pieces (BL-4), fewer is possible.
-            let n = p.in_play(s) + p.off[s.index()];
-            n > rules.pieces || (n < rules.pieces && rules.movement.hit != Hit::Capture)
-        })
-        .map(|s| format!("{s} has {}", p.in_play(s) + p.off[s.index()]))
-        .collect();
-    if wrong.is_empty() {
+    let Some(wrong) = wrong_piece_count(rules, &p) else {
         return Some(p);
-    }
+    };
     findings.push(
         Finding::error(
             Code::Position,
-            format!(
-                "the Position has the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
-                wrong.join(", "),
-                rules.pieces
-            ),
+            format!("the Position has {wrong}"),
             t.value_span,
         )
         .label("Position")
-        .help("count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)"),
+        .help(PIECE_COUNT_HELP),
     );
     None
+}
+
+/// How to count the pieces of a position string.
+pub(super) const PIECE_COUNT_HELP: &str = "count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)";
+
+/// `the wrong number of pieces: …` when a side of `p` has more pieces than
+/// the rules give it, or fewer where no capture removes any (BL-4). Used for
+/// a `Position` tag and for a `[%pos]` that resynchronises a replay.
+pub(super) fn wrong_piece_count(rules: &Ruleset, p: &Position) -> Option<String> {
+    // Counted wide: a position string can hold more pieces than fit a u8
+    // sum (the parser caps each side at the board's squares).
+    let count = |s: Side| p.in_play(s) as u32 + p.off[s.index()] as u32;
+    let want = rules.pieces as u32;
+    let wrong: Vec<String> = Side::BOTH
+        .into_iter()
+        .filter(|&s| {
+            let n = count(s);
+            n > want || (n < want && rules.movement.hit != Hit::Capture)
+        })
+        .map(|s| format!("{s} has {}", count(s)))
+        .collect();
+    (!wrong.is_empty()).then(|| {
+        format!(
+            "the wrong number of pieces: {} (on the board, borne off, queued and in hand), and the rules give each side {}",
+            wrong.join(", "),
+            rules.pieces
+        )
+    })
 }
 
 /// The rule set's own start, with the first player its rules fix or the

@@ -86,7 +86,9 @@ impl Position {
                         let mut n = c.to_digit(10).unwrap();
                         while let Some(&(_, d)) = chars.peek() {
                             if let Some(v) = d.to_digit(10) {
-                                n = n * 10 + v;
+                                // Saturates rather than wraps: any run longer
+                                // than the group is refused below.
+                                n = n.saturating_mul(10).saturating_add(v);
                                 chars.next();
                             } else {
                                 break;
@@ -99,7 +101,7 @@ impl Position {
                                 1,
                             ));
                         }
-                        filled += n;
+                        filled = filled.saturating_add(n);
                         if filled > width {
                             return Err(err(
                                 format!("group {} has more than {width} squares", r + 1),
@@ -207,6 +209,17 @@ impl Position {
                         }
                     },
                     _ if flag.starts_with("q:") && flag.len() > 2 => {
+                        if flag.len() - 2 > Queue::CAPACITY {
+                            return Err(err(
+                                format!(
+                                    "the queue `q:` holds at most {} pieces, not {}",
+                                    Queue::CAPACITY,
+                                    flag.len() - 2
+                                ),
+                                at,
+                                flag.len(),
+                            ));
+                        }
                         for c in flag[2..].chars() {
                             match c {
                                 'W' => queue.push(Side::White),
@@ -251,15 +264,37 @@ impl Position {
         }
         let (turn_at, turn_field) = fields[4];
         let turn = match turn_field.parse::<u32>() {
-            Ok(n) if n >= 1 => n,
+            Ok(n) if (1..=Self::MAX_TURN).contains(&n) => n,
             _ => {
                 return Err(err(
-                    "the turn number is a whole number from 1".into(),
+                    format!(
+                        "the turn number is a whole number from 1 to {}",
+                        Self::MAX_TURN
+                    ),
                     turn_at,
                     turn_field.len(),
                 ));
             }
         };
+        // Each side's pieces, counted wide: no count of a position may
+        // exceed the squares of the board, so that the narrow counts
+        // (`in_play`, `off`) never wrap.
+        for side in Side::BOTH {
+            let i = side.index();
+            let total = pieces[i].len()
+                + off[i] as u32
+                + queue.iter().filter(|&s| s == side).count() as u32
+                + hand[i] as u32;
+            if total > len as u32 {
+                return Err(err(
+                    format!(
+                        "{side} has {total} pieces (on the board, borne off, queued and in hand), more than the {len} squares of the board"
+                    ),
+                    0,
+                    text.len(),
+                ));
+            }
+        }
         Ok(Position {
             pieces,
             to_move,

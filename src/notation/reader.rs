@@ -235,6 +235,55 @@ pub struct StreamReader<R> {
     /// Buffers of a game handed back with [`StreamReader::recycle`], reused
     /// for the next game instead of allocating new ones.
     spare: Spare,
+    /// File offsets of bytes that are not UTF-8 (the first of each line),
+    /// in the text not yet handed on.
+    bad: Vec<usize>,
+    /// The most bytes one game may take ([`StreamReader::with_max_game`]).
+    max_game: usize,
+    /// Discarding the rest of a game over `max_game`, up to the next line
+    /// where a game can start.
+    skip: Option<Skip>,
+}
+
+/// Where a [`StreamReader`] is in the lines it discards: the same rule as
+/// [`resume_after`], a byte at a time.
+#[derive(Default)]
+struct Skip {
+    /// The line before this one is blank or ends with a result token.
+    prev_ok: bool,
+    at_line_start: bool,
+    /// This line has more than blank space.
+    content: bool,
+    /// The last bytes of this line (a result token is at most 7).
+    tail: Vec<u8>,
+}
+
+impl Skip {
+    /// The index of the first byte of `b` where a game can start: a `[` at
+    /// the start of a line after a blank line or a result.
+    fn scan(&mut self, b: &[u8]) -> Option<usize> {
+        for (i, &c) in b.iter().enumerate() {
+            if self.at_line_start && c == b'[' && self.prev_ok {
+                return Some(i);
+            }
+            if c == b'\n' {
+                self.prev_ok = !self.content || ends_with_result(&self.tail);
+                self.at_line_start = true;
+                self.content = false;
+                self.tail.clear();
+            } else {
+                self.at_line_start = false;
+                if !is_ws(c) {
+                    self.content = true;
+                }
+                if self.tail.len() == 8 {
+                    self.tail.remove(0);
+                }
+                self.tail.push(c);
+            }
+        }
+        None
+    }
 }
 
 /// The buffers of a finished game, kept for the next one.
@@ -312,6 +361,9 @@ impl<R: BufRead> StreamReader<R> {
             hint: 64,
             line_cache: std::cell::Cell::new((0, 0)),
             spare: Spare::default(),
+            bad: Vec::new(),
+            max_game: usize::MAX,
+            skip: None,
         }
     }
 
@@ -328,6 +380,15 @@ impl<R: BufRead> StreamReader<R> {
     /// Escape lines after the last game (known once the games are read).
     pub fn trailing(&self) -> &[Escape] {
         &self.trailing
+    }
+
+    /// A reader that refuses a game longer than `bytes`: that game is an
+    /// error, its text is discarded as it is read, and reading resumes at
+    /// the next game. Memory then stays bounded by a few times `bytes`
+    /// whatever the input.
+    pub fn with_max_game(mut self, bytes: usize) -> StreamReader<R> {
+        self.max_game = bytes.max(1);
+        self
     }
 
     /// The text of the game (or the broken part) last returned, for
@@ -404,6 +465,29 @@ impl<R: BufRead> StreamReader<R> {
         self.compact();
         let goal = self.buf.len() + self.want;
         while self.buf.len() < goal && !self.eof {
+            if let Some(skip) = &mut self.skip {
+                let chunk = self.input.fill_buf()?;
+                if chunk.is_empty() {
+                    self.eof = true;
+                    self.skip = None;
+                    break;
+                }
+                let n = match skip.scan(chunk) {
+                    Some(k) => {
+                        self.skip = None;
+                        k
+                    }
+                    None => chunk.len(),
+                };
+                self.base += n;
+                self.base_line += count_lines(&chunk[..n]);
+                self.input.consume(n);
+                continue;
+            }
+            if self.partial.len() > self.max_game {
+                // One line longer than a game may be: next_game refuses it.
+                break;
+            }
             let chunk = self.input.fill_buf()?;
             if chunk.is_empty() {
                 self.eof = true;
@@ -416,8 +500,13 @@ impl<R: BufRead> StreamReader<R> {
                 Some(p) if self.partial.is_empty() => {
                     let (lines, rest) = chunk.split_at(p + 1);
                     let rest = rest.to_vec();
-                    let lines = std::str::from_utf8(lines).map_err(utf8_error)?;
-                    Self::push_str(&mut self.buf, &mut self.base, &mut self.started, lines);
+                    Self::push_bytes(
+                        &mut self.buf,
+                        &mut self.base,
+                        &mut self.started,
+                        &mut self.bad,
+                        lines,
+                    );
                     self.partial = rest;
                 }
                 Some(p) => {
@@ -435,9 +524,53 @@ impl<R: BufRead> StreamReader<R> {
     }
 
     fn push_lines(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        let s = std::str::from_utf8(bytes).map_err(utf8_error)?;
-        Self::push_str(&mut self.buf, &mut self.base, &mut self.started, s);
+        Self::push_bytes(
+            &mut self.buf,
+            &mut self.base,
+            &mut self.started,
+            &mut self.bad,
+            bytes,
+        );
         Ok(())
+    }
+
+    /// Appends whole lines. Bytes that are not UTF-8 become NULs (so that
+    /// every offset stays the file's) and the first of each line is noted
+    /// in `bad`: the game that holds it is reported, not the whole file.
+    fn push_bytes(
+        buf: &mut String,
+        base: &mut usize,
+        started: &mut bool,
+        bad: &mut Vec<usize>,
+        bytes: &[u8],
+    ) {
+        let mut rest = bytes;
+        let at = *base + buf.len();
+        let mut text = String::new();
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) if text.is_empty() => return Self::push_str(buf, base, started, s),
+                Ok(s) => {
+                    text.push_str(s);
+                    break;
+                }
+                Err(e) => {
+                    let ok = e.valid_up_to();
+                    let (good, after) = rest.split_at(ok);
+                    text.push_str(std::str::from_utf8(good).expect("valid up to here"));
+                    let off = at + (bytes.len() - rest.len()) + ok;
+                    let line_start = at + bytes.len() - rest.len()
+                        + good.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+                    if bad.last().is_none_or(|&b| b < line_start) {
+                        bad.push(off);
+                    }
+                    let n = e.error_len().unwrap_or(after.len());
+                    text.extend(std::iter::repeat_n('\0', n));
+                    rest = &after[n..];
+                }
+            }
+        }
+        Self::push_str(buf, base, started, &text);
     }
 
     fn push_str(buf: &mut String, base: &mut usize, started: &mut bool, mut s: &str) {
@@ -471,6 +604,7 @@ impl<R: BufRead> StreamReader<R> {
                 p.spare = std::mem::take(&mut self.spare);
                 let got = p.game();
                 self.spare = std::mem::take(&mut p.spare);
+                let start = self.base + self.pos;
                 match got {
                     Ok(Some(game)) => {
                         self.index += 1;
@@ -478,6 +612,10 @@ impl<R: BufRead> StreamReader<R> {
                         self.last = (self.pos, p.i);
                         self.pos = p.i;
                         self.want = self.chunk;
+                        if let Some(e) = self.not_utf8(start, self.base + self.pos) {
+                            self.recycle(game);
+                            return Some(Err(e.into()));
+                        }
                         return Some(Ok(game));
                     }
                     Ok(None) => {
@@ -485,14 +623,23 @@ impl<R: BufRead> StreamReader<R> {
                         self.trailing = p.trailing;
                         return None;
                     }
+                    Err(Fail::Incomplete)
+                        if self.buf.len() - self.pos + self.partial.len() > self.max_game =>
+                    {
+                        self.index += 1;
+                        return Some(Err(self.oversize().into()));
+                    }
                     Err(Fail::Incomplete) => {
                         // Read as much again as the game so far before the
                         // next try: a large game is parsed O(log n) times.
                         self.try_parse = false;
                         self.want = self.chunk.max(self.buf.len() - self.pos);
                     }
-                    Err(Fail::Syntax(e)) => {
+                    Err(Fail::Syntax(mut e)) => {
                         self.index += 1;
+                        if let Some(u) = self.not_utf8(start, e.span.end.max(e.span.start + 1)) {
+                            *e = u;
+                        }
                         if let Err(io) = self.recover(&e) {
                             self.done = true;
                             return Some(Err(io.into()));
@@ -506,6 +653,109 @@ impl<R: BufRead> StreamReader<R> {
                 return Some(Err(e.into()));
             }
         }
+    }
+
+    /// The error for a game over `max_game`, with the start of its text
+    /// kept for the diagnostic; the rest of the game is dropped and then
+    /// discarded as it is read (see `Skip`).
+    fn oversize(&mut self) -> SyntaxError {
+        let bytes = self.buf.as_bytes();
+        let gs = self.pos + bytes[self.pos..].iter().take_while(|&&c| is_ws(c)).count();
+        let e = SyntaxError {
+            message: format!(
+                "this game is longer than {} bytes, the most a game may take",
+                self.max_game
+            ),
+            span: Span::new(self.base + gs, self.base + gs + 1),
+            label: "the game starts here".to_string(),
+            help: Some(
+                "split the record into games, or raise the limit with --max-game-bytes".to_string(),
+            ),
+            game: self.index,
+        };
+        // The lines a diagnostic shows, each cut short: enough to render.
+        let a = context_start(bytes, gs);
+        let mut b = line_end(bytes, line_end(bytes, gs.min(bytes.len()))).min(gs + 4096);
+        while !self.buf.is_char_boundary(b) {
+            b -= 1;
+        }
+        self.last_error_source = Some(GameSource {
+            text: self.buf[a..b].to_string(),
+            offset: self.base + a,
+            line: self.base_line + self.lines_before(a),
+        });
+        // Everything from the game on is dropped; discarding goes on after
+        // its first line (which cannot start the next game).
+        let mut rest = bytes[gs..].to_vec();
+        rest.extend_from_slice(&std::mem::take(&mut self.partial));
+        let at = self.base + gs;
+        self.base_line += self.lines_before(gs);
+        self.buf.clear();
+        self.pos = 0;
+        self.last = (0, 0);
+        self.line_cache.set((0, 0));
+        self.try_parse = true;
+        self.want = self.chunk;
+        let mut skip = Skip::default();
+        let resume = match rest.iter().position(|&c| c == b'\n') {
+            None => None,
+            Some(nl) => {
+                skip.prev_ok = line_ends_game(&rest[..nl]);
+                skip.at_line_start = true;
+                skip.scan(&rest[nl + 1..]).map(|k| nl + 1 + k)
+            }
+        };
+        let k = match resume {
+            Some(k) => k,
+            None => {
+                if rest.last() != Some(&b'\n') {
+                    skip.at_line_start = false;
+                    skip.content = true;
+                }
+                self.skip = Some(skip);
+                rest.len()
+            }
+        };
+        self.base = at + k;
+        self.base_line += count_lines(&rest[..k]);
+        let kept = &rest[k..];
+        let whole = kept.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        Self::push_bytes(
+            &mut self.buf,
+            &mut self.base,
+            &mut self.started,
+            &mut self.bad,
+            &kept[..whole],
+        );
+        self.partial = kept[whole..].to_vec();
+        if self.eof {
+            let rest = std::mem::take(&mut self.partial);
+            Self::push_bytes(
+                &mut self.buf,
+                &mut self.base,
+                &mut self.started,
+                &mut self.bad,
+                &rest,
+            );
+        }
+        e
+    }
+
+    /// The error for the first byte in `start..end` that is not UTF-8, if
+    /// any; the offsets before `start` are forgotten (their game is done).
+    fn not_utf8(&mut self, start: usize, end: usize) -> Option<SyntaxError> {
+        if self.bad.is_empty() {
+            return None;
+        }
+        self.bad.retain(|&b| b >= start);
+        let &at = self.bad.first().filter(|&&b| b < end)?;
+        Some(SyntaxError {
+            message: format!("byte {at} of the file is not part of a UTF-8 character"),
+            span: Span::new(at, at + 1),
+            label: "not UTF-8".to_string(),
+            help: Some("an SGN file is UTF-8 text: save the record as UTF-8".to_string()),
+            game: self.index,
+        })
     }
 
     /// Keeps the text of the broken game for [`StreamReader::source`], then
@@ -559,13 +809,6 @@ impl<R: BufRead> StreamReader<R> {
             (from, start) = (0, 0);
         }
     }
-}
-
-fn utf8_error(e: std::str::Utf8Error) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidData,
-        format!("the file is not UTF-8: {e}"),
-    )
 }
 
 impl<R: BufRead> Iterator for StreamReader<R> {
@@ -716,7 +959,15 @@ struct Parser<'a> {
     hint: usize,
     /// Buffers to reuse (from [`StreamReader::recycle`]).
     spare: Spare,
+    /// Variations open around the movetext being read.
+    depth: usize,
 }
+
+/// The deepest nesting of variations a record may have. Each level is a
+/// frame of the reader, the replay and the writer: a limit keeps a hostile
+/// record from overflowing the stack, and no record written by people
+/// comes near it.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 
 const UNIT_HELP: &str = "a unit is a throw, `:` and what was done with it: `3:12-15`, `4+:9x13`, `2:29-off`, `2:25-27=15`, `3:pass`, `1:hand-1`, `5:12-14:20-23`; or `skip`, or `--` for an illegible unit";
 const RESULT_HELP: &str = "every game ends with its result: `1-0` (White won), `0-1` (Black won), `1/2-1/2` (drawn) or `*` (unfinished or unknown)";
@@ -752,6 +1003,7 @@ impl<'a> Parser<'a> {
             trailing: Vec::new(),
             hint: 64,
             spare: Spare::default(),
+            depth: 0,
         }
     }
 
@@ -1174,10 +1426,24 @@ impl<'a> Parser<'a> {
                             Some("a variation `( … )` is an alternative to the unit before it: write it right after that unit"),
                         ));
                     }
+                    if self.depth >= MAX_VARIATION_DEPTH {
+                        return Err(self.error(
+                            st,
+                            st + 1,
+                            format!(
+                                "variations nest more than {MAX_VARIATION_DEPTH} levels deep"
+                            ),
+                            format!("level {} opens here", self.depth + 1),
+                            Some("close some variations, or give the deepest ones a game of their own"),
+                        ));
+                    }
                     self.i += 1;
                     let mut inner = Vec::new();
                     let mut out = Nodes::new(&mut inner);
-                    let End::Close(close) = self.movetext(&mut out, None, Some(st))? else {
+                    self.depth += 1;
+                    let closed = self.movetext(&mut out, None, Some(st));
+                    self.depth -= 1;
+                    let End::Close(close) = closed? else {
                         unreachable!("a variation ends with `)`")
                     };
                     out.finish();

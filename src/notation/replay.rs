@@ -286,6 +286,20 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 self.report(f);
                 pos
             }
+            // Where the replay has a position, a wrong count is a mismatch
+            // (below); where the assertion resynchronises the replay, its
+            // count is checked as the Position tag's is.
+            Ok(asserted)
+                if pos.is_none()
+                    && let Some(wrong) =
+                        super::header::wrong_piece_count(self.rules, &asserted) =>
+            {
+                let f = Finding::error(Code::Position, format!("the position has {wrong}"), span)
+                    .label("[%pos]")
+                    .help(super::header::PIECE_COUNT_HELP);
+                self.report(f);
+                pos
+            }
             Ok(asserted) => {
                 if let Some(p) = pos {
                     let actual = p.write(board.len, board.row_len);

@@ -91,6 +91,11 @@ fn every_cited_clause_resolves_in_the_digest() {
             continue;
         }
         for (n, line) in text.lines().enumerate() {
+            // SVG path data (`d="M-13,-17 H13 Q6,0 …"`) is made of
+            // clause-shaped words that cite nothing.
+            if line.contains("d=\\\"M") || line.contains("d=\"M") {
+                continue;
+            }
             for id in clause_words(line) {
                 if not_a_citation(&path, id) {
                     continue;

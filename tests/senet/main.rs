@@ -6,6 +6,7 @@ mod check;
 mod confinement;
 mod differential;
 mod docs;
+mod hostile;
 mod invariants;
 mod pictures;
 mod replay;

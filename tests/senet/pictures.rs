@@ -230,6 +230,10 @@ fn strip_has_the_start_and_one_picture_per_turn() {
         color: ColorChoice::Never,
         out: Some(dir.clone()),
         every: Some(Every::Turn),
+        record_rules: senet::cli::RecordRulesArgs {
+            rules_paths: Vec::new(),
+            max_rule_file_bytes: senet::rules::DEFAULT_MAX_RULE_FILE_BYTES,
+        },
     };
     let code = replay_pictures(&args, &text, "ryabinin-demo-2.sgn", file.parent());
     assert_eq!(code, std::process::ExitCode::SUCCESS);

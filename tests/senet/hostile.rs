@@ -1,0 +1,339 @@
+//! Hostile records: whatever a record holds, `senet` never crashes, never
+//! hangs and keeps its memory bounded; it reports the problem and goes on.
+//! Each test here pins one class of input that once crashed, hung or
+//! misreported (the fixtures sit in the usual folders: `sgn/err-syntax`,
+//! `sgn/ok/loose`, `sgn/err`).
+
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary; `(exit code, stdout, stderr)`. A crash (a signal, or
+/// Rust's panic exit 101) fails the test here.
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("senet {args:?} was killed by a signal:\n{stderr}"));
+    assert!(
+        code != 101 && !stderr.contains("panicked"),
+        "senet {args:?} panicked:\n{stderr}"
+    );
+    (
+        code,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+const TOO_DEEP: &str = "tests/fixtures/sgn/err-syntax/variation-too-deep.sgn";
+const DEEPEST: &str = "tests/fixtures/sgn/ok/loose/variation-deepest.sgn";
+
+#[test]
+fn variations_too_deep_are_a_syntax_error_and_the_next_game_is_read() {
+    let (code, _, stderr) = senet(&["check", TOO_DEEP]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 games, 1 valid, 1 invalid"), "{stderr}");
+    let (code, stdout, stderr) = senet(&["fmt", "--stdout", TOO_DEEP]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = senet(&["replay", TOO_DEEP]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("variations nest more than 100 levels deep"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn variations_at_the_deepest_level_check_replay_and_format() {
+    let (code, _, stderr) = senet(&["check", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 game, 1 valid, 0 invalid"), "{stderr}");
+    let (code, stdout, stderr) = senet(&["fmt", "--stdout", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches('(').count(), 100, "{stdout}");
+    let (code, _, stderr) = senet(&["replay", DEEPEST]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn count_flags_out_of_range_are_usage_errors() {
+    let file = "tests/fixtures/sgn/ok-check/bga-B-13.sgn";
+    for args in [
+        &["check", "--threads", "0", file][..],
+        &["check", "--threads", "18446744073709551616", file],
+        &["check", "--threads", "100000", file],
+        &[
+            "simulate",
+            "--rules",
+            "bga",
+            "--games",
+            "18446744073709551615",
+        ],
+        &["simulate", "--rules", "bga", "--games", "0"],
+        &["simulate", "--rules", "bga", "--threads", "4000000000"],
+        &[
+            "simulate",
+            "--rules",
+            "bga",
+            "--max-units",
+            "18446744073709551615",
+        ],
+    ] {
+        let (code, _, stderr) = senet(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("expected a whole number from 1 to") || stderr.contains("not in 1..="),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn numbers_in_position_strings_never_wrap() {
+    // Each record was accepted before, its numbers wrapped round.
+    for (file, message) in [
+        (
+            "position-empty-run-wraps",
+            "group 2 has more than 10 squares",
+        ),
+        ("position-261-pieces", "White has 261 pieces"),
+        (
+            "position-queue-256",
+            "the queue `q:` holds at most 32 pieces, not 256",
+        ),
+        (
+            "position-turn-4294967295",
+            "the turn number is a whole number from 1 to 999999999",
+        ),
+        (
+            "position-pos-piece-count",
+            "the position has the wrong number of pieces: White has 6",
+        ),
+    ] {
+        let path = format!("tests/fixtures/sgn/err/{file}.sgn");
+        let (code, _, stderr) = senet(&["check", "--format", "short", &path]);
+        assert_eq!(code, 1, "{file}: {stderr}");
+        assert!(
+            stderr.contains("1 game, 0 valid, 1 invalid"),
+            "{file}: {stderr}"
+        );
+        let (_, stdout, _) = senet(&["check", "--format", "short", &path]);
+        assert!(stdout.contains(message), "{file}: {stdout}");
+    }
+}
+
+/// A fresh folder for one test, removed by the caller.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("senet-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Names in `dir`, sorted: what a run left behind.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+const LOOSE: &str = "tests/fixtures/sgn/ok/loose/forms.sgn";
+
+#[cfg(unix)]
+#[test]
+fn fmt_never_follows_a_planted_link_and_keeps_the_mode() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = scratch("planted");
+    let record = dir.join("game.sgn");
+    let victim = dir.join("victim.txt");
+    std::fs::copy(root().join(LOOSE), &record).unwrap();
+    std::fs::set_permissions(&record, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::write(&victim, "precious\n").unwrap();
+    // The name the old temporary file had: whoever could write to the
+    // folder could point it anywhere.
+    symlink(&victim, dir.join("game.sgn.senet-fmt.tmp")).unwrap();
+    let (code, _, stderr) = senet(&["fmt", record.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let (_, canonical, _) = senet(&["fmt", "--stdout", LOOSE]);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), canonical);
+    let mode = std::fs::metadata(&record).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    assert_eq!(
+        names(&dir),
+        ["game.sgn", "game.sgn.senet-fmt.tmp", "victim.txt"],
+        "a temporary file was left behind"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_refuses_links_unless_told() {
+    let dir = scratch("links");
+    let target = dir.join("target.sgn");
+    let link = dir.join("link.sgn");
+    let hard = dir.join("hard.sgn");
+    std::fs::copy(root().join(LOOSE), &target).unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let before = std::fs::read_to_string(&target).unwrap();
+    let (code, _, stderr) = senet(&["fmt", link.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), before);
+    let (code, _, stderr) = senet(&["fmt", "--follow-symlinks", link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_ne!(std::fs::read_to_string(&target).unwrap(), before);
+
+    std::fs::write(&target, &before).unwrap();
+    std::fs::hard_link(&target, &hard).unwrap();
+    let (code, _, stderr) = senet(&["fmt", hard.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("has other hard links"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&hard).unwrap(), before);
+    let (code, _, stderr) = senet(&[
+        "simulate",
+        "--rules",
+        "bga",
+        "--games",
+        "2",
+        "--out",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), before);
+    assert_eq!(names(&dir), ["hard.sgn", "link.sgn", "target.sgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fmt_with_a_syntax_error_writes_nothing() {
+    let dir = scratch("broken");
+    let record = dir.join("broken.sgn");
+    std::fs::copy(
+        root().join("tests/fixtures/sgn/err-syntax/several-games.sgn"),
+        &record,
+    )
+    .unwrap();
+    let before = std::fs::read(&record).unwrap();
+    let (code, _, _) = senet(&["fmt", record.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read(&record).unwrap(), before);
+    assert_eq!(names(&dir), ["broken.sgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn terminal_escapes_in_tags_and_comments_never_reach_the_terminal() {
+    let file = "tests/fixtures/sgn/err/impossible_throw-B-4-terminal-escapes.sgn";
+    for args in [
+        &["check", file][..],
+        &["check", "--format", "short", file],
+        &["replay", file],
+    ] {
+        let (_, stdout, stderr) = senet(args);
+        assert!(
+            !stdout.contains('\u{1b}') && !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+            "{args:?}:\n{stdout}\n{stderr}"
+        );
+    }
+    let (_, stdout, _) = senet(&["replay", file]);
+    assert!(stdout.contains(r"A\u{1b}[31mred (White)"), "{stdout}");
+}
+
+#[test]
+fn bytes_that_are_not_utf8_fail_their_game_at_the_right_offset() {
+    // Not `.sgn`: the syntax fixtures are read as text. Games 2 and 3 hold
+    // a byte that is not UTF-8 (in a comment, in the movetext); 1 and 4
+    // are good. Before, the whole file was an I/O error counted nowhere.
+    let file = "tests/fixtures/sgn/err-syntax/not-utf8.bytes";
+    let bytes = std::fs::read(root().join(file)).unwrap();
+    let at = |b: u8| bytes.iter().position(|&c| c == b).unwrap();
+    let (code, stdout, stderr) = senet(&["check", "--format", "short", file]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("4 games, 2 valid, 2 invalid"), "{stderr}");
+    for (byte, game) in [(at(0xe9), 2), (at(0xff), 3)] {
+        assert!(
+            stdout.contains(&format!(
+                "byte {byte} of the file is not part of a UTF-8 character (game {game})"
+            )),
+            "{stdout}"
+        );
+    }
+    let (code, stdout, _) = senet(&["fmt", "--stdout", file]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+}
+
+#[test]
+fn a_game_over_the_size_cap_fails_alone() {
+    let dir = scratch("oversize");
+    let head = "[Event \"?\"]\n[Site \"?\"]\n[Date \"2026.??.??\"]\n[Round \"-\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\n";
+    let good = format!("{head}1. 2:9-11\n*\n\n");
+    // One long line, then one of many lines: both over a cap of 64 KiB.
+    let long_line = format!(
+        "{head}1. 2:9-11 {{ {} }} 1... 2:10-12\n*\n\n",
+        "x".repeat(200_000)
+    );
+    let many_lines = format!(
+        "{head}1. 2:9-11\n{}1... 2:10-12\n*\n\n",
+        "{ a remark }\n".repeat(20_000)
+    );
+    let bad = format!("{head}1. 2:9-11 1... 9:10-19\n*\n");
+    let text = [good.as_str(), &long_line, &good, &many_lines, &bad].concat();
+    let file = dir.join("big.sgn");
+    std::fs::write(&file, &text).unwrap();
+    let line = text[..text.rfind("9:10-19").unwrap()].matches('\n').count() + 1;
+    for threads in ["1", "2", "3"] {
+        let (code, stdout, stderr) = senet(&[
+            "check",
+            "--format",
+            "short",
+            "--threads",
+            threads,
+            "--max-game-bytes",
+            "65536",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains("5 games, 2 valid, 3 invalid"), "{stderr}");
+        assert_eq!(
+            stdout.matches("longer than 65536 bytes").count(),
+            2,
+            "{stdout}"
+        );
+        // Line numbers after the discarded games are the file's.
+        assert!(stdout.contains(&format!(":{line}:")), "{stdout}");
+    }
+    let (code, _, stderr) = senet(&["fmt", "--max-game-bytes", "65536", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
