@@ -389,11 +389,18 @@ pub fn annotate(game: &Game, spans: &[usize], reports: &[UnitReport]) -> Game {
         let Some(r) = by_span.get(&u.span.start) else {
             continue;
         };
-        // An earlier analysis: its mark and its `[%eval]` comment.
+        // The unit's own NAGs stay first; an earlier analysis's mark and
+        // `[%eval]` comment go.
         while i < game.nodes.len() {
             match (&game.nodes[i], game.nodes.get(i + 1)) {
-                (Node::Nag { n: 2 | 4 | 6, .. }, Some(Node::Comment(c))) if is_ours(c) => i += 2,
+                (Node::Nag { n: 2 | 4 | 6, .. }, Some(Node::Comment(c))) if is_ours_marked(c) => {
+                    i += 2
+                }
                 (Node::Comment(c), _) if is_ours(c) => i += 1,
+                (n @ Node::Nag { .. }, _) => {
+                    nodes.push(n.clone());
+                    i += 1;
+                }
                 _ => break,
             }
         }
@@ -409,8 +416,15 @@ pub fn annotate(game: &Game, spans: &[usize], reports: &[UnitReport]) -> Game {
     g
 }
 
+/// A comment written by [`annotate`].
 fn is_ours(c: &Comment) -> bool {
     c.text.starts_with("[%eval ")
+}
+
+/// A comment written by [`annotate`] after a mark: the NAG before it is
+/// the analysis's too.
+fn is_ours_marked(c: &Comment) -> bool {
+    is_ours(c) && c.text.contains(" loss ")
 }
 
 fn eval_comment(r: &UnitReport) -> Comment {
