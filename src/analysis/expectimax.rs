@@ -40,6 +40,8 @@ pub struct Evaluator<'r> {
     rules: &'r Ruleset,
     settings: Settings,
     leaves: HashMap<Position, Value>,
+    /// Rollout values at `refine_rollouts`, kept apart from `leaves`.
+    refined: HashMap<Position, Value>,
     exact: Table,
     /// Pieces in play `[white, black]` for which an exact solve was too big.
     too_big: HashSet<[u8; 2]>,
@@ -54,6 +56,7 @@ impl<'r> Evaluator<'r> {
             rules,
             settings,
             leaves: HashMap::new(),
+            refined: HashMap::new(),
             exact: Table::default(),
             too_big: HashSet::new(),
             nodes: 0,
@@ -139,6 +142,18 @@ impl<'r> Evaluator<'r> {
     pub fn units(&mut self, pos: &Position, units: &[Unit]) -> Vec<ValuedUnit> {
         self.begin();
         self.value_units(pos, units, self.settings.depth.max(1) - 1)
+    }
+
+    /// As [`units`](Self::units), with `settings.refine_rollouts` rollouts
+    /// per leaf.
+    pub fn units_refined(&mut self, pos: &Position, units: &[Unit]) -> Vec<ValuedUnit> {
+        let first = self.settings.rollouts;
+        self.settings.rollouts = self.settings.refine_rollouts.max(1);
+        std::mem::swap(&mut self.leaves, &mut self.refined);
+        let valued = self.units(pos, units);
+        std::mem::swap(&mut self.leaves, &mut self.refined);
+        self.settings.rollouts = first;
+        valued
     }
 
     /// The best of `units` (not empty) for the side to move.

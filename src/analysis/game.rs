@@ -157,6 +157,10 @@ pub fn summary(reports: &[UnitReport]) -> [SideSummary; 2] {
     s
 }
 
+/// How many of the best units of a throw are valued again, with the unit
+/// played, at `Settings::refine_rollouts`.
+pub const REFINED: usize = 3;
+
 /// Judges one unit played in `before`.
 pub fn judge(
     ev: &mut Evaluator<'_>,
@@ -187,9 +191,35 @@ pub fn judge(
                 .map(|t| t.units.as_slice())
                 .unwrap_or(&[]);
             let played = find(units).unwrap_or_else(|| ev.units(before, &[*unit])[0].value);
-            match units.first() {
-                Some(b) => (played, Choice::Unit(b.unit), b.value, units.len(), b.value),
-                None => (played, Choice::Unit(*unit), played, 1, played),
+            let after_throw = units.first().map_or(played, |b| b.value);
+            if units.len() > 1 && ev.settings().refine_rollouts > 0 {
+                // The loss rests on the unit played and the best ones:
+                // value them again with more rollouts.
+                let mut shortlist: Vec<Unit> = units.iter().take(REFINED).map(|v| v.unit).collect();
+                if !shortlist.contains(unit) {
+                    shortlist.push(*unit);
+                }
+                let refined = ev.units_refined(before, &shortlist);
+                let played = find(&refined).unwrap_or(played);
+                let b = refined[0];
+                (
+                    played,
+                    Choice::Unit(b.unit),
+                    b.value,
+                    units.len(),
+                    after_throw,
+                )
+            } else {
+                match units.first() {
+                    Some(b) => (
+                        played,
+                        Choice::Unit(b.unit),
+                        b.value,
+                        units.len(),
+                        after_throw,
+                    ),
+                    None => (played, Choice::Unit(*unit), played, 1, played),
+                }
             }
         }
     };

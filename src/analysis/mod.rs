@@ -110,6 +110,10 @@ pub struct Settings {
     pub exact_pieces: u8,
     /// Most positions an exact solve may reach before it gives up.
     pub exact_states: usize,
+    /// Rollouts per leaf when `analyze` values again the unit played and
+    /// the best units of its throw, so that the loss and the mark rest on
+    /// more playouts than the first pass over every unit (0: no second pass).
+    pub refine_rollouts: u32,
     pub budget: Budget,
 }
 
@@ -123,6 +127,7 @@ impl Default for Settings {
             rollout_max_units: 2000,
             exact_pieces: 2,
             exact_states: 200_000,
+            refine_rollouts: 400,
             budget: Budget::default(),
         }
     }

@@ -96,6 +96,10 @@ pub struct AnalyzeArgs {
     pub options: Vec<String>,
     #[command(flatten)]
     pub eval: EvalArgs,
+    /// Rollouts per leaf when the unit played and the three best units of
+    /// its throw are valued again for the loss (0: not again).
+    #[arg(long, default_value_t = 400)]
+    pub refine: u32,
     /// The losses (in the mover's probability of winning) from which a
     /// unit is marked `?!`, `?` and `??`.
     #[arg(long, value_name = "DUBIOUS,MISTAKE,BLUNDER", default_value = "0.02,0.05,0.10", value_parser = parse_marks)]
@@ -455,7 +459,10 @@ fn eval_comment(r: &UnitReport) -> Comment {
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
     let settings = match args.eval.settings() {
-        Ok(s) => s,
+        Ok(s) => Settings {
+            refine_rollouts: args.refine,
+            ..s
+        },
         Err(code) => return code,
     };
     if args.out.is_some() && args.files.len() > 1 {

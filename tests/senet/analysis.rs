@@ -349,6 +349,7 @@ fn analysis_is_the_same_on_any_thread_count() {
     }
     let settings = Settings {
         rollouts: 8,
+        refine_rollouts: 16,
         ..Settings::default()
     };
     let t = Thresholds::default();
@@ -436,6 +437,8 @@ fn annotating_again_changes_nothing_else() {
             "--annotate".into(),
             "--rollouts".into(),
             "4".into(),
+            "--refine".into(),
+            "8".into(),
             "--threads".into(),
             "2".into(),
             "--out".into(),
@@ -553,6 +556,8 @@ fn analyze_json_lines_have_the_documented_fields() {
         "json",
         "--rollouts",
         "4",
+        "--refine",
+        "8",
     ]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<serde_json::Value> = out
