@@ -457,6 +457,106 @@ fn eval_comment(r: &UnitReport) -> Comment {
     }
 }
 
+/// What analysing the files came to.
+struct Run<'a> {
+    args: &'a AnalyzeArgs,
+    settings: Settings,
+    threads: usize,
+    /// A record had a problem: exit code 1.
+    failed: bool,
+    /// The annotated records, for `--annotate`.
+    annotated: String,
+}
+
+impl Run<'_> {
+    /// Analyses every game of one file. `Err` stops the run (exit code 2).
+    fn file(&mut self, path: &Path) -> Result<(), ExitCode> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            ExitCode::from(super::EXIT_USAGE)
+        })?;
+        let name = path.display().to_string();
+        let src = || NamedSource::new(name.clone(), text.clone());
+        let mut reader = Reader::new(&text);
+        let mut games = Vec::new();
+        let mut unreadable = false;
+        for g in reader.by_ref() {
+            match g {
+                Ok(g) => games.push(g),
+                Err(e) => {
+                    unreadable = true;
+                    let report = miette::Report::new(e).with_source_code(src());
+                    eprint!("{}", super::render(report.as_ref()));
+                }
+            }
+        }
+        self.failed |= unreadable;
+        if unreadable && self.args.annotate {
+            // A file that does not read is not rewritten: nothing is lost.
+            return Ok(());
+        }
+        let mut out_games = Vec::new();
+        for game in &games {
+            out_games.push(self.game(game, path.parent(), &src)?);
+        }
+        if self.args.annotate {
+            self.annotated
+                .push_str(&write_games(&out_games, reader.trailing()));
+        }
+        Ok(())
+    }
+
+    /// Analyses one game and prints its report; returns the game as
+    /// `--annotate` writes it (unchanged when it cannot be analysed).
+    fn game(
+        &mut self,
+        game: &Game,
+        dir: Option<&Path>,
+        src: &dyn Fn() -> NamedSource<String>,
+    ) -> Result<Game, ExitCode> {
+        let mut problems = Vec::new();
+        let found = line(game, self.args, dir, src, &mut problems).map_err(|rendered| {
+            eprint!("{rendered}");
+            ExitCode::from(super::EXIT_USAGE)
+        })?;
+        for p in &problems {
+            eprint!("{p}");
+        }
+        let Some(l) = found else {
+            self.failed = true;
+            return Ok(game.clone());
+        };
+        let bar = progress_bar(l.moves.len() as u64);
+        let progress = |d: u64| {
+            if let Some(b) = &bar {
+                b.set_position(d);
+            }
+        };
+        let reports = game::judge_all(
+            &l.rules,
+            &l.moves,
+            &self.settings,
+            &self.args.marks,
+            self.threads,
+            &progress,
+        );
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        if self.args.annotate {
+            return Ok(annotate(game, &l.spans, &reports));
+        }
+        if self.args.format == Some(Format::Json) {
+            let mut s = String::new();
+            json_lines(game.index, &l.rules, &reports, &mut s);
+            print!("{s}");
+        } else {
+            println!("{}", table(game, &l.rules, &self.settings, &reports));
+        }
+        Ok(game.clone())
+    }
+}
+
 pub fn run(args: AnalyzeArgs) -> ExitCode {
     let settings = match args.eval.settings() {
         Ok(s) => Settings {
@@ -469,100 +569,32 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         eprintln!("error: --out takes the annotated record of one file; give one FILE");
         return ExitCode::from(super::EXIT_USAGE);
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let format = args.format.unwrap_or(Format::Text);
-    let mut failed = false;
-    let mut annotated = String::new();
+    let mut run = Run {
+        args: &args,
+        settings,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        failed: false,
+        annotated: String::new(),
+    };
     for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                return ExitCode::from(super::EXIT_USAGE);
-            }
-        };
-        let name = path.display().to_string();
-        let dir = path.parent();
-        let src = || NamedSource::new(name.clone(), text.clone());
-        let mut reader = Reader::new(&text);
-        let mut games = Vec::new();
-        for g in reader.by_ref() {
-            match g {
-                Ok(g) => games.push(g),
-                Err(e) => {
-                    failed = true;
-                    let report = miette::Report::new(e).with_source_code(src());
-                    eprint!("{}", super::render(report.as_ref()));
-                }
-            }
-        }
-        if failed && args.annotate {
-            // A file that does not read is not rewritten: nothing is lost.
-            continue;
-        }
-        let mut out_games = Vec::new();
-        for game in &games {
-            let mut problems = Vec::new();
-            let found = match line(game, &args, dir, &src, &mut problems) {
-                Ok(l) => l,
-                Err(rendered) => {
-                    eprint!("{rendered}");
-                    return ExitCode::from(super::EXIT_USAGE);
-                }
-            };
-            for p in &problems {
-                eprint!("{p}");
-            }
-            let Some(l) = found else {
-                failed = true;
-                out_games.push(game.clone());
-                continue;
-            };
-            let bar = progress_bar(l.moves.len() as u64);
-            let progress = |d: u64| {
-                if let Some(b) = &bar {
-                    b.set_position(d);
-                }
-            };
-            let reports = game::judge_all(
-                &l.rules,
-                &l.moves,
-                &settings,
-                &args.marks,
-                threads,
-                &progress,
-            );
-            if let Some(b) = bar {
-                b.finish_and_clear();
-            }
-            if args.annotate {
-                out_games.push(annotate(game, &l.spans, &reports));
-            } else if format == Format::Json {
-                let mut s = String::new();
-                json_lines(game.index, &l.rules, &reports, &mut s);
-                print!("{s}");
-            } else {
-                println!("{}", table(game, &l.rules, &settings, &reports));
-            }
-        }
-        if args.annotate {
-            annotated.push_str(&write_games(&out_games, reader.trailing()));
+        if let Err(code) = run.file(path) {
+            return code;
         }
     }
     if args.annotate {
         match &args.out {
             Some(out) => {
-                if let Err(e) = std::fs::write(out, &annotated) {
+                if let Err(e) = std::fs::write(out, &run.annotated) {
                     eprintln!("error: cannot write {}: {e}", out.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }
-            None => print!("{annotated}"),
+            None => print!("{}", run.annotated),
         }
     }
-    if failed {
+    if run.failed {
         ExitCode::from(super::EXIT_INPUT)
     } else {
         ExitCode::SUCCESS

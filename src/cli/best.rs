@@ -2,7 +2,7 @@
 //! first; without `--throw`, the value before the throw and per throw.
 
 use super::analyze::EvalArgs;
-use crate::analysis::{Evaluator, Value, ValuedUnit};
+use crate::analysis::{Evaluator, PositionAnalysis, Value, ValuedUnit};
 use crate::engine::Position;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -107,6 +107,70 @@ fn units_text(out: &mut String, units: &[ValuedUnit]) {
     }
 }
 
+/// The units of one throw, as text or JSON.
+fn one_throw(position: String, throw: u8, units: &[ValuedUnit], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let j = JsonOneThrow {
+                position,
+                throw,
+                units: json_units(units),
+            };
+            serde_json::to_string(&j).expect("plain data serialises") + "\n"
+        }
+        Format::Text => {
+            let mut out = format!("position  {position}\nthrow     {throw}\n");
+            if units.is_empty() {
+                out.push_str("   no unit: the throw is not allowed now\n");
+            }
+            units_text(&mut out, units);
+            out
+        }
+    }
+}
+
+/// The value before the throw and the units of every throw.
+fn every_throw(position: String, a: &PositionAnalysis, format: Format) -> String {
+    match format {
+        Format::Json => {
+            let j = JsonPosition {
+                position,
+                value: round(a.value.win),
+                score: a.value.score.map(round),
+                free: json_units(&a.free),
+                throws: a
+                    .throws
+                    .iter()
+                    .map(|t| JsonThrow {
+                        throw: t.throw,
+                        probability: t.probability,
+                        units: json_units(&t.units),
+                    })
+                    .collect(),
+            };
+            serde_json::to_string(&j).expect("plain data serialises") + "\n"
+        }
+        Format::Text => {
+            let mut out = format!(
+                "position  {position}\nvalue     {}  (White's probability of winning)\n",
+                value_text(&a.value)
+            );
+            if !a.free.is_empty() {
+                out.push_str("without a throw\n");
+                units_text(&mut out, &a.free);
+            }
+            for t in &a.throws {
+                out.push_str(&format!(
+                    "throw {} (probability {:.4})\n",
+                    t.throw, t.probability
+                ));
+                units_text(&mut out, &t.units);
+            }
+            out
+        }
+    }
+}
+
 pub fn run(args: BestArgs) -> ExitCode {
     let rules = match super::load_rules(&args.rules, None, &args.options) {
         Ok(r) => r,
@@ -128,84 +192,25 @@ pub fn run(args: BestArgs) -> ExitCode {
     let position = pos.write(board.len, board.row_len);
     let mut ev = Evaluator::new(&rules, settings);
     match args.throw {
-        Some(t) => {
-            if !rules.throws.values.contains(&t) {
-                eprintln!(
-                    "error: {t} is not a throw of {} (throws: {})",
-                    rules.meta.name,
-                    rules
-                        .throws
-                        .distinct_values()
-                        .iter()
-                        .map(u8::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                return ExitCode::from(super::EXIT_USAGE);
-            }
-            let units = ev.throw(&pos, t);
-            match args.format {
-                Format::Json => println!(
-                    "{}",
-                    serde_json::to_string(&JsonOneThrow {
-                        position,
-                        throw: t,
-                        units: json_units(&units),
-                    })
-                    .expect("plain data serialises")
-                ),
-                Format::Text => {
-                    let mut out = format!("position  {position}\nthrow     {t}\n");
-                    if units.is_empty() {
-                        out.push_str("   no unit: the throw is not allowed now\n");
-                    }
-                    units_text(&mut out, &units);
-                    print!("{out}");
-                }
-            }
+        Some(t) if !rules.throws.values.contains(&t) => {
+            let values: Vec<String> = rules
+                .throws
+                .distinct_values()
+                .iter()
+                .map(u8::to_string)
+                .collect();
+            eprintln!(
+                "error: {t} is not a throw of {} (throws: {})",
+                rules.meta.name,
+                values.join(", ")
+            );
+            return ExitCode::from(super::EXIT_USAGE);
         }
-        None => {
-            let a = ev.analyse(&pos);
-            match args.format {
-                Format::Json => println!(
-                    "{}",
-                    serde_json::to_string(&JsonPosition {
-                        position,
-                        value: round(a.value.win),
-                        score: a.value.score.map(round),
-                        free: json_units(&a.free),
-                        throws: a
-                            .throws
-                            .iter()
-                            .map(|t| JsonThrow {
-                                throw: t.throw,
-                                probability: t.probability,
-                                units: json_units(&t.units),
-                            })
-                            .collect(),
-                    })
-                    .expect("plain data serialises")
-                ),
-                Format::Text => {
-                    let mut out = format!(
-                        "position  {position}\nvalue     {}  (White's probability of winning)\n",
-                        value_text(&a.value)
-                    );
-                    if !a.free.is_empty() {
-                        out.push_str("without a throw\n");
-                        units_text(&mut out, &a.free);
-                    }
-                    for t in &a.throws {
-                        out.push_str(&format!(
-                            "throw {} (probability {:.4})\n",
-                            t.throw, t.probability
-                        ));
-                        units_text(&mut out, &t.units);
-                    }
-                    print!("{out}");
-                }
-            }
-        }
+        Some(t) => print!(
+            "{}",
+            one_throw(position, t, &ev.throw(&pos, t), args.format)
+        ),
+        None => print!("{}", every_throw(position, &ev.analyse(&pos), args.format)),
     }
     ExitCode::SUCCESS
 }
