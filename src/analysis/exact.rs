@@ -158,7 +158,7 @@ impl Graph {
 
     /// Value iteration to [`TOLERANCE`], starting from even chances.
     fn iterate(&self, rules: &Ruleset) -> Vec<Value> {
-        let scored = rules.end.score_by_row.is_some();
+        let scored = super::scores(rules);
         let mut win = vec![0.5; self.nodes.len()];
         let mut score = vec![0.0; if scored { self.nodes.len() } else { 0 }];
         let get = |n: &Next, win: &[f64], score: &[f64]| -> (f64, f64) {

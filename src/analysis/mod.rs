@@ -133,6 +133,12 @@ impl Default for Settings {
     }
 }
 
+/// Whether the rule set scores its games (K-14): values then carry an
+/// expected score. The one place the analysis reads the end rules.
+pub(crate) fn scores(rules: &Ruleset) -> bool {
+    rules.end.score_by_row.is_some()
+}
+
 /// The value of a finished game, or `None` while it goes on.
 pub fn outcome(rules: &Ruleset, pos: &Position) -> Option<Value> {
     if !rules.game_over(pos) {
@@ -143,15 +149,11 @@ pub fn outcome(rules: &Ruleset, pos: &Position) -> Option<Value> {
         Some(Side::Black) => 0.0,
         None => 0.5,
     };
-    let score = rules
-        .end
-        .score_by_row
-        .as_ref()
-        .map(|_| match rules.score(pos) {
-            Some((Side::White, p)) => p as f64,
-            Some((Side::Black, p)) => -(p as f64),
-            None => 0.0,
-        });
+    let score = scores(rules).then(|| match rules.score(pos) {
+        Some((Side::White, p)) => p as f64,
+        Some((Side::Black, p)) => -(p as f64),
+        None => 0.0,
+    });
     Some(Value { win, score })
 }
 

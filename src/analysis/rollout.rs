@@ -69,6 +69,6 @@ pub fn playout(
     }
     outcome(rules, &pos).unwrap_or(Value {
         win: 0.5,
-        score: rules.end.score_by_row.as_ref().map(|_| 0.0),
+        score: super::scores(rules).then_some(0.0),
     })
 }

@@ -134,9 +134,7 @@ fn load(spec: &str) -> Result<Ruleset, ExitCode> {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let options: Vec<String> = parts.map(String::from).collect();
-    let mut rules = super::load_rules(name, None, &options)?;
-    rules.meta.name = spec.to_string();
-    Ok(rules)
+    super::load_rules(name, None, &options)
 }
 
 /// The win rate of `player` against random, half the games with each colour.
@@ -168,7 +166,8 @@ fn skill(rules: &Ruleset, player: Player, args: &CompareArgs, threads: usize) ->
     Rate::of(wins, decided)
 }
 
-fn row(rules: &Ruleset, args: &CompareArgs, threads: usize) -> Row {
+/// The figures of one rule set; `label` names it as the command line did.
+fn row(rules: &Ruleset, label: &str, args: &CompareArgs, threads: usize) -> Row {
     let config = RunConfig {
         players: [Player::Random; 2],
         games: args.games,
@@ -184,7 +183,7 @@ fn row(rules: &Ruleset, args: &CompareArgs, threads: usize) -> Row {
     let first = games.iter().filter(|g| g.winner == Some(g.first)).count() as u64;
     let skilled = |p| (args.skill_games > 0).then(|| skill(rules, p, args, threads));
     Row {
-        rules: rules.meta.name.clone(),
+        rules: label.to_string(),
         games: stats.games,
         units: Spread::of(games.iter().map(|g| g.unit_count).collect()),
         turns: Spread::of(games.iter().map(|g| g.turns).collect()),
@@ -451,7 +450,11 @@ pub fn run(args: CompareArgs) -> ExitCode {
             Err(code) => return code,
         }
     }
-    let rows: Vec<Row> = rule_sets.iter().map(|r| row(r, &args, threads)).collect();
+    let rows: Vec<Row> = rule_sets
+        .iter()
+        .zip(&args.sets)
+        .map(|(r, label)| row(r, label, &args, threads))
+        .collect();
     if args.plot == Some(Plot::Svg) {
         let picture = svg(&rows);
         match &args.out {
