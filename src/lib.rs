@@ -41,6 +41,7 @@
 //! assert!(codes.contains(&"senet::sgn::no_piece"), "{codes:?}");
 //! ```
 
+pub mod analysis;
 pub mod cli;
 pub mod diag;
 pub mod engine;

@@ -17,12 +17,46 @@ use serde::Serialize;
 pub const RNG_NAME: &str = "pcg64";
 
 /// A computer player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Player {
     /// Uniform among the legal units of the throw.
     Random,
     /// Takes the unit that most improves a simple race count.
     Greedy,
+    /// Takes the best unit by the evaluator, searching this many throws
+    /// (`crate::analysis::Settings::for_player`).
+    Expectimax(u8),
+}
+
+impl Player {
+    /// The name as written on the command line and in records:
+    /// `random`, `greedy`, `expectimax:2`.
+    pub fn name(&self) -> String {
+        match self {
+            Player::Random => "random".into(),
+            Player::Greedy => "greedy".into(),
+            Player::Expectimax(d) => format!("expectimax:{d}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Player {
+    type Err = String;
+    /// `random`, `greedy`, `expectimax` (depth 1) or `expectimax:DEPTH`.
+    fn from_str(s: &str) -> Result<Player, String> {
+        match s.split_once(':') {
+            None if s == "random" => Ok(Player::Random),
+            None if s == "greedy" => Ok(Player::Greedy),
+            None if s == "expectimax" => Ok(Player::Expectimax(1)),
+            Some(("expectimax", d)) => match d.parse::<u8>() {
+                Ok(d @ 1..=4) => Ok(Player::Expectimax(d)),
+                _ => Err(format!("`{s}`: the depth of expectimax is 1 to 4")),
+            },
+            _ => Err(format!(
+                "`{s}`: the players are random, greedy and expectimax[:DEPTH]"
+            )),
+        }
+    }
 }
 
 /// The throw generator of one game: PCG-XSL-RR 128/64 (`rand_pcg::Pcg64`),
@@ -121,6 +155,13 @@ pub fn play_game(
         }
     };
     let mut pos = Position::start(rules, first);
+    let mut evaluators = players.map(|p| match p {
+        Player::Expectimax(depth) => Some(crate::analysis::Evaluator::new(
+            rules,
+            crate::analysis::Settings::for_player(depth, game_seed),
+        )),
+        _ => None,
+    });
     let mut buf: Vec<Unit> = Vec::with_capacity(16);
     let mut units = Vec::new();
     let mut events = Events::default();
@@ -149,6 +190,10 @@ pub fn play_game(
             match player {
                 Player::Random => buf[rng.random_range(0..buf.len())],
                 Player::Greedy => greedy(rules, &pos, &buf),
+                Player::Expectimax(_) => evaluators[side.index()]
+                    .as_mut()
+                    .expect("made above for this player")
+                    .best_unit(&pos, &buf),
             }
         };
         let turn = pos.turn;
@@ -188,7 +233,8 @@ fn race(rules: &Ruleset, pos: &Position, side: Side) -> i32 {
     total
 }
 
-fn greedy(rules: &Ruleset, pos: &Position, units: &[Unit]) -> Unit {
+/// The greedy player's choice among `units` (not empty): the best race count.
+pub fn greedy(rules: &Ruleset, pos: &Position, units: &[Unit]) -> Unit {
     let side = pos.to_move;
     let mut best = units[0];
     let mut best_score = i32::MIN;
@@ -306,7 +352,7 @@ impl Stats {
 }
 
 /// The 95% Wilson score interval for `k` successes in `n` trials.
-fn wilson(k: f64, n: f64) -> [f64; 2] {
+pub fn wilson(k: f64, n: f64) -> [f64; 2] {
     if n == 0.0 {
         return [0.0, 1.0];
     }

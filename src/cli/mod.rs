@@ -2,8 +2,11 @@
 //! library call per subcommand. Exit codes: 0 ok, 1 the input has problems,
 //! 2 usage, I/O or rule-file errors.
 
+pub mod analyze;
+pub mod best;
 pub mod board;
 pub mod check;
+pub mod compare;
 pub mod fmt;
 pub mod moves;
 pub mod replace;
@@ -47,6 +50,12 @@ pub enum Command {
     Board(board::BoardArgs),
     /// Simulate games between computer players.
     Simulate(simulate::SimulateArgs),
+    /// Value every unit of game records, mark the errors, sum the luck.
+    Analyze(analyze::AnalyzeArgs),
+    /// Every legal unit of a position with its value, best first.
+    Best(best::BestArgs),
+    /// Rule sets or option sets side by side: length, balance, skill.
+    Compare(compare::CompareArgs),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -72,6 +81,9 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Board(args) => board::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Best(args) => best::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "senet", &mut std::io::stdout());
             ExitCode::SUCCESS

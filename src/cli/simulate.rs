@@ -28,8 +28,9 @@ pub struct SimulateArgs {
     /// Stop a game after this many units, with result `*` (1 to 1,000,000).
     #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
     pub max_units: usize,
-    /// The players: one for both sides, or `WHITE,BLACK`.
-    #[arg(long, value_enum, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
+    /// The players: one for both sides, or `WHITE,BLACK`; each `random`,
+    /// `greedy` or `expectimax[:DEPTH]`.
+    #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
     pub player: Vec<Player>,
     /// Write the records: a `.sgn` file for all games, or a directory for
     /// one file per game.
@@ -62,10 +63,7 @@ pub fn record_text(
     label: &str,
 ) -> String {
     let result = record::result_token(g.finished, g.winner);
-    let name = |p: Player| match p {
-        Player::Random => "random",
-        Player::Greedy => "greedy",
-    };
+    let name = |p: Player| p.name();
     let mut tags = vec![
         record::tag("Event", format!("senet simulate {label}")),
         record::tag("Site", "?"),

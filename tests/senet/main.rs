@@ -1,6 +1,7 @@
 //! The one integration test binary: each module is a family of data-driven
 //! tests over files in `tests/`.
 
+mod analysis;
 mod browser;
 mod check;
 mod confinement;
