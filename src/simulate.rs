@@ -16,8 +16,9 @@ use serde::Serialize;
 /// The name of the throw generator as written in `ThrowSource`.
 pub const RNG_NAME: &str = "pcg64";
 
-/// A computer player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// A computer player. (The command line has its own copy of this list,
+/// `cli::simulate::PlayerArg`, so that the library does not need clap.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Player {
     /// Uniform among the legal units of the throw.
     Random,

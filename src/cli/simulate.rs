@@ -30,7 +30,7 @@ pub struct SimulateArgs {
     pub max_units: usize,
     /// The players: one for both sides, or `WHITE,BLACK`.
     #[arg(long, value_enum, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
-    pub player: Vec<Player>,
+    pub player: Vec<PlayerArg>,
     /// Write the records: a `.sgn` file for all games, or a directory for
     /// one file per game.
     #[arg(long, value_name = "FILE|DIR")]
@@ -40,6 +40,24 @@ pub struct SimulateArgs {
     pub stats: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// `--player`: the command line's names for [`Player`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayerArg {
+    /// Uniform among the legal units of the throw.
+    Random,
+    /// Takes the unit that most improves a simple race count.
+    Greedy,
+}
+
+impl From<PlayerArg> for Player {
+    fn from(p: PlayerArg) -> Player {
+        match p {
+            PlayerArg::Random => Player::Random,
+            PlayerArg::Greedy => Player::Greedy,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -120,8 +138,8 @@ fn write_records(
 }
 
 fn players(args: &SimulateArgs) -> [Player; 2] {
-    let white = args.player.first().copied().unwrap_or(Player::Random);
-    [white, args.player.get(1).copied().unwrap_or(white)]
+    let white = args.player.first().map_or(Player::Random, |&p| p.into());
+    [white, args.player.get(1).map_or(white, |&p| p.into())]
 }
 
 /// The statistics text of `--stats --format text`.

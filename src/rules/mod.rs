@@ -86,9 +86,9 @@ fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<(Origin, SourceFile
 ///
 /// ```
 /// let kendall = senet::rules::load("kendall", None, &[]).unwrap();
-/// assert_eq!(kendall.throws.values, [6, 1, 2, 3, 4]);
+/// assert_eq!(kendall.throws().values, [6, 1, 2, 3, 4]);
 /// let k15a = senet::rules::load("kendall", None, &["K-15a".to_string()]).unwrap();
-/// assert!(k15a.movement.gates.contains(26));
+/// assert!(k15a.movement().gates.contains(26));
 /// ```
 pub fn load(
     spec: &str,
@@ -114,8 +114,8 @@ pub fn load(
 ///     throws with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4   [T-2]
 /// "#;
 /// let r = senet::rules::load_source(SourceFile::new("five.senet", text), &[]).unwrap();
-/// assert_eq!(r.meta.name, "five");
-/// assert_eq!(r.throws.values, [5, 1, 2, 3, 4]);
+/// assert_eq!(r.meta().name, "five");
+/// assert_eq!(r.throws().values, [5, 1, 2, 3, 4]);
 ///
 /// let bad = SourceFile::new("bad.senet", "extends \"kendall\"\nat 31: gate\n");
 /// let err = senet::rules::load_source(bad, &[]).unwrap_err();
