@@ -535,7 +535,18 @@ impl Lowerer<'_> {
                     Some(ast::Fallback::CountingDown) => WhenTaken::CountDown,
                     Some(ast::Fallback::CountingUp) => WhenTaken::CountUp,
                     Some(ast::Fallback::LowestEmpty) => WhenTaken::LowestEmpty,
-                    Some(ast::Fallback::Queue) => WhenTaken::Queue,
+                    Some(ast::Fallback::Queue) => {
+                        // The queue enters one fixed square; a relative
+                        // move reaches a different square from each square.
+                        self.bad(
+                            layer,
+                            &squares.span,
+                            "a relative move cannot fall back to the queue",
+                            "relative move",
+                            "write `else counting down`, `else counting up` or `else lowest empty`, or `relocate to SQUARE else queue`",
+                        );
+                        return None;
+                    }
                 };
                 let step = if *back { -n } else { n };
                 (Relocation::By { step, then }, None)

@@ -53,7 +53,9 @@ pub enum WhenTaken {
     CountUp,
     /// The lowest-numbered empty square.
     LowestEmpty,
-    /// The shared queue that enters it.
+    /// The shared queue that enters it. The rules compiler does not
+    /// produce it (the queue enters one fixed square, see `queue_square`);
+    /// it is kept so that a relative move resolves every fallback.
     Queue,
 }
 
