@@ -85,8 +85,8 @@ fn timed(run: impl FnOnce() -> Tally) -> Measure {
 /// `games` random playouts with the compiled engine.
 fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let first = match rules.starter {
-        Starter::Fixed(side, _) => side,
+    let first = match rules.starter() {
+        Starter::Fixed(side, _) => *side,
         Starter::ByLot(_) => Side::White,
     };
     let start = Position::start(rules, first);
@@ -118,7 +118,7 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
                 None => {
                     // Sticks read the low bits, a die the whole low word;
                     // the unit is chosen with the high word.
-                    let throw = rules.throws.from_bits(draw as u32);
+                    let throw = rules.throws().from_bits(draw as u32);
                     rules.legal_units(&pos, throw, &mut units);
                     if units.is_empty() {
                         // The throw is not allowed now (K-5: the opening

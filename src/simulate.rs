@@ -16,7 +16,8 @@ use serde::Serialize;
 /// The name of the throw generator as written in `ThrowSource`.
 pub const RNG_NAME: &str = "pcg64";
 
-/// A computer player.
+/// A computer player. The command line reads it with [`std::str::FromStr`],
+/// so that the library does not need clap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Player {
     /// Uniform among the legal units of the throw.
@@ -171,11 +172,14 @@ pub fn play_game(
         let side = pos.to_move;
         let player = players[side.index()];
         rules.free_units(&pos, &mut buf);
-        let unit = if buf.first().is_some_and(|u| u.kind == UnitKind::Skip) {
-            buf[0]
+        // The unit is played where the engine wrote it, by reference: the
+        // engine writes a unit field by field, and copying it out whole
+        // right after stalls the CPU on the store-to-load forward.
+        let unit: &Unit = if buf.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+            &buf[0]
         } else if !buf.is_empty() && rng.random::<bool>() {
             // A choice between a no-throw unit and throwing (B-12): even odds.
-            buf[rng.random_range(0..buf.len())]
+            &buf[rng.random_range(0..buf.len())]
         } else {
             let throw = match rules.opening_throw(&pos) {
                 Some(t) => t,
@@ -188,21 +192,23 @@ pub fn play_game(
                 break;
             }
             match player {
-                Player::Random => buf[rng.random_range(0..buf.len())],
-                Player::Greedy => greedy(rules, &pos, &buf),
-                Player::Expectimax(_) => evaluators[side.index()]
-                    .as_mut()
-                    .expect("made above for this player")
-                    .best_unit(&pos, &buf),
+                Player::Random => &buf[rng.random_range(0..buf.len())],
+                Player::Greedy => &buf[greedy(rules, &pos, &buf)],
+                Player::Expectimax(_) => {
+                    &buf[evaluators[side.index()]
+                        .as_mut()
+                        .expect("made above for this player")
+                        .best_index(&pos, &buf)]
+                }
             }
         };
         let turn = pos.turn;
-        let fx = match rules.apply(&mut pos, &unit) {
+        let fx = match rules.apply(&mut pos, unit) {
             Ok(fx) => fx,
             Err(_) => break,
         };
         if keep_units {
-            units.push((side, turn, unit));
+            units.push((side, turn, *unit));
         }
         events.add(&fx);
         turns += fx.turn_ended as u32;
@@ -233,17 +239,19 @@ fn race(rules: &Ruleset, pos: &Position, side: Side) -> i32 {
     total
 }
 
-/// The greedy player's choice among `units` (not empty): the best race count.
-pub fn greedy(rules: &Ruleset, pos: &Position, units: &[Unit]) -> Unit {
+/// The index of the unit that most improves the race count (the first
+/// such unit on a tie); `units` is not empty. Also the rollout policy of
+/// the evaluator.
+pub fn greedy(rules: &Ruleset, pos: &Position, units: &[Unit]) -> usize {
     let side = pos.to_move;
-    let mut best = units[0];
+    let mut best = 0;
     let mut best_score = i32::MIN;
-    for u in units {
+    for (i, u) in units.iter().enumerate() {
         if let Ok((next, _)) = rules.play(pos, u) {
             let s = race(rules, &next, side);
             if s > best_score {
                 best_score = s;
-                best = *u;
+                best = i;
             }
         }
     }

@@ -164,6 +164,15 @@ impl<'r> Evaluator<'r> {
         self.units(pos, units)[0].unit
     }
 
+    /// Where in `units` (not empty) [`best_unit`](Self::best_unit) is.
+    pub fn best_index(&mut self, pos: &Position, units: &[Unit]) -> usize {
+        let best = self.best_unit(pos, units);
+        units
+            .iter()
+            .position(|u| *u == best)
+            .expect("the best unit is one of the units")
+    }
+
     fn begin(&mut self) {
         self.nodes = 0;
         self.started = Instant::now();

@@ -58,7 +58,7 @@ pub fn playout(
                 break;
             }
             match settings.policy {
-                Policy::Greedy if buf.len() > 1 => greedy(rules, &pos, buf),
+                Policy::Greedy if buf.len() > 1 => buf[greedy(rules, &pos, buf)],
                 Policy::Greedy => buf[0],
                 Policy::Random => buf[rng.random_range(0..buf.len())],
             }

@@ -30,7 +30,7 @@ const THROWS: usize = 32;
 /// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
 /// when the rule file is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Protect {
+pub(crate) enum Protect {
     /// No protection rule: nothing is protected.
     Nothing,
     /// The rule is "a run of `run` or more" (B-7, T-8; `run == 0`: no run
@@ -52,7 +52,7 @@ pub enum Protect {
 /// (`PartialEq` is always true, so two rule sets are equal when their rules
 /// are) and print as `FastTables { enabled }` only.
 #[derive(Clone)]
-pub struct FastTables {
+pub(crate) struct FastTables {
     /// [`fast_path_gate`] held when the tables were computed.
     pub enabled: bool,
     /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
@@ -234,7 +234,7 @@ impl Default for FastTables {
 /// make this function false while it is in use, or send the positions and
 /// units it affects to the general code in `fast_position` and
 /// `plays_plainly`.
-pub fn fast_path_gate(rules: &Ruleset) -> bool {
+pub(crate) fn fast_path_gate(rules: &Ruleset) -> bool {
     let Ruleset {
         meta: _,
         board,
@@ -369,7 +369,7 @@ fn run_at_least(lengths: u64) -> Option<u8> {
 
 /// A position-wide condition of a [`Term`]; the flag negates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cond {
+pub(crate) enum Cond {
     /// Some piece stands on one of these squares (KD-9).
     Taken(u64, bool),
     /// The owner has a piece on one of these squares (KD-9).
@@ -387,7 +387,7 @@ const TERM_CONDS: usize = 4;
 /// stands on `squares`, and every condition holds. R-8 and KD-4/KD-9 have
 /// this form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Term {
+pub(crate) struct Term {
     pub lengths: u64,
     pub middle: Option<bool>,
     pub squares: u64,
@@ -467,7 +467,7 @@ const PROGRAM_DEPTH: usize = 16;
 /// intersection or union, `Not` complements the top one. Leaves as in
 /// [`Pred`]; position-wide facts push all ones or all zeros.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PredOp {
+pub(crate) enum PredOp {
     /// A run of this length or more (2 <= k < 8), by shift-ands.
     RunAtLeast(u8),
     Run(u64),
@@ -1017,7 +1017,7 @@ impl Ruleset {
     /// The squares of `owner`'s pieces that the protection rule protects in
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
     #[inline]
-    pub fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
+    pub(crate) fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
         match self.fast.protect {
             Protect::Nothing => 0,
             Protect::Runs { run, squares } => {

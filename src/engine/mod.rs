@@ -4,13 +4,15 @@
 //!
 //! Stage: `Ruleset` (from `crate::rules`) + `Position` → legal units → `play`.
 
+pub mod constructs;
 mod fast;
 mod movegen;
 mod position;
 mod ruleset;
 mod unit;
 
-pub use fast::{Cond, FastTables, PredOp, Protect, Term, fast_path_gate};
+pub use constructs::relocation::{Relocation, WhenTaken};
+pub(crate) use fast::FastTables;
 pub use movegen::{Effects, Forbid, Refusal};
 pub use position::{Heading, Position, Queue};
 pub use ruleset::*;

@@ -181,7 +181,7 @@ impl Ruleset {
                     } else {
                         match lock.release_when_taken {
                             None => continue,
-                            Some(r) => match self.relocate(pos, r, SquareSet::single(from)) {
+                            Some(r) => match self.relocate(pos, r, from) {
                                 Some(Some(Relocated::Square(s))) => (s, None),
                                 Some(Some(Relocated::Queue)) => (to, Some(Relocated::Queue)),
                                 _ => continue,
@@ -425,7 +425,7 @@ impl Ruleset {
                     out.push(Unit::bear_off(throw, from, off, extra_mark));
                     return;
                 }
-                match self.relocate(pos, lock.otherwise, SquareSet::single(from)) {
+                match self.relocate(pos, lock.otherwise, from) {
                     Some(None) | None => {
                         out.push(Unit::pass(throw, extra_mark, true));
                     }
@@ -805,7 +805,10 @@ impl Ruleset {
                     occ.insert(d);
                 }
             }
-            match self.relocate_in(occ, landing.effect, landing.when_taken) {
+            match landing
+                .effect
+                .resolve(to, occ, self.board.len, landing.when_taken)
+            {
                 Some(r) => relocated = r,
                 None => {
                     return Err((
@@ -1049,7 +1052,7 @@ impl Ruleset {
                 occ.remove(from);
                 occ.insert(to); // the mover now stands on `to`
                 match self.squares[d as usize].on_land.as_ref() {
-                    Some(l) => match self.relocate_in(occ, l.effect, l.when_taken) {
+                    Some(l) => match l.effect.resolve(d, occ, self.board.len, l.when_taken) {
                         Some(Some(Relocated::Square(s))) => HitDest::Square(s),
                         Some(Some(Relocated::Queue)) => HitDest::Queue,
                         _ => HitDest::Square(d),
@@ -1075,56 +1078,18 @@ impl Ruleset {
         }
     }
 
-    fn relocate(
-        &self,
-        pos: &Position,
-        effect: Relocation,
-        leaving: SquareSet,
-    ) -> Option<Option<Relocated>> {
-        let occ = SquareSet(pos.occupied().0 & !leaving.0);
-        self.relocate_in(occ, effect, None)
-    }
-
-    /// Where a piece that landed on `at` goes, given the occupied squares
-    /// (without the piece itself). `Some(None)`: it stays. `None`: nowhere
-    /// to go (the move is refused).
-    fn relocate_in(
-        &self,
-        occ: SquareSet,
-        effect: Relocation,
-        when_taken: Option<Relocation>,
-    ) -> Option<Option<Relocated>> {
-        match effect {
-            Relocation::Stay => Some(None),
-            Relocation::Hand => Some(Some(Relocated::Hand)),
-            Relocation::To(s) if occ.contains(s) => match when_taken {
-                Some(Relocation::To(_)) | None => None,
-                Some(fallback) => self.relocate_in(occ, fallback, None),
-            },
-            Relocation::To(s) => Some(Some(Relocated::Square(s))),
-            Relocation::CountDownFrom(s) => (1..=s)
-                .rev()
-                .find(|&q| !occ.contains(q))
-                .map(|q| Some(Relocated::Square(q))),
-            Relocation::LowestEmpty => (1..=self.board.len)
-                .find(|&q| !occ.contains(q))
-                .map(|q| Some(Relocated::Square(q))),
-            Relocation::Queue(s) => Some(Some(if occ.contains(s) {
-                Relocated::Queue
-            } else {
-                Relocated::Square(s)
-            })),
-        }
+    /// Where the piece on `from` goes by `effect` (a lock's release or
+    /// failed throw, B-12).
+    fn relocate(&self, pos: &Position, effect: Relocation, from: u8) -> Option<Option<Relocated>> {
+        let occ = SquareSet(pos.occupied().0 & !SquareSet::single(from).0);
+        effect.resolve(from, occ, self.board.len, None)
     }
 
     /// The square the dead-piece queue enters, if the rule set has one.
     fn queue_square(&self) -> Option<u8> {
         self.squares
             .iter()
-            .find_map(|s| match s.on_land.as_ref().map(|l| l.effect) {
-                Some(Relocation::Queue(q)) => Some(q),
-                _ => None,
-            })
+            .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
     }
 
     /// Plays a unit produced by [`legal_units`](Self::legal_units) or

@@ -6,7 +6,7 @@
 //! (`K-9a`) that the rule file cited for it, so that the engine can say which
 //! rule forbids a move.
 
-use super::{Side, SquareSet};
+use super::{Relocation, Side, SquareSet};
 
 /// A clause id cited by a rule file (`K-9a`), or empty when none was given.
 pub type Clause = String;
@@ -15,41 +15,111 @@ pub type Clause = String;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ruleset {
     /// Provenance: the rule file's header and the options selected.
-    pub meta: Meta,
+    pub(crate) meta: Meta,
     /// Board geometry: track length and row width.
-    pub board: Board,
+    pub(crate) board: Board,
     /// Named houses (squares with a name and glyph), for display and messages.
-    pub houses: Vec<House>,
+    pub(crate) houses: Vec<House>,
     /// Pieces per side.
-    pub pieces: u8,
+    pub(crate) pieces: u8,
     /// Starting squares per side, `[white, black]`, each ascending.
-    pub setup: [Vec<u8>; 2],
+    pub(crate) setup: [Vec<u8>; 2],
     /// How pieces enter from the hand, if pieces start or return there (PC-2).
-    pub entry: Option<Entry>,
+    pub(crate) entry: Option<Entry>,
     /// Who moves first.
-    pub starter: Starter,
+    pub(crate) starter: Starter,
     /// Constraints on the first unit(s) of a game from the standard setup.
-    pub opening: Vec<OpeningRule>,
+    pub(crate) opening: Vec<OpeningRule>,
     /// Throw values and extra throws.
-    pub throws: Throws,
+    pub(crate) throws: Throws,
     /// Movement rules: direction, compulsion, passing, priority.
-    pub movement: Movement,
+    pub(crate) movement: Movement,
     /// When an opposing piece cannot be hit.
-    pub protection: Protection,
+    pub(crate) protection: Protection,
     /// Blockades: runs of pieces that no move may pass over.
-    pub blockades: Vec<Blockade>,
+    pub(crate) blockades: Vec<Blockade>,
     /// Per-square rules, indexed by square number (index 0 unused).
-    pub squares: Vec<SquareRule>,
+    pub(crate) squares: Vec<SquareRule>,
     /// Bearing off.
-    pub bear_off: BearOff,
+    pub(crate) bear_off: BearOff,
     /// Turn structure.
-    pub turn: TurnRules,
+    pub(crate) turn: TurnRules,
     /// How a game ends and is scored.
-    pub end: EndRules,
+    pub(crate) end: EndRules,
     /// Tables for the fast path, derived from the fields above when the
     /// rule file is compiled (`FastTables::compile`; see `fast_path_gate`).
-    /// Recompute them after changing any other field.
-    pub fast: super::FastTables,
+    /// The fields are private so that they cannot change under it: only
+    /// the rules compiler builds a rule set.
+    pub(crate) fast: super::FastTables,
+}
+
+/// Read access to the compiled rules; a rule set is built only by the rules
+/// compiler (`crate::rules`), so its derived tables always match its rules.
+impl Ruleset {
+    /// Provenance: the rule file's header and the options selected.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    /// Board geometry: track length and row width.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+    /// Named houses, for display and messages.
+    pub fn houses(&self) -> &[House] {
+        &self.houses
+    }
+    /// Pieces per side.
+    pub fn pieces(&self) -> u8 {
+        self.pieces
+    }
+    /// Starting squares per side, `[white, black]`, each ascending.
+    pub fn setup(&self) -> &[Vec<u8>; 2] {
+        &self.setup
+    }
+    /// How pieces enter from the hand, if they start or return there (PC-2).
+    pub fn entry(&self) -> Option<&Entry> {
+        self.entry.as_ref()
+    }
+    /// Who moves first.
+    pub fn starter(&self) -> &Starter {
+        &self.starter
+    }
+    /// Constraints on the first unit(s) of a game.
+    pub fn opening(&self) -> &[OpeningRule] {
+        &self.opening
+    }
+    /// Throw values and extra throws.
+    pub fn throws(&self) -> &Throws {
+        &self.throws
+    }
+    /// Movement rules: direction, compulsion, passing, priority.
+    pub fn movement(&self) -> &Movement {
+        &self.movement
+    }
+    /// When an opposing piece cannot be hit.
+    pub fn protection(&self) -> &Protection {
+        &self.protection
+    }
+    /// Blockades: runs of pieces that no move may pass over.
+    pub fn blockades(&self) -> &[Blockade] {
+        &self.blockades
+    }
+    /// Per-square rules, indexed by square number (index 0 unused).
+    pub fn squares(&self) -> &[SquareRule] {
+        &self.squares
+    }
+    /// Bearing off.
+    pub fn bear_off(&self) -> &BearOff {
+        &self.bear_off
+    }
+    /// Turn structure.
+    pub fn turn(&self) -> &TurnRules {
+        &self.turn
+    }
+    /// How a game ends and is scored.
+    pub fn end(&self) -> &EndRules {
+        &self.end
+    }
 }
 
 /// The header of a rule file plus the options that were selected.
@@ -172,11 +242,11 @@ impl Throws {
     ///
     /// ```
     /// let bell = senet::rules::load("bell", None, &[]).unwrap();
-    /// let faces: Vec<u8> = [0u32, 1 << 30, 2 << 30, 3 << 30].iter().map(|&r| bell.throws.from_bits(r)).collect();
+    /// let faces: Vec<u8> = [0u32, 1 << 30, 2 << 30, 3 << 30].iter().map(|&r| bell.throws().from_bits(r)).collect();
     /// assert_eq!(faces, [1, 2, 3, 4]);
     /// let thai = senet::rules::load("thai", None, &[]).unwrap();
-    /// assert_eq!(thai.throws.from_bits(0b0000), 5);
-    /// assert_eq!(thai.throws.from_bits(0b1011), 3);
+    /// assert_eq!(thai.throws().from_bits(0b0000), 5);
+    /// assert_eq!(thai.throws().from_bits(0b1011), 3);
     /// ```
     pub fn from_bits(&self, bits: u32) -> u8 {
         if self.die {
@@ -422,26 +492,6 @@ pub struct Landing {
     /// alternative "lowest empty square": `Some(LowestEmpty)`). Added by the
     /// rules compiler.
     pub when_taken: Option<Relocation>,
-}
-
-/// Where a relocated piece goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relocation {
-    /// To this square if empty; otherwise the first empty square counting
-    /// down from it (T-14).
-    CountDownFrom(u8),
-    /// To this square if it is empty, else the move is illegal (K-15b
-    /// without a fallback).
-    To(u8),
-    /// To the lowest-numbered empty square (K-11).
-    LowestEmpty,
-    /// Off the board into a shared first-in-first-out queue that enters this
-    /// square whenever it is empty (R-12).
-    Queue(u8),
-    /// The piece stays (B-12: the lock decides what happens next).
-    Stay,
-    /// Back to its owner's hand, to enter again (PC-7).
-    Hand,
 }
 
 /// A square that locks its owner (B-12).

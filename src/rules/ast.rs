@@ -68,12 +68,19 @@ pub enum RelocationAst {
     Hand,
     To(Spanned<SquareRef>, Option<Fallback>),
     Stay,
+    /// `back 5` (`back` true) or `forward 3`: from the square landed on.
+    By {
+        back: bool,
+        squares: Spanned<u32>,
+        fallback: Option<Fallback>,
+    },
 }
 
 /// What happens when the relocation square is taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fallback {
     CountingDown,
+    CountingUp,
     LowestEmpty,
     Queue,
 }

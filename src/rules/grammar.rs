@@ -160,9 +160,20 @@ fn relocation(p: Pair<Rule>) -> RelocationAst {
     }
     let fallback = inner.next().map(|f| match first(f).as_rule() {
         Rule::counting_down => Fallback::CountingDown,
+        Rule::counting_up => Fallback::CountingUp,
         Rule::lowest_empty => Fallback::LowestEmpty,
         _ => Fallback::Queue,
     });
+    if a.as_rule() == Rule::relative {
+        // grammar: relative = (back | forward) ~ int ~ ("squares" | "square")?
+        let mut parts = a.into_inner();
+        let back = parts.next().unwrap().as_rule() == Rule::back;
+        return RelocationAst::By {
+            back,
+            squares: int(&parts.next().unwrap()),
+            fallback,
+        };
+    }
     RelocationAst::To(square_ref(&a), fallback)
 }
 
@@ -593,6 +604,10 @@ pub fn describe(rule: Rule) -> &'static str {
         lowest_empty => "`lowest empty`",
         fallback => "`else counting down`, `else lowest empty` or `else queue`",
         counting_down => "`counting down`",
+        counting_up => "`counting up`",
+        relative => "`back N` or `forward N`",
+        back => "`back`",
+        forward => "`forward`",
         queue => "`queue`",
         stay => "`stay`",
         gate => "`gate`",

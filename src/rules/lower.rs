@@ -533,8 +533,36 @@ impl Lowerer<'_> {
                     Some(ast::Fallback::LowestEmpty) => {
                         (Relocation::To(s), Some(Relocation::LowestEmpty))
                     }
+                    Some(ast::Fallback::CountingUp) => (Relocation::CountUpFrom(s), None),
                     Some(ast::Fallback::Queue) => (Relocation::Queue(s), None),
                 }
+            }
+            RelocationAst::By {
+                back,
+                squares,
+                fallback,
+            } => {
+                let n = self.small(layer, squares, 1, 61, "a number of squares")? as i8;
+                let then = match fallback {
+                    None => WhenTaken::Refuse,
+                    Some(ast::Fallback::CountingDown) => WhenTaken::CountDown,
+                    Some(ast::Fallback::CountingUp) => WhenTaken::CountUp,
+                    Some(ast::Fallback::LowestEmpty) => WhenTaken::LowestEmpty,
+                    Some(ast::Fallback::Queue) => {
+                        // The queue enters one fixed square; a relative
+                        // move reaches a different square from each square.
+                        self.bad(
+                            layer,
+                            &squares.span,
+                            "a relative move cannot fall back to the queue",
+                            "relative move",
+                            "write `else counting down`, `else counting up` or `else lowest empty`, or `relocate to SQUARE else queue`",
+                        );
+                        return None;
+                    }
+                };
+                let step = if *back { -n } else { n };
+                (Relocation::By { step, then }, None)
             }
         })
     }
@@ -907,6 +935,21 @@ impl Lowerer<'_> {
                     },
                 };
                 for s in set.iter() {
+                    let sent = match &setting {
+                        Setting::Landing(r, _) => Some(*r),
+                        Setting::Lock(l) => Some(l.otherwise),
+                        _ => None,
+                    };
+                    if sent.is_some_and(|r| !r.fits(s, self.len)) {
+                        self.bad(
+                            layer,
+                            &d.span,
+                            format!("a piece that lands on square {s} would be sent off the board"),
+                            "off the board",
+                            format!("count back or forward to a square from 1 to {}", self.len),
+                        );
+                        continue;
+                    }
                     if let Setting::Target(t) = setting
                         && t == s
                     {
@@ -967,6 +1010,7 @@ impl Lowerer<'_> {
                         let s = self.square(layer, s)?;
                         let when_taken = fb.map(|fb| match fb {
                             ast::Fallback::CountingDown => Relocation::CountDownFrom(s),
+                            ast::Fallback::CountingUp => Relocation::CountUpFrom(s),
                             ast::Fallback::LowestEmpty => Relocation::LowestEmpty,
                             ast::Fallback::Queue => Relocation::Queue(s),
                         });
@@ -1647,20 +1691,7 @@ impl Namer<'_> {
         ranges(&v)
     }
     fn reloc(&self, r: Relocation) -> String {
-        match r {
-            Relocation::CountDownFrom(s) => format!(
-                "goes to {}, or if it is taken to the first empty square counting down from it",
-                self.sq(s)
-            ),
-            Relocation::To(s) => format!("goes to {}", self.sq(s)),
-            Relocation::LowestEmpty => "goes to the lowest-numbered empty square".into(),
-            Relocation::Queue(s) => format!(
-                "leaves the board and enters {} if it is empty, else joins the back of a shared queue that enters it, first in first out, whenever it empties",
-                self.sq(s)
-            ),
-            Relocation::Stay => "stays".into(),
-            Relocation::Hand => "goes back to its owner's hand, to enter again".into(),
-        }
+        r.sentence(&|s| self.sq(s))
     }
 }
 

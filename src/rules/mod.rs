@@ -44,9 +44,9 @@ fn io_error(spec: &str, unread: Unread) -> RulesError {
 ///
 /// ```
 /// let kendall = senet::rules::load("kendall", None, &[]).unwrap();
-/// assert_eq!(kendall.throws.values, [6, 1, 2, 3, 4]);
+/// assert_eq!(kendall.throws().values, [6, 1, 2, 3, 4]);
 /// let k15a = senet::rules::load("kendall", None, &["K-15a".to_string()]).unwrap();
-/// assert!(k15a.movement.gates.contains(26));
+/// assert!(k15a.movement().gates.contains(26));
 /// ```
 pub fn load(
     spec: &str,
@@ -70,7 +70,7 @@ pub fn load(
 /// use senet::rules::{Confinement, RulesError};
 /// let allowed = Confinement::default();
 /// let thai = senet::rules::load_for_record("thai", None, &allowed, &[]).unwrap();
-/// assert_eq!(thai.meta.name, "thai");
+/// assert_eq!(thai.meta().name, "thai");
 /// let e = senet::rules::load_for_record("/etc/hostname", None, &allowed, &[]).unwrap_err();
 /// assert!(e.is_io());
 /// ```
@@ -107,8 +107,8 @@ pub fn load_for_record(
 ///     throws with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4   [T-2]
 /// "#;
 /// let r = senet::rules::load_source(SourceFile::new("five.senet", text), &[]).unwrap();
-/// assert_eq!(r.meta.name, "five");
-/// assert_eq!(r.throws.values, [5, 1, 2, 3, 4]);
+/// assert_eq!(r.meta().name, "five");
+/// assert_eq!(r.throws().values, [5, 1, 2, 3, 4]);
 ///
 /// let bad = SourceFile::new("bad.senet", "extends \"kendall\"\nat 31: gate\n");
 /// let err = senet::rules::load_source(bad, &[]).unwrap_err();

@@ -23,17 +23,6 @@ fn cl(c: &str) -> String {
     }
 }
 
-fn reloc(r: Relocation) -> String {
-    match r {
-        Relocation::CountDownFrom(s) => format!("count-down-from {s}"),
-        Relocation::To(s) => format!("to {s}"),
-        Relocation::LowestEmpty => "lowest-empty".into(),
-        Relocation::Queue(s) => format!("queue {s}"),
-        Relocation::Stay => "stay".into(),
-        Relocation::Hand => "hand".into(),
-    }
-}
-
 fn pred(p: &Pred) -> String {
     match p {
         Pred::RunLength { lengths, clause } => {
@@ -218,9 +207,9 @@ pub fn summary(r: &Ruleset) -> String {
         if let Some(l) = &sq.on_land {
             let fb = l
                 .when_taken
-                .map(|f| format!(" else {}", reloc(f)))
+                .map(|f| format!(" else {}", f.token()))
                 .unwrap_or_default();
-            parts.push(format!("land {}{fb}{}", reloc(l.effect), cl(&l.clause)));
+            parts.push(format!("land {}{fb}{}", l.effect.token(), cl(&l.clause)));
         }
         if let Some(e) = sq.exit_throws {
             parts.push(format!("exit {}{}", bitlist(e), cl(&sq.exit_clause)));
@@ -256,10 +245,10 @@ pub fn summary(r: &Ruleset) -> String {
             parts.push(format!(
                 "lock(release {}{}{}, exit {}, otherwise {}, fail-ends-turn {}, exit-gives-extra {}){}",
                 l.release_to.map_or("-".into(), |s| s.to_string()),
-                l.release_when_taken.map(|f| format!(" else {}", reloc(f))).unwrap_or_default(),
+                l.release_when_taken.map(|f| format!(" else {}", f.token())).unwrap_or_default(),
                 if l.release_misses_turn { " misses-turn" } else { "" },
                 bitlist(l.exit_throws),
-                reloc(l.otherwise),
+                l.otherwise.token(),
                 l.fail_ends_turn,
                 l.exit_gives_extra,
                 cl(&l.clause)

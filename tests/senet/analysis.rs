@@ -105,7 +105,7 @@ fn brute_force(rules: &Ruleset) -> HashMap<Position, f64> {
     type Succ = Vec<usize>;
     type State = (Side, Succ, Vec<(f64, Succ)>);
     let mut graph: Vec<State> = Vec::new();
-    let total = (1u32 << rules.throws.sticks) as f64;
+    let total = (1u32 << rules.throws().sticks) as f64;
     let mut buf = Vec::new();
     let mut i = 0;
     while i < states.len() {
@@ -125,10 +125,10 @@ fn brute_force(rules: &Ruleset) -> HashMap<Position, f64> {
                 free.push(id(&u, &mut states));
             }
             if free.is_empty() {
-                for t in rules.throws.distinct_values() {
+                for t in rules.throws().distinct_values() {
                     rules.legal_units(&pos, t, &mut buf);
                     let succ = buf.clone().iter().map(|u| id(u, &mut states)).collect();
-                    throws.push((rules.throws.weight(t) as f64 / total, succ));
+                    throws.push((rules.throws().weight(t) as f64 / total, succ));
                 }
             }
         }
@@ -187,7 +187,7 @@ fn assert_matches_brute_force(rules: &Ruleset) {
         assert!(
             (got - want).abs() < 1e-7,
             "{}: evaluator {got}, brute force {want}",
-            pos.write(rules.board.len, rules.board.row_len)
+            pos.write(rules.board().len, rules.board().row_len)
         );
     }
     // The search's own arithmetic: each throw's best unit, weighted, gives

@@ -199,7 +199,7 @@ fn check_log(path: &Path, log: &str) -> usize {
         let rules = senet::rules::load(json["rules"].as_str().unwrap(), path.parent(), &[]);
         // The rule set's board size, for reading position strings.
         let (len, row_len) = match rules {
-            Ok(r) => (r.board.len, r.board.row_len),
+            Ok(r) => (r.board().len, r.board().row_len),
             Err(_) => (30, 10),
         };
         let mut want: Vec<(char, String)> =

@@ -183,11 +183,11 @@ fn each_builtin_has_a_page_listing_its_options() {
             .unwrap_or_else(|| panic!("no page docs/sources/{name}.md"));
         let link = format!("docs/sources/{}", page.file);
         assert!(
-            r.meta.source.contains(&link),
+            r.meta().source.contains(&link),
             "{name}: its source line does not point to {link}: {}",
-            r.meta.source
+            r.meta().source
         );
-        for (option, _) in &r.meta.options {
+        for (option, _) in &r.meta().options {
             assert!(
                 page.text.contains(&format!("`{option}`")),
                 "docs/sources/{}: option `{option}` of {name} is not listed",
@@ -322,22 +322,22 @@ fn explain_finds_every_citation_of_the_builtins() {
         let r = senet::rules::load(name, None, &[]).unwrap();
         let specs = [name.to_string()];
         let mut ids: BTreeSet<&str> = BTreeSet::new();
-        for (_, clauses) in &r.meta.explained {
+        for (_, clauses) in &r.meta().explained {
             ids.extend(clauses.split(',').map(str::trim).filter(|c| !c.is_empty()));
         }
-        for (option, _) in &r.meta.options {
+        for (option, _) in &r.meta().options {
             ids.extend(sources::clause_of_option(option));
         }
         for id in ids {
             let clause = sources::find(id).unwrap_or_else(|| panic!("{name}: {id} unresolved"));
             let out = words(&senet::cli::rules::explain(&clause, &specs).unwrap());
-            for (text, clauses) in &r.meta.explained {
+            for (text, clauses) in &r.meta().explained {
                 if clauses.split(',').any(|c| c.trim() == id) {
                     let line = words(&format!("{name}: {text} [{clauses}]"));
                     assert!(out.contains(&line), "{id} misses {line}");
                 }
             }
-            for (option, _) in &r.meta.options {
+            for (option, _) in &r.meta().options {
                 if sources::clause_of_option(option) == Some(id) {
                     assert!(
                         out.contains(&format!("{name} --option {option}:")),

@@ -23,8 +23,8 @@ fn conserved(
     if pos.pieces[0].0 & pos.pieces[1].0 != 0 {
         return Err("two pieces on one square".into());
     }
-    if pos.pieces[0].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0
-        || pos.pieces[1].0 & !((1u64 << (rules.board.len + 1)) - 2) != 0
+    if pos.pieces[0].0 & !((1u64 << (rules.board().len + 1)) - 2) != 0
+        || pos.pieces[1].0 & !((1u64 << (rules.board().len + 1)) - 2) != 0
     {
         return Err("a piece off the track".into());
     }
@@ -34,8 +34,8 @@ fn conserved(
             + pos.queue.count(s)
             + pos.hand[s.index()]
             + captured[s.index()];
-        if total != rules.pieces {
-            return Err(format!("{s} has {total} pieces, not {}", rules.pieces));
+        if total != rules.pieces() {
+            return Err(format!("{s} has {total} pieces, not {}", rules.pieces()));
         }
     }
     Ok(())
@@ -191,7 +191,7 @@ fn written_records_check_clean_and_injected_errors_are_found() {
                     && u.split.is_none()
                     && !u.off
                     && u.to > u.from
-                    && u.to < rules.board.len
+                    && u.to < rules.board().len
                 {
                     rules.legal_units(&pos, u.throw, &mut buf);
                     let wrong = format!("{}:{}-{}", u.throw, u.from, u.to + 1);
@@ -325,20 +325,20 @@ fn statistics_are_reproducible_and_sane() {
         assert!(units > 20.0 && units < CAP as f64, "{name}: {units}");
         // Every piece of the winner is borne off in a finished game.
         let bear_off = a["events_per_game"]["bear_off"].as_f64().unwrap();
-        let captures = rules.movement.hit == senet::engine::Hit::Capture;
+        let captures = rules.movement().hit == senet::engine::Hit::Capture;
         assert!(
-            captures || bear_off >= rules.pieces as f64 * 0.9,
+            captures || bear_off >= rules.pieces() as f64 * 0.9,
             "{name}: {bear_off} bear-offs per game"
         );
         // The rule sets' own events show up where their rules have them.
         let e = &a["events_per_game"];
         let has = |v: &str| e[v].as_f64().unwrap() > 0.0;
-        let backward = rules.movement.backward != senet::engine::Backward::Never;
+        let backward = rules.movement().backward != senet::engine::Backward::Never;
         assert_eq!(has("backward"), backward, "{name}: backward moves");
-        if rules.squares.iter().any(|s| s.miss_turn) {
+        if rules.squares().iter().any(|s| s.miss_turn) {
             assert!(has("skip"), "{name}: no missed turn");
         }
-        if !rules.movement.truncate_at.is_empty() {
+        if !rules.movement().truncate_at.is_empty() {
             assert!(has("truncation"), "{name}: no truncation");
         }
     }

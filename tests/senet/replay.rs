@@ -328,7 +328,7 @@ fn boards_of_other_sizes() {
     .unwrap();
     let start = Position::start(&rules, Side::White);
     let hl = Highlight {
-        moved: Some(rules.setup[0][0]),
+        moved: Some(rules.setup()[0][0]),
         ..Highlight::default()
     };
     settings()

@@ -113,7 +113,7 @@ fn builtins_with_each_option() {
             let base = rules::load(name, None, &[]).unwrap_or_else(|e| panic!("{}", render(&e)));
             insta::assert_snapshot!(format!("builtin_{name}"), rules::summary(&base));
             insta::assert_snapshot!(format!("show_{name}"), senet::cli::rules::show(&base));
-            for (option, _) in &base.meta.options {
+            for (option, _) in &base.meta().options {
                 let r = rules::load(name, None, std::slice::from_ref(option))
                     .unwrap_or_else(|e| panic!("{name} --option {option}: {}", render(&e)));
                 let snap = format!("builtin_{name}_{}", option.replace('/', "_"));
@@ -127,7 +127,7 @@ fn builtins_with_each_option() {
 fn builtins_explain_every_rule_with_a_clause() {
     for name in rules::builtin_names() {
         let r = rules::load(name, None, &[]).unwrap();
-        for (text, clause) in &r.meta.explained {
+        for (text, clause) in &r.meta().explained {
             assert!(!clause.is_empty(), "{name}: no clause for `{text}`");
         }
     }
@@ -177,11 +177,11 @@ fn overlay_changes_only_what_it_declares() {
     let base = rules::load("kendall", None, &[]).unwrap();
     let over = rules::load("tests/fixtures/rules/ok/overlay_kendall.senet", None, &[])
         .unwrap_or_else(|e| panic!("{}", render(&e)));
-    assert_eq!(over.meta.name, "overlay_kendall");
-    assert_eq!(over.throws.values, vec![5, 1, 2, 3, 4]);
-    assert_eq!(base.throws.values, vec![6, 1, 2, 3, 4]);
+    assert_eq!(over.meta().name, "overlay_kendall");
+    assert_eq!(over.throws().values, vec![5, 1, 2, 3, 4]);
+    assert_eq!(base.throws().values, vec![6, 1, 2, 3, 4]);
     let water = |r: &senet::engine::Ruleset| {
-        r.houses
+        r.houses()
             .iter()
             .find(|h| h.square == 27)
             .unwrap()
@@ -191,25 +191,35 @@ fn overlay_changes_only_what_it_declares() {
     assert_eq!(water(&base), "House of Water");
     assert_eq!(water(&over), "House of the Nile");
     // Everything else is kendall's.
-    let mut same = over.clone();
-    same.meta = base.meta.clone();
-    same.throws = base.throws.clone();
-    same.houses = base.houses.clone();
-    assert_eq!(same, base);
+    // (A rule set cannot be edited from outside the crate, so every part
+    // but the provenance, the throws and the houses is compared in turn.)
+    assert_eq!(over.board(), base.board());
+    assert_eq!(over.pieces(), base.pieces());
+    assert_eq!(over.setup(), base.setup());
+    assert_eq!(over.entry(), base.entry());
+    assert_eq!(over.starter(), base.starter());
+    assert_eq!(over.opening(), base.opening());
+    assert_eq!(over.movement(), base.movement());
+    assert_eq!(over.protection(), base.protection());
+    assert_eq!(over.blockades(), base.blockades());
+    assert_eq!(over.squares(), base.squares());
+    assert_eq!(over.bear_off(), base.bear_off());
+    assert_eq!(over.turn(), base.turn());
+    assert_eq!(over.end(), base.end());
     // Options are inherited.
-    assert_eq!(over.meta.options.len(), base.meta.options.len());
+    assert_eq!(over.meta().options.len(), base.meta().options.len());
 }
 
 #[test]
 fn options_combine_and_require() {
     let r = rules::load("thai", None, &["T-14c".to_string(), "A-11".to_string()]).unwrap();
-    assert_eq!(r.meta.selected, ["T-14b", "T-14c", "A-11"]);
-    assert!(!r.turn.voluntary_pass_keeps_extra);
-    let lock = r.squares[27].lock.as_ref().unwrap();
+    assert_eq!(r.meta().selected, ["T-14b", "T-14c", "A-11"]);
+    assert!(!r.turn().voluntary_pass_keeps_extra);
+    let lock = r.squares()[27].lock.as_ref().unwrap();
     assert_eq!(lock.otherwise, senet::engine::Relocation::Stay);
     // The `;`-separated form of the SGN RuleOptions tag is accepted too.
     let r = rules::load("thai", None, &["T-9b; T-10b".to_string()]).unwrap();
-    assert_eq!(r.meta.selected, ["T-9b", "T-10b"]);
+    assert_eq!(r.meta().selected, ["T-9b", "T-10b"]);
 }
 
 /// A lock whose failed throw sends the piece to the hand (a construct of
@@ -231,4 +241,36 @@ fn a_lock_that_sends_to_the_hand_keeps_the_turn_on_an_extra_throw() {
     assert_eq!(written, ["5+:27-hand"]);
     let (next, _) = rules.play(&pos, &units[0]).unwrap();
     assert_eq!(next.write(30, 10), "10/9B/10 w 4-4 extra;hand:1-0 30");
+}
+
+/// The relative move effect (`relocate back 5`, `relocate forward 2`) and
+/// the `else counting up` fallback move pieces as written in
+/// `ok/relative_moves.senet`, and the fallback takes over when the square
+/// reached is taken.
+#[test]
+fn relative_moves_and_counting_up_relocate_as_written() {
+    use senet::engine::{Position, Side, SquareSet};
+    let r = rules::load("tests/fixtures/rules/ok/relative_moves.senet", None, &[])
+        .unwrap_or_else(|e| panic!("{}", render(&e)));
+    let units = |white: &[u8], black: &[u8], throw: u8| {
+        let mut pos = Position::start(&r, Side::White);
+        pos.pieces = [
+            white.iter().copied().collect::<SquareSet>(),
+            black.iter().copied().collect::<SquareSet>(),
+        ];
+        pos.turn = 10;
+        let mut out = Vec::new();
+        r.legal_units(&pos, throw, &mut out);
+        out.iter().map(|u| u.to_string()).collect::<Vec<_>>()
+    };
+    // 12 sends its piece forward 2 to 14, 23 back 5 to 18.
+    assert_eq!(units(&[10, 21], &[1, 2], 2), ["2:10-12=14", "2:21-23=18"]);
+    // Taken: counting up from 14 (14, 15 taken: 16), down from 18 (17).
+    assert_eq!(
+        units(&[10, 21], &[14, 15, 18], 2),
+        ["2:10-12=16", "2:21-23=17"]
+    );
+    // The water sends its piece to 15, or counting up from it.
+    assert_eq!(units(&[24], &[1], 3), ["3:24-27=15"]);
+    assert_eq!(units(&[24], &[15, 16], 3), ["3:24-27=17"]);
 }

@@ -251,7 +251,7 @@ fn run(
         Ok(r) => r,
         Err(e) => return vec![e.clone()],
     };
-    let pos = match Position::parse(&s.position, rules.board.len, rules.board.row_len) {
+    let pos = match Position::parse(&s.position, rules.board().len, rules.board().row_len) {
         Ok(p) => p,
         Err(e) => return vec![format!("position `{}` does not parse: {e}", s.position)],
     };

@@ -1,0 +1,240 @@
+//! Relocation: where a piece goes after it lands on a square that sends it
+//! on (T-14, K-11, R-12, PC-7), where a hit piece goes on from the square
+//! it was sent to (T-18), and where a locked piece is released to or sent
+//! after a failed throw (B-12). A relocation may name a fallback for a
+//! taken square (`relocate to 15 else lowest empty`), carried beside it as
+//! `Landing::when_taken`.
+//!
+//! Everything about the construct is here: the model value, how it is
+//! resolved against the occupied squares, and its words.
+
+use crate::engine::{Relocated, SquareSet};
+
+/// Where a relocated piece goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relocation {
+    /// To this square if empty; otherwise the first empty square counting
+    /// down from it (T-14).
+    CountDownFrom(u8),
+    /// To this square if it is empty, else the move is illegal (K-15b
+    /// without a fallback).
+    To(u8),
+    /// To the lowest-numbered empty square (K-11).
+    LowestEmpty,
+    /// Off the board into a shared first-in-first-out queue that enters this
+    /// square whenever it is empty.
+    Queue(u8),
+    /// The piece stays (B-12: the lock decides what happens next).
+    Stay,
+    /// Back to its owner's hand, to enter again (PC-7).
+    Hand,
+    /// To this square if it is empty; otherwise the first empty square
+    /// counting up from it (`else counting up`); refused when every square
+    /// from it to the last is taken.
+    CountUpFrom(u8),
+    /// A number of squares on from the square the piece landed on: back
+    /// when `step` is negative (`relocate back 5`: a piece that lands on
+    /// 33 goes to 28), forward when positive (`relocate forward 3`). The
+    /// rules compiler checks that the square lies on the board for every
+    /// square that has the rule. When that square is taken, `then` says
+    /// what happens.
+    By { step: i8, then: WhenTaken },
+}
+
+/// What a relative relocation ([`Relocation::By`]) does when the square it
+/// reaches is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenTaken {
+    /// The move is refused.
+    Refuse,
+    /// The first empty square counting down from it.
+    CountDown,
+    /// The first empty square counting up from it.
+    CountUp,
+    /// The lowest-numbered empty square.
+    LowestEmpty,
+    /// The shared queue that enters it. The rules compiler does not
+    /// produce it (the queue enters one fixed square, see `queue_square`);
+    /// it is kept so that a relative move resolves every fallback.
+    Queue,
+}
+
+impl Relocation {
+    /// Where a piece that landed on `at` goes, given the occupied squares
+    /// `occ` (without the piece itself) on a track of `len` squares, with
+    /// `when_taken` as the fallback of a `To` whose square is taken.
+    /// `Some(None)`: it stays. `None`: nowhere to go (the move is refused).
+    #[inline]
+    pub(crate) fn resolve(
+        self,
+        at: u8,
+        occ: SquareSet,
+        len: u8,
+        when_taken: Option<Relocation>,
+    ) -> Option<Option<Relocated>> {
+        match self {
+            Relocation::Stay => Some(None),
+            Relocation::Hand => Some(Some(Relocated::Hand)),
+            Relocation::To(s) if occ.contains(s) => match when_taken {
+                Some(Relocation::To(_)) | None => None,
+                Some(fallback) => fallback.resolve(at, occ, len, None),
+            },
+            Relocation::To(s) => Some(Some(Relocated::Square(s))),
+            Relocation::CountDownFrom(s) => (1..=s)
+                .rev()
+                .find(|&q| !occ.contains(q))
+                .map(|q| Some(Relocated::Square(q))),
+            Relocation::LowestEmpty => (1..=len)
+                .find(|&q| !occ.contains(q))
+                .map(|q| Some(Relocated::Square(q))),
+            Relocation::Queue(s) => Some(Some(if occ.contains(s) {
+                Relocated::Queue
+            } else {
+                Relocated::Square(s)
+            })),
+            Relocation::CountUpFrom(s) => (s..=len)
+                .find(|&q| !occ.contains(q))
+                .map(|q| Some(Relocated::Square(q))),
+            Relocation::By { step, then } => {
+                let t = at.wrapping_add_signed(step);
+                let fallback = match then {
+                    WhenTaken::Refuse => None,
+                    WhenTaken::CountDown => Some(Relocation::CountDownFrom(t)),
+                    WhenTaken::CountUp => Some(Relocation::CountUpFrom(t)),
+                    WhenTaken::LowestEmpty => Some(Relocation::LowestEmpty),
+                    WhenTaken::Queue => Some(Relocation::Queue(t)),
+                };
+                Relocation::To(t).resolve(at, occ, len, fallback)
+            }
+        }
+    }
+
+    /// Whether a piece that lands on `at` is sent to a square of a track of
+    /// `len` squares (a relative relocation could point off the board).
+    pub fn fits(self, at: u8, len: u8) -> bool {
+        match self {
+            Relocation::By { step, .. } => at
+                .checked_add_signed(step)
+                .is_some_and(|t| (1..=len).contains(&t)),
+            _ => true,
+        }
+    }
+
+    /// The queue square, when this relocation feeds the dead-piece queue.
+    pub(crate) fn queue_square(self) -> Option<u8> {
+        match self {
+            Relocation::Queue(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// How `senet rules show` says it, after "the piece": `sq` names a
+    /// square (`square 15 (House of Rebirth)`).
+    pub fn sentence(self, sq: &dyn Fn(u8) -> String) -> String {
+        match self {
+            Relocation::CountDownFrom(s) => format!(
+                "goes to {}, or if it is taken to the first empty square counting down from it",
+                sq(s)
+            ),
+            Relocation::To(s) => format!("goes to {}", sq(s)),
+            Relocation::LowestEmpty => "goes to the lowest-numbered empty square".into(),
+            Relocation::Queue(s) => format!(
+                "leaves the board and enters {} if it is empty, else joins the back of a shared queue that enters it, first in first out, whenever it empties",
+                sq(s)
+            ),
+            Relocation::Stay => "stays".into(),
+            Relocation::Hand => "goes back to its owner's hand, to enter again".into(),
+            Relocation::CountUpFrom(s) => format!(
+                "goes to {}, or if it is taken to the first empty square counting up from it",
+                sq(s)
+            ),
+            Relocation::By { step, then } => {
+                let n = step.unsigned_abs();
+                let way = if step < 0 { "back" } else { "forward" };
+                let squares = if n == 1 { "square" } else { "squares" };
+                let taken = match then {
+                    WhenTaken::Refuse => "; if that square is taken, the move is not allowed",
+                    WhenTaken::CountDown => {
+                        "; if that square is taken, to the first empty square counting down from it"
+                    }
+                    WhenTaken::CountUp => {
+                        "; if that square is taken, to the first empty square counting up from it"
+                    }
+                    WhenTaken::LowestEmpty => {
+                        "; if that square is taken, to the lowest-numbered empty square"
+                    }
+                    WhenTaken::Queue => {
+                        "; if that square is taken, into a shared queue that enters it, first in first out, whenever it empties"
+                    }
+                };
+                format!("goes {way} {n} {squares}{taken}")
+            }
+        }
+    }
+
+    /// The compact token of `senet rules summary` (`count-down-from 15`).
+    pub fn token(self) -> String {
+        match self {
+            Relocation::CountDownFrom(s) => format!("count-down-from {s}"),
+            Relocation::To(s) => format!("to {s}"),
+            Relocation::LowestEmpty => "lowest-empty".into(),
+            Relocation::Queue(s) => format!("queue {s}"),
+            Relocation::Stay => "stay".into(),
+            Relocation::Hand => "hand".into(),
+            Relocation::CountUpFrom(s) => format!("count-up-from {s}"),
+            Relocation::By { step, then } => {
+                let taken = match then {
+                    WhenTaken::Refuse => "",
+                    WhenTaken::CountDown => " else count-down",
+                    WhenTaken::CountUp => " else count-up",
+                    WhenTaken::LowestEmpty => " else lowest-empty",
+                    WhenTaken::Queue => " else queue",
+                };
+                format!("by {step:+}{taken}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn occ(squares: &[u8]) -> SquareSet {
+        squares.iter().copied().collect()
+    }
+
+    #[test]
+    fn relative_relocation_counts_from_the_square_landed_on() {
+        let back = Relocation::By {
+            step: -5,
+            then: WhenTaken::Refuse,
+        };
+        assert_eq!(
+            back.resolve(33, occ(&[]), 40, None),
+            Some(Some(Relocated::Square(28)))
+        );
+        // Taken, no fallback: the move is refused.
+        assert_eq!(back.resolve(33, occ(&[28]), 40, None), None);
+        let up = Relocation::By {
+            step: 2,
+            then: WhenTaken::CountUp,
+        };
+        assert_eq!(
+            up.resolve(12, occ(&[14, 15]), 30, None),
+            Some(Some(Relocated::Square(16)))
+        );
+        assert!(back.fits(6, 30) && !back.fits(5, 30) && !up.fits(29, 30) && up.fits(28, 30));
+    }
+
+    #[test]
+    fn counting_up_stops_at_the_last_square() {
+        let r = Relocation::CountUpFrom(28);
+        assert_eq!(
+            r.resolve(27, occ(&[28]), 30, None),
+            Some(Some(Relocated::Square(29)))
+        );
+        assert_eq!(r.resolve(27, occ(&[28, 29, 30]), 30, None), None);
+        assert_eq!(r.token(), "count-up-from 28");
+    }
+}
