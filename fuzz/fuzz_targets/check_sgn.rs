@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use senet::notation::Reader;
-use senet::notation::check::{CheckOptions, RulesCache, check_game};
+use senet::notation::check::{CheckOptions, check_game};
+use senet::notation::header::RulesCache;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

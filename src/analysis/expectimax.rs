@@ -47,6 +47,9 @@ pub struct Evaluator<'r> {
     too_big: HashSet<[u8; 2]>,
     nodes: u64,
     started: Instant,
+    /// The time budget ran out in this query: it stays out (the clock is
+    /// read only every 16 nodes, and the count moves on between checks).
+    timed_out: std::cell::Cell<bool>,
     buf: Vec<Vec<Unit>>,
 }
 
@@ -61,6 +64,7 @@ impl<'r> Evaluator<'r> {
             too_big: HashSet::new(),
             nodes: 0,
             started: Instant::now(),
+            timed_out: std::cell::Cell::new(false),
             buf: Vec::new(),
         }
     }
@@ -176,13 +180,18 @@ impl<'r> Evaluator<'r> {
     fn begin(&mut self) {
         self.nodes = 0;
         self.started = Instant::now();
+        self.timed_out.set(false);
     }
 
     fn over_budget(&self) -> bool {
         let b = &self.settings.budget;
         b.nodes.is_some_and(|n| self.nodes >= n)
-            || b.time
-                .is_some_and(|t| self.nodes.is_multiple_of(16) && self.started.elapsed() >= t)
+            || self.timed_out.get()
+            || b.time.is_some_and(|t| {
+                let out = self.nodes.is_multiple_of(16) && self.started.elapsed() >= t;
+                self.timed_out.set(out);
+                out
+            })
     }
 
     fn take_buf(&mut self) -> Vec<Unit> {

@@ -52,6 +52,9 @@ pub enum RolloutPolicy {
     Random,
 }
 
+/// The longest `--time`: a day, far inside what a `Duration` holds.
+const MAX_TIME: f64 = 86_400.0;
+
 impl EvalArgs {
     pub fn settings(&self) -> Result<Settings, ExitCode> {
         if self.depth == 0 || self.rollouts == 0 {
@@ -59,8 +62,8 @@ impl EvalArgs {
             return Err(ExitCode::from(super::EXIT_USAGE));
         }
         let time = match self.time {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
-                eprintln!("error: --time takes a positive number of seconds");
+            Some(t) if !(t > 0.0 && t <= MAX_TIME) => {
+                eprintln!("error: --time takes a number of seconds above 0, at most {MAX_TIME}");
                 return Err(ExitCode::from(super::EXIT_USAGE));
             }
             t => t.map(Duration::from_secs_f64),
@@ -113,8 +116,9 @@ pub struct AnalyzeArgs {
     /// Where --annotate writes (one input file only).
     #[arg(long, value_name = "FILE", requires = "annotate")]
     pub out: Option<PathBuf>,
-    /// Threads (default: every core). The values do not depend on it.
-    #[arg(long)]
+    /// Threads (default: every core; at most 256). The values do not
+    /// depend on it.
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     #[arg(long, value_enum)]
     pub format: Option<Format>,

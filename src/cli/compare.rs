@@ -15,21 +15,22 @@ pub struct CompareArgs {
     /// by `+` (`thai`, `thai+T-9b`, `rules/mine.senet+A-1+A-8`).
     #[arg(required = true, value_name = "RULES[+OPTION...]")]
     pub sets: Vec<String>,
-    /// Games per rule set between two random players.
-    #[arg(long, default_value_t = 1000)]
+    /// Games per rule set between two random players (1 to 10,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
     pub games: u64,
     /// Games per rule set for each skill figure (expectimax and greedy
     /// against random), half with each colour; 0 leaves the skill out.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=super::MAX_GAMES))]
     pub skill_games: u64,
     /// The seed: the same seed gives the same figures on any thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
+    /// Threads (default: every core; at most 256).
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
-    /// Stop a game after this many units (it counts as unfinished).
-    #[arg(long, default_value_t = 2000)]
+    /// Stop a game after this many units (it counts as unfinished; 1 to
+    /// 1,000,000).
+    #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
     pub max_units: usize,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

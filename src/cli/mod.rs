@@ -198,65 +198,27 @@ impl RecordRulesArgs {
     }
 }
 
-/// Every `*.sgn` file below `dir`, sorted. Symlinks are followed, but a
-/// folder already walked (a symlink loop, or a second link to one folder,
-/// which could otherwise multiply the walk) is skipped, and so is every
-/// `*.sgn` entry that is not a regular file (devices, FIFOs, sockets:
-/// reading one could hang or never end). Each skip is noted on standard
-/// error, so that nothing is left out silently.
+/// Every `*.sgn` file below `dir`, sorted. The walk follows no symbolic
+/// link (a link could lead out of the folder, to a file whose lines a
+/// diagnostic would quote, or round in a loop), and takes only regular
+/// files (reading a device, FIFO or socket could hang or never end). Each
+/// skip is noted on standard error, so that nothing is left out silently;
+/// a link or special file named on the command line is read as given.
 pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-    let mut walked = vec![folder_id(&std::fs::metadata(dir)?, dir)];
-    walk_sgn(dir, out, &mut walked)
-}
-
-/// What identifies a folder however it is reached: device and inode on
-/// Unix, the resolved path elsewhere.
-#[cfg(unix)]
-type FolderId = (u64, u64);
-#[cfg(not(unix))]
-type FolderId = std::path::PathBuf;
-
-#[cfg(unix)]
-fn folder_id(meta: &std::fs::Metadata, _path: &std::path::Path) -> FolderId {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino())
-}
-#[cfg(not(unix))]
-fn folder_id(_meta: &std::fs::Metadata, path: &std::path::Path) -> FolderId {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// One folder of [`sgn_files`]; `walked` holds every folder met so far.
-fn walk_sgn(
-    dir: &std::path::Path,
-    out: &mut Vec<std::path::PathBuf>,
-    walked: &mut Vec<FolderId>,
-) -> std::io::Result<()> {
     let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
-        // Follows symlinks; a dangling one is a file that cannot be read,
-        // reported when it is opened.
-        let Ok(meta) = std::fs::metadata(&p) else {
-            if p.extension().is_some_and(|e| e == "sgn") {
-                out.push(p);
+        let meta = std::fs::symlink_metadata(&p)?;
+        let sgn = p.extension().is_some_and(|e| e == "sgn");
+        if meta.file_type().is_symlink() {
+            if sgn || std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
+                eprintln!("note: skipped {}: a symbolic link", p.display());
             }
-            continue;
-        };
-        if meta.is_dir() {
-            let id = folder_id(&meta, &p);
-            if walked.contains(&id) {
-                eprintln!(
-                    "note: skipped {}: a folder already walked (a symlink)",
-                    p.display()
-                );
-                continue;
-            }
-            walked.push(id);
-            walk_sgn(&p, out, walked)?;
-        } else if p.extension().is_some_and(|e| e == "sgn") {
+        } else if meta.is_dir() {
+            sgn_files(&p, out)?;
+        } else if sgn {
             if meta.is_file() {
                 out.push(p);
             } else {

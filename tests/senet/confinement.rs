@@ -317,9 +317,9 @@ fn thousands_of_duplicates_are_counted_and_a_hundred_shown() {
     );
 }
 
-/// A directory walk never follows a symlink loop and never opens a FIFO or
-/// device named `*.sgn` (each would hang or never end); it says what it
-/// skipped. The binary gets 60 seconds, so that a hang fails the test
+/// A directory walk follows no symlink (a loop would never end, a link out
+/// of the folder would have its target quoted) and never opens a FIFO named
+/// `*.sgn` (it would hang); it says what it skipped. The binary gets 60 seconds, so that a hang fails the test
 /// instead of stalling the suite.
 #[cfg(unix)]
 #[test]
@@ -328,6 +328,8 @@ fn directory_walks_skip_loops_fifos_and_devices() {
     t.write("games/a/ok.sgn", "[Rules \"bga\"]\n\n*\n");
     std::os::unix::fs::symlink(t.path("games"), t.path("games/a/loop")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", t.path("games/zero.sgn")).unwrap();
+    t.write("outside/secret.txt", &format!("{SECRET}\n"));
+    std::os::unix::fs::symlink(t.path("outside/secret.txt"), t.path("games/leak.sgn")).unwrap();
     let fifo = std::ffi::CString::new(s(&t.path("games/pipe.sgn"))).unwrap();
     // SAFETY: a NUL-terminated path and a mode; no memory is shared.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
@@ -350,7 +352,11 @@ fn directory_walks_skip_loops_fifos_and_devices() {
         }
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        for skipped in ["loop", "zero.sgn", "pipe.sgn"] {
+        assert!(
+            !stderr.contains(SECRET),
+            "{args:?} quoted a file outside the folder:\n{stderr}"
+        );
+        for skipped in ["loop", "zero.sgn", "pipe.sgn", "leak.sgn"] {
             assert!(
                 stderr
                     .lines()

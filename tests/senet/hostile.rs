@@ -337,3 +337,35 @@ fn a_game_over_the_size_cap_fails_alone() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops after the first byte closes the pipe; no command may
+/// panic on the next write (`senet rules list | head -1` did).
+#[test]
+fn a_closed_pipe_is_no_panic() {
+    use std::io::Read;
+    let commands: [&[&str]; 3] = [
+        &["rules", "list"],
+        &["rules", "show", "bga"],
+        &["replay", "--color", "never", "games/bga-demo.sgn"],
+    ];
+    for args in commands {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked") && out.status.code() != Some(101),
+            "{args:?} after the reader left: {:?}\n{stderr}",
+            out.status
+        );
+    }
+}
