@@ -305,6 +305,8 @@ fn rounded(mut s: SideSummary) -> SideSummary {
 fn table(game: &Game, rules: &Ruleset, settings: &Settings, reports: &[UnitReport]) -> String {
     let mut out = format!("Game {}", game.index);
     if let (Some(w), Some(b)) = (game.tag("White"), game.tag("Black")) {
+        // Tags go to a terminal: no raw control characters.
+        let (w, b) = (crate::diag::printable(w), crate::diag::printable(b));
         out.push_str(&format!(": {w} (White) – {b} (Black)"));
     }
     out.push_str(&format!(

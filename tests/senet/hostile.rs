@@ -369,3 +369,32 @@ fn a_closed_pipe_is_no_panic() {
         );
     }
 }
+
+/// `analyze` prints the players' names: escaped like check's and replay's.
+#[test]
+fn analyze_shows_no_raw_control_characters() {
+    let dir = std::env::temp_dir().join(format!("senet-analyze-ctrl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ctrl.sgn");
+    std::fs::write(
+        &file,
+        "[Event \"?\"]\n[White \"W\u{1b}[2J\"]\n[Black \"B\"]\n[Rules \"bga\"]\n\n1. 2:9-11 *\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["analyze", "--rollouts", "2", file.to_str().unwrap()])
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Game 1: W"), "{stdout}");
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "a raw escape reached the terminal:\n{stdout}"
+    );
+}
