@@ -581,7 +581,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.annotate {
         match &args.out {
             Some(out) => {
-                if let Err(e) = std::fs::write(out, &run.annotated) {
+                // Safe write (docs/security.md): a new file renamed over the
+                // old one once complete; a symbolic link is refused.
+                let written = super::replace::replace_with(out, false, |w| {
+                    std::io::Write::write_all(w, run.annotated.as_bytes())
+                });
+                if let Err(e) = written {
                     eprintln!("error: cannot write {}: {e}", out.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }

@@ -398,3 +398,37 @@ fn analyze_shows_no_raw_control_characters() {
         "a raw escape reached the terminal:\n{stdout}"
     );
 }
+
+/// `analyze --annotate --out` writes like `fmt`: a symbolic link at the
+/// output is refused and what it points to is left alone; a plain file is
+/// replaced.
+#[cfg(unix)]
+#[test]
+fn analyze_out_refuses_a_symlink() {
+    let dir = scratch("analyze-out");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let link = dir.join("out.sgn");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let game = root().join("games/ryabinin-demo-2.sgn");
+    let args = |out: &std::path::Path| {
+        senet(&[
+            "analyze",
+            "--rollouts",
+            "2",
+            "--annotate",
+            "--out",
+            out.to_str().unwrap(),
+            game.to_str().unwrap(),
+        ])
+    };
+    let (code, _, stderr) = args(&link);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let plain = dir.join("plain.sgn");
+    std::fs::write(&plain, "old\n").unwrap();
+    let (code, _, stderr) = args(&plain);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(std::fs::read_to_string(&plain).unwrap().contains("[%eval"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
