@@ -324,26 +324,19 @@ fn steers_terminal(c: char) -> bool {
 /// for text from a record (tags, comments) on its way to a terminal: an
 /// escape sequence in an uploaded record must not reach the terminal raw.
 pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(steers_terminal) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(
-        s.chars()
-            .map(|c| {
-                if steers_terminal(c) {
-                    c.escape_unicode().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
+    replace_controls(s, |c| c.escape_unicode().to_string())
 }
 
 /// [`printable`] for source text shown under a diagnostic: each control
 /// character becomes as many `?` as it has bytes, so that spans into the
 /// text stay valid.
 pub fn printable_source(s: &str) -> std::borrow::Cow<'_, str> {
+    replace_controls(s, |c| "?".repeat(c.len_utf8()))
+}
+
+/// `s` with every character that could steer a terminal replaced by
+/// `with(c)`; borrowed when there is none.
+fn replace_controls(s: &str, with: impl Fn(char) -> String) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(steers_terminal) {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -351,7 +344,7 @@ pub fn printable_source(s: &str) -> std::borrow::Cow<'_, str> {
         s.chars()
             .map(|c| {
                 if steers_terminal(c) {
-                    "?".repeat(c.len_utf8())
+                    with(c)
                 } else {
                     c.to_string()
                 }

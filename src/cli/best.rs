@@ -3,7 +3,6 @@
 
 use super::analyze::EvalArgs;
 use crate::analysis::{Evaluator, PositionAnalysis, Value, ValuedUnit};
-use crate::engine::Position;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -181,13 +180,9 @@ pub fn run(args: BestArgs) -> ExitCode {
         Err(code) => return code,
     };
     let board = rules.board;
-    let pos = match Position::parse(&args.position, board.len, board.row_len) {
+    let pos = match super::position_arg(&rules, &args.position) {
         Ok(p) => p,
-        Err(e) => {
-            let err = crate::notation::position_string::PositionArgError::new(&args.position, &e);
-            eprint!("{}", super::render(&err));
-            return ExitCode::from(super::EXIT_USAGE);
-        }
+        Err(code) => return code,
     };
     let position = pos.write(board.len, board.row_len);
     let mut ev = Evaluator::new(&rules, settings);

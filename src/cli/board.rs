@@ -267,13 +267,9 @@ pub fn run(args: BoardArgs) -> ExitCode {
             Ok(r) => r,
             Err(code) => return code,
         };
-        let position = match Position::parse(text, rules.board.len, rules.board.row_len) {
+        let position = match super::position_arg(&rules, text) {
             Ok(p) => p,
-            Err(e) => {
-                let diag = crate::notation::position_string::PositionArgError::new(text, &e);
-                eprint!("{}", super::render(&diag));
-                return ExitCode::from(super::EXIT_USAGE);
-            }
+            Err(code) => return code,
         };
         let shown = Shown {
             rules: &rules,

@@ -175,6 +175,20 @@ pub fn load_rules(
     })
 }
 
+/// A position string given on the command line (`--position`), read for
+/// the board of `rules`; a bad one is reported with its span, exit 2.
+pub fn position_arg(
+    rules: &crate::engine::Ruleset,
+    text: &str,
+) -> Result<crate::engine::Position, ExitCode> {
+    let board = rules.board;
+    crate::engine::Position::parse(text, board.len, board.row_len).map_err(|e| {
+        let diag = crate::notation::position_string::PositionArgError::new(text, &e);
+        eprint!("{}", render(&diag));
+        ExitCode::from(EXIT_USAGE)
+    })
+}
+
 /// Where the rule files that records name may be read from: the options
 /// of every command that reads records (docs/security.md).
 #[derive(Debug, Clone, clap::Args)]

@@ -2,7 +2,7 @@
 //! due without a throw; `--why` adds, for each refused move, the clause
 //! that forbids it.
 
-use crate::engine::{Position, Unit};
+use crate::engine::Unit;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -56,13 +56,9 @@ pub fn run(args: MovesArgs) -> ExitCode {
         Err(code) => return code,
     };
     let board = rules.board;
-    let pos = match Position::parse(&args.position, board.len, board.row_len) {
+    let pos = match super::position_arg(&rules, &args.position) {
         Ok(p) => p,
-        Err(e) => {
-            let diag = crate::notation::position_string::PositionArgError::new(&args.position, &e);
-            eprint!("{}", super::render(&diag));
-            return ExitCode::from(super::EXIT_USAGE);
-        }
+        Err(code) => return code,
     };
     if let Some(t) = args.throw
         && !rules.throws.values.contains(&t)
