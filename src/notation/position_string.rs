@@ -172,7 +172,25 @@ impl Position {
         let mut heading = Heading::Any;
         if state != "-" {
             let mut at = state_at;
+            let mut seen: Vec<&str> = Vec::new();
             for flag in state.split(';') {
+                // Each flag names one piece of state: written twice, the
+                // second would silently replace (or, for the queue, extend)
+                // the first.
+                let key = match flag.split_once(':') {
+                    _ if flag == "fwd" || flag == "back" => "fwd` or `back",
+                    Some(("skip" | "wait", _)) | None => flag,
+                    Some((k, v)) if !v.is_empty() => k,
+                    Some(_) => flag,
+                };
+                if seen.contains(&key) {
+                    return Err(err(
+                        format!("`{key}` is written twice in the rule state; write it once"),
+                        at,
+                        flag.len().max(1),
+                    ));
+                }
+                seen.push(key);
                 match flag {
                     "extra" => extra = true,
                     "skip:w" => skip[0] = true,
@@ -475,6 +493,32 @@ mod tests {
         assert!(e.message.contains("extra"), "{}", e.message);
         let e = Position::parse("W9/10/9B w 0-1 hand:4 6", 30, 10).unwrap_err();
         assert!(e.message.contains("hand:W-B"), "{}", e.message);
+    }
+
+    #[test]
+    fn rejects_a_flag_written_twice() {
+        // Found by fuzzing: two `q:` fields used to add up to a queue over
+        // its capacity, which then did not read back.
+        let text = "10/10/7W2 b 8-3 q:BBBW;q:BWWW;q:B 39";
+        let e = Position::parse(text, 30, 10).unwrap_err();
+        assert!(e.message.contains("`q` is written twice"), "{}", e.message);
+        assert_eq!(e.at, text.find(";q:BWWW").unwrap() + 1);
+        for twice in [
+            "extra;extra",
+            "extra;bound:3;bound:4",
+            "hand:1-1;hand:2-2",
+            "extra;fwd;back",
+        ] {
+            let text = format!("W9/10/9B w 0-1 {twice} 6");
+            let e = Position::parse(&text, 30, 10).unwrap_err();
+            assert!(
+                e.message.contains("written twice"),
+                "{twice}: {}",
+                e.message
+            );
+        }
+        // distinct flags of one family are fine
+        assert!(Position::parse("W9/10/9B w 0-1 skip:w;skip:b;wait:w 6", 30, 10).is_ok());
     }
 
     #[test]
