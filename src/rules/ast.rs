@@ -230,4 +230,28 @@ pub enum DeclKind {
     BearOffVoluntary,
     StartThrow(Spanned<u32>),
     Score(Option<Vec<Spanned<u32>>>),
+    /// `drop ...`: removes an inherited declaration.
+    Drop(DropTarget),
+}
+
+/// What a `drop` declaration removes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DropTarget {
+    /// A declaration there is one of per rule set, by its first words with
+    /// single spaces (`one direction per turn`).
+    Named(String),
+    /// The rules of these squares: every kind, or the kind named by the
+    /// effect's first words (`priority`, `exit with`).
+    At {
+        squares: SquareSetAst,
+        kind: Option<String>,
+    },
+    House(Spanned<String>),
+    /// One side's opening, or both.
+    Opening(Option<Side>),
+    Setup(Side),
+    /// What a forced (or voluntary) pass does to an extra throw.
+    PassExtra {
+        forced: bool,
+    },
 }

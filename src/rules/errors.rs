@@ -301,4 +301,19 @@ pub enum RuleError {
         label: String,
         help: String,
     },
+
+    #[error("`drop` removes nothing: {what} is not declared before it")]
+    #[diagnostic(
+        code(senet::rules::drops_nothing),
+        help(
+            "a `drop` removes a declaration of the extended file (or, in an option, one of the file or another option); check the words after `drop` and what the base declares with `senet rules show BASE`"
+        )
+    )]
+    DropsNothing {
+        #[source_code]
+        src: Src,
+        #[label("nothing to drop")]
+        span: SourceSpan,
+        what: String,
+    },
 }

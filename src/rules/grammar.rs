@@ -496,7 +496,34 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 _ => DeclKind::Score(Some(ints(a))),
             }
         }
+        Rule::drop => DeclKind::Drop(drop_target(next())),
         _ => unreachable!("grammar: statement alternatives only"),
+    }
+}
+
+/// The words of a pair with single spaces, whatever spacing the file used.
+fn words(p: &Pair<Rule>) -> String {
+    p.as_str().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn drop_target(p: Pair<Rule>) -> DropTarget {
+    let rule = p.as_rule();
+    let mut inner = p.clone().into_inner();
+    match rule {
+        Rule::drop_at => DropTarget::At {
+            squares: square_set(inner.next().unwrap()),
+            kind: inner.next().map(|k| words(&k)),
+        },
+        Rule::drop_house => {
+            let name = inner.next().unwrap();
+            DropTarget::House(Spanned::new(name.as_str().to_string(), span(&name)))
+        }
+        Rule::drop_opening => DropTarget::Opening(inner.next().map(|s| side(&s))),
+        Rule::drop_setup => DropTarget::Setup(side(&inner.next().unwrap())),
+        Rule::drop_pass_extra => DropTarget::PassExtra {
+            forced: inner.next().unwrap().as_str() == "forced",
+        },
+        _ => DropTarget::Named(words(&p)),
     }
 }
 
@@ -644,6 +671,14 @@ pub fn describe(rule: Rule) -> &'static str {
         goal => "`goal: bear off all pieces` or `goal: most pieces borne off`",
         score => "`score by row N, N, ...` or `no score`",
         no_score => "`no score`",
+        drop => "`drop` and the first words of a declaration, e.g. `drop guard`",
+        drop_at => "`at SQUARES` or `at SQUARES: EFFECT`",
+        drop_effect => "the first words of a square effect, e.g. `priority` or `exit with`",
+        drop_house => "`house NAME`",
+        drop_opening => "`opening`, `opening white` or `opening black`",
+        drop_setup => "`setup white` or `setup black`",
+        drop_pass_extra => "`forced pass` or `voluntary pass`",
+        drop_named => "the first words of a declaration, e.g. `guard` or `one direction per turn`",
     }
 }
 

@@ -4,8 +4,8 @@
 //! is collected; nothing past [`compile`] re-checks.
 
 use super::ast::{
-    self, Decl, DeclKind, Effect, LockPart, PredAst, PredNode, RelocationAst, Span, SquareItem,
-    SquareRef, ThrowSet,
+    self, Decl, DeclKind, DropTarget, Effect, LockPart, PredAst, PredNode, RelocationAst, Span,
+    SquareItem, SquareRef, ThrowSet,
 };
 use super::errors::RuleError;
 use crate::diag::{SourceFile, span as mspan};
@@ -137,6 +137,8 @@ enum Setting {
         throws: Vec<u8>,
         bound: bool,
     },
+    /// `drop ...`: the declarations this removes (any of them may be absent).
+    Drop(Vec<Key>),
 }
 
 /// A checked declaration and where it came from.
@@ -240,12 +242,33 @@ pub fn compile(
     for (i, layer) in layers.iter().enumerate() {
         let items = lw.lower_scope(i, &layer.ast.decls);
         lw.check_duplicates(i, &items);
-        for it in items {
-            map.insert(it.key, it);
+        // A layer's drops remove what came before the layer, never one of
+        // its own declarations, wherever they stand in the file.
+        let (drops, decls): (Vec<Item>, Vec<Item>) = items
+            .into_iter()
+            .partition(|it| matches!(it.setting, Setting::Drop(_)));
+        for it in drops.into_iter().chain(decls) {
+            lw.merge(&mut map, it, true);
         }
         for o in &layer.ast.options {
             let items = lw.lower_scope(i, &o.decls);
             lw.check_duplicates(i, &items);
+            // A `drop` in an option must name something the file (with
+            // what it extends) or another option declares.
+            for it in &items {
+                if let Setting::Drop(keys) = &it.setting
+                    && !keys.iter().any(|k| {
+                        map.contains_key(k)
+                            || options.iter().any(|o| o.items.iter().any(|i| i.key == *k))
+                    })
+                {
+                    lw.errors.push(RuleError::DropsNothing {
+                        src: lw.src(i),
+                        span: mspan(it.span.start, it.span.end),
+                        what: describe_key(it.key),
+                    });
+                }
+            }
             let def = OptionDef {
                 name: o.name.node.clone(),
                 description: o.description.clone(),
@@ -318,8 +341,16 @@ pub fn compile(
     }
     for (i, o) in options.iter().enumerate() {
         if on[i] {
-            for it in &o.items {
-                map.insert(it.key, it.clone());
+            let drops = o
+                .items
+                .iter()
+                .filter(|it| matches!(it.setting, Setting::Drop(_)));
+            let decls = o
+                .items
+                .iter()
+                .filter(|it| !matches!(it.setting, Setting::Drop(_)));
+            for it in drops.chain(decls) {
+                lw.merge(&mut map, it.clone(), false);
             }
         }
     }
@@ -387,8 +418,69 @@ impl Lowerer<'_> {
         });
     }
 
+    /// The keys a `drop` names. The grammar admits only the words of
+    /// [`DROP_NAMED`] and [`DROP_KINDS`], so a lookup cannot fail.
+    fn drop_keys(&mut self, layer: usize, target: &DropTarget) -> Vec<Key> {
+        match target {
+            DropTarget::Named(words) => DROP_NAMED
+                .iter()
+                .filter(|(w, _)| w == words)
+                .map(|&(_, k)| k)
+                .collect(),
+            DropTarget::At { squares, kind } => {
+                let set = self.squares(layer, squares);
+                let kinds: Vec<SquareKind> = match kind {
+                    Some(words) => DROP_KINDS
+                        .iter()
+                        .filter(|(w, _)| w == words)
+                        .map(|&(_, k)| k)
+                        .collect(),
+                    None => DROP_KINDS.iter().map(|&(_, k)| k).collect(),
+                };
+                let mut keys: Vec<Key> = set
+                    .iter()
+                    .flat_map(|s| kinds.iter().map(move |&k| Key::Square(k, s)))
+                    .collect();
+                keys.sort();
+                keys.dedup();
+                keys
+            }
+            DropTarget::House(name) => {
+                let r = ast::Spanned::new(SquareRef::House(name.node.clone()), name.span);
+                self.square(layer, &r).map(Key::House).into_iter().collect()
+            }
+            DropTarget::Opening(Some(side)) => vec![Key::Opening(*side)],
+            DropTarget::Opening(None) => Side::BOTH.iter().map(|&s| Key::Opening(s)).collect(),
+            DropTarget::Setup(side) => vec![Key::Setup(*side)],
+            DropTarget::PassExtra { forced } => vec![Key::PassExtra(*forced)],
+        }
+    }
+
+    /// Merges one item into the rule set being built: a declaration replaces
+    /// the one with its key, a `drop` removes what it names. With `strict`,
+    /// a `drop` that removes nothing is an error (most likely a misspelt
+    /// target or a base that never made that declaration).
+    fn merge(&mut self, map: &mut BTreeMap<Key, Item>, it: Item, strict: bool) {
+        let Setting::Drop(keys) = &it.setting else {
+            map.insert(it.key, it);
+            return;
+        };
+        let removed = keys.iter().filter(|k| map.remove(k).is_some()).count();
+        if removed == 0 && strict {
+            self.errors.push(RuleError::DropsNothing {
+                src: self.src(it.layer),
+                span: mspan(it.span.start, it.span.end),
+                what: describe_key(it.key),
+            });
+        }
+    }
+
     fn check_duplicates(&mut self, layer: usize, items: &[Item]) {
         let mut seen: HashMap<Key, &Item> = HashMap::new();
+        // A `drop` is not a declaration of its key.
+        let items = items
+            .iter()
+            .filter(|it| !matches!(it.setting, Setting::Drop(_)));
         for it in items {
             if let Some(first) = seen.get(&it.key) {
                 if first.span != it.span {
@@ -894,6 +986,12 @@ impl Lowerer<'_> {
                         .collect()
                 });
                 push(Key::Score, Setting::Score(ws));
+            }
+            DeclKind::Drop(target) => {
+                let keys = self.drop_keys(layer, target);
+                if let Some(&first) = keys.first() {
+                    push(first, Setting::Drop(keys));
+                }
             }
             DeclKind::At { squares, effect } => {
                 let set = self.squares(layer, squares);
@@ -1612,6 +1710,61 @@ impl Lowerer<'_> {
 }
 
 /// What a key is called in a duplicate-declaration message.
+/// The words `drop` takes for a declaration there is one of per rule set
+/// (the grammar's `drop_named`), and the key each removes.
+const DROP_NAMED: [(&str, Key); 27] = [
+    ("title", Key::Title),
+    ("source", Key::Source),
+    ("status", Key::Status),
+    ("goal", Key::Goal),
+    ("board", Key::Board),
+    ("pieces", Key::Pieces),
+    ("enter", Key::Enter),
+    ("split", Key::Split),
+    ("one direction per turn", Key::OneDirection),
+    ("starter", Key::Starter),
+    ("throws", Key::Throws),
+    ("extra throw", Key::Extra),
+    ("backward", Key::Backward),
+    ("forward move compulsory", Key::Compulsory),
+    ("pass", Key::Pass),
+    ("landing on own piece", Key::OwnPiece),
+    ("landing on opposing piece", Key::Opposing),
+    ("protect", Key::Protect),
+    ("runs", Key::Runs),
+    ("blockade", Key::Blockade),
+    ("guard", Key::Guard),
+    ("first move", Key::StartThrow),
+    ("bear off voluntary", Key::BearOffVoluntary),
+    ("bear off only when", Key::BearOffAllIn),
+    ("bear off", Key::BearOff),
+    ("unusable bound throw", Key::BoundThrow),
+    ("score", Key::Score),
+];
+
+/// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
+/// kind of square rule each removes.
+const DROP_KINDS: [(&str, SquareKind); 18] = [
+    ("relocate", SquareKind::Landing),
+    ("stay", SquareKind::Landing),
+    ("lock", SquareKind::Lock),
+    ("gate", SquareKind::Gate),
+    ("truncate", SquareKind::Truncate),
+    ("immobile", SquareKind::Immobile),
+    ("priority", SquareKind::Priority),
+    ("exit only from turn start", SquareKind::ExitFromTurnStart),
+    ("exit gives no extra throw", SquareKind::ExitNoExtra),
+    ("exit with", SquareKind::Exit),
+    ("hit sends", SquareKind::HitSends),
+    ("protected target diverts", SquareKind::Divert),
+    ("extra throw bound", SquareKind::BoundExtra),
+    ("extra throw", SquareKind::ExtraThrow),
+    ("back to hand", SquareKind::StuckToHand),
+    ("no backward move", SquareKind::NoBackward),
+    ("miss next turn", SquareKind::MissTurn),
+    ("overshoot", SquareKind::Overshoot),
+];
+
 fn describe_key(k: Key) -> String {
     match k {
         Key::Title => "the title".into(),
@@ -2020,4 +2173,38 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
     }
     flush(&mut group, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    fn dropped(text: &str) -> DropTarget {
+        let file = SourceFile::new("t.senet", text);
+        let ast = super::super::grammar::parse(&file).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        match &ast.decls[0].kind {
+            DeclKind::Drop(t) => t.clone(),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    /// The grammar's `drop_named` and `drop_effect` alternatives and the
+    /// tables that give their keys list the same words.
+    #[test]
+    fn every_drop_word_parses_to_its_table_entry() {
+        for (words, _) in DROP_NAMED {
+            // Spacing in the file does not matter.
+            let text = format!("drop   {}\n", words.replace(' ', " \t "));
+            assert_eq!(dropped(&text), DropTarget::Named(words.to_string()));
+        }
+        for (words, _) in DROP_KINDS {
+            match dropped(&format!("drop at 3: {words}")) {
+                DropTarget::At { kind, .. } => assert_eq!(kind.as_deref(), Some(words)),
+                other => panic!("{words}: {other:?}"),
+            }
+        }
+        let named: std::collections::BTreeSet<Key> = DROP_NAMED.iter().map(|&(_, k)| k).collect();
+        assert_eq!(named.len(), DROP_NAMED.len(), "two words for one key");
+    }
 }

@@ -98,6 +98,7 @@ fn err_fixtures_cover_every_code() {
         "throw_map_range",
         "missing",
         "value",
+        "drops_nothing",
     ] {
         assert!(
             codes.contains(&format!("senet::rules::{code}")),
@@ -273,4 +274,51 @@ fn relative_moves_and_counting_up_relocate_as_written() {
     // The water sends its piece to 15, or counting up from it.
     assert_eq!(units(&[24], &[1], 3), ["3:24-27=15"]);
     assert_eq!(units(&[24], &[15, 16], 3), ["3:24-27=17"]);
+}
+
+/// The units of one throw in a position, written as SGN.
+fn units(rules: &senet::engine::Ruleset, position: &str, throw: u8) -> Vec<String> {
+    let b = rules.board();
+    let pos = senet::engine::Position::parse(position, b.len, b.row_len).unwrap();
+    let mut out = Vec::new();
+    rules.legal_units(&pos, throw, &mut out);
+    out.iter().map(|u| u.to_string()).collect()
+}
+
+#[test]
+fn drop_removes_inherited_rules_from_play() {
+    let path = "tests/fixtures/rules/ok/drop_overlay.senet";
+    let kendall = rules::load("kendall", None, &[]).unwrap();
+    let open = rules::load(path, None, &[]).unwrap();
+    let passing = rules::load(path, None, &["K-12".to_string()]).unwrap();
+    // White on 1 behind three Black pieces; a 6 from 21 lands on the water.
+    let pos = "W1BBB5/W9/WWWBB5 w 0-0 - 20";
+    let before = units(&kendall, pos, 6);
+    assert!(!before.contains(&"6+:1-7".to_string()), "{before:?}");
+    assert!(before.contains(&"6+:21-27=2".to_string()), "{before:?}");
+    // `drop blockade` frees the way; `drop at 27` leaves the water plain.
+    let after = units(&open, pos, 6);
+    assert_eq!(
+        after,
+        ["6+:1-7", "6+:11-17", "6+:21-27", "6+:22-28", "6+:23-29"]
+    );
+    // An option may drop a declaration too: K-12 drops compulsion and
+    // offers the pass.
+    let with_pass = units(&passing, pos, 6);
+    assert_eq!(with_pass.last().map(String::as_str), Some("6+:pass"));
+    // `drop protect`: a pair no longer protects its pieces (kendall: run >= 2).
+    let pair = "W1BB6/10/WWWWBBB3 w 0-0 - 20";
+    assert_eq!(units(&kendall, pair, 1), ["1+:1-2"]);
+    assert_eq!(units(&open, pair, 1), ["1+:1-2", "1+:24x25"]);
+}
+
+#[test]
+fn drop_in_an_option_is_undone_by_a_later_option() {
+    let path = "tests/fixtures/rules/ok/drop_overlay.senet";
+    let gate = rules::load(path, None, &["K-15a".to_string()]).unwrap();
+    let undone = rules::load(path, None, &["K-15b".to_string()]).unwrap();
+    // A 6 from 22 would pass the gate on 26.
+    let pos = "W1BBB5/W9/WWWBB5 w 0-0 - 20";
+    assert!(!units(&gate, pos, 6).contains(&"6+:22-28".to_string()));
+    assert!(units(&undone, pos, 6).contains(&"6+:22-28".to_string()));
 }
