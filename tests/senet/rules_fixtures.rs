@@ -71,6 +71,99 @@ fn err_fixtures_report_every_error() {
     });
 }
 
+fn render_warnings(w: &rules::RuleWarnings) -> String {
+    let mut out = String::new();
+    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .render_report(&mut out, w)
+        .unwrap();
+    out
+}
+
+/// `rules check` fixtures: everything the check finds in one run (errors
+/// and warnings, in line order), or the warnings of a file that compiles.
+#[test]
+fn check_fixtures_report_every_mistake_in_line_order() {
+    settings().bind(|| {
+        insta::glob!("../fixtures/rules/check", "*.senet", |path| {
+            let name = relative(path);
+            let shown = match rules::check(&name, None, &[]) {
+                Ok((_, warnings)) => {
+                    assert!(
+                        !warnings.is_empty(),
+                        "a check fixture has something to report"
+                    );
+                    render_warnings(&rules::RuleWarnings {
+                        file: name.clone(),
+                        warnings,
+                    })
+                }
+                Err(e) => render(&e),
+            };
+            insta::assert_snapshot!(shown);
+        });
+    });
+}
+
+/// The five mistakes of one file come out in one run, in line order:
+/// an unknown base, two syntax errors and two dead values.
+#[test]
+fn five_mistakes_in_one_run() {
+    let e = rules::check("tests/fixtures/rules/check/five_mistakes.senet", None, &[])
+        .expect_err("the file has errors");
+    let codes: Vec<String> = e
+        .errors()
+        .iter()
+        .map(|e| miette::Diagnostic::code(e).unwrap().to_string())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "senet::rules::unknown_base",
+            "senet::rules::never_thrown",
+            "senet::rules::syntax",
+            "senet::rules::never_thrown",
+            "senet::rules::syntax",
+        ]
+    );
+    let offsets: Vec<usize> = e.errors().iter().filter_map(|e| e.offset()).collect();
+    assert!(offsets.is_sorted(), "not in line order: {offsets:?}");
+    let senet::rules::RulesError::Invalid {
+        count, warnings, ..
+    } = e
+    else {
+        panic!("not a rule-file error");
+    };
+    assert_eq!((count, warnings), (3, 2));
+}
+
+/// Warnings do not stop a file from loading, and `load` (used by every
+/// command but `rules check`) does not report them.
+#[test]
+fn warnings_do_not_fail_a_load() {
+    let path = "tests/fixtures/rules/check/dead_values.senet";
+    let (_, warnings) = rules::check(path, None, &[]).unwrap();
+    assert_eq!(warnings.len(), 4);
+    assert!(warnings.iter().all(|w| w.is_warning()));
+    rules::load(path, None, &[]).unwrap();
+}
+
+/// The built-in rule files have no dead value, alone or with any option.
+#[test]
+fn builtins_have_no_warnings() {
+    for name in rules::builtin_names() {
+        let (base, warnings) = rules::check(name, None, &[]).unwrap();
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+        for (option, _) in &base.meta().options {
+            let (_, warnings) = rules::check(name, None, std::slice::from_ref(option)).unwrap();
+            assert!(
+                warnings.is_empty(),
+                "{name} --option {option}: {warnings:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn err_fixtures_cover_every_code() {
     let mut codes = std::collections::BTreeSet::new();
