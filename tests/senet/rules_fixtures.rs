@@ -367,3 +367,58 @@ fn relative_moves_and_counting_up_relocate_as_written() {
     assert_eq!(units(&[24], &[1], 3), ["3:24-27=15"]);
     assert_eq!(units(&[24], &[15, 16], 3), ["3:24-27=17"]);
 }
+
+fn codes_of(e: &rules::RulesError) -> Vec<String> {
+    e.errors()
+        .iter()
+        .map(|e| miette::Diagnostic::code(e).unwrap().to_string())
+        .collect()
+}
+
+/// Two options that decide the same thing differently, neither building
+/// on the other, are refused with both names; so is an option named twice.
+#[test]
+fn contradictory_and_repeated_options_are_errors_naming_them() {
+    let two = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+    let e = rules::load("kendall", None, &two("A-3/lowest", "A-3/queue")).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_conflict"]);
+    let text = e.errors()[0].to_string();
+    assert!(
+        text.contains("`A-3/lowest`") && text.contains("`A-3/queue`"),
+        "{text}"
+    );
+    // An option and the one it requires do not contradict each other.
+    rules::load("kendall", None, &two("A-3/queue", "K-15b")).unwrap();
+
+    let e = rules::load("kendall", None, &two("A-1", "A-1")).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_repeated"]);
+    let e = rules::load("kendall", None, &["A-1; A-2; A-1".to_string()]).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_repeated"]);
+    assert!(e.errors()[0].to_string().contains("`A-1`"));
+}
+
+/// Options that do not combine inside a built-in file are reported
+/// against the options, with no line of the built-in file to edit.
+#[test]
+fn a_combination_that_fails_in_a_builtin_names_the_options() {
+    let options = vec!["T-14b".to_string(), "A-3/queue".to_string()];
+    let e = rules::load("thai", None, &options).unwrap_err();
+    // Both decide what a piece landing on 27 does (a contradiction), and
+    // the lock of one needs the piece to stay, which the other undoes.
+    assert_eq!(
+        codes_of(&e),
+        [
+            "senet::rules::option_conflict",
+            "senet::rules::option_combination"
+        ]
+    );
+    assert!(e.errors().iter().all(|e| e.file_name().is_none()));
+    let err = &e.errors()[1];
+    assert!(err.file_name().is_none() && err.offset().is_none());
+    let text = err.to_string();
+    assert!(
+        text.contains("`T-14b`") && text.contains("`A-3/queue`"),
+        "{text}"
+    );
+    assert!(text.contains("square 27"), "{text}");
+}
