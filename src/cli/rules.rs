@@ -40,6 +40,9 @@ pub enum RulesCommand {
         /// Also check with these options selected (repeatable).
         #[arg(long = "option", value_name = "NAME")]
         options: Vec<String>,
+        /// Fail (exit 1) when the file has warnings, as when it has errors.
+        #[arg(long)]
+        deny_warnings: bool,
     },
 }
 
@@ -96,10 +99,28 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                 }
             }
         }
-        RulesCommand::Check { file, options } => {
+        RulesCommand::Check {
+            file,
+            options,
+            deny_warnings,
+        } => {
             let spec = file.display().to_string();
-            match rules::load(&spec, None, &options) {
-                Ok(r) => {
+            match rules::check(&spec, None, &options) {
+                Ok((r, warnings)) => {
+                    let denied = deny_warnings && !warnings.is_empty();
+                    if !warnings.is_empty() {
+                        eprint!(
+                            "{}",
+                            super::render(&rules::RuleWarnings {
+                                file: spec.clone(),
+                                warnings,
+                            })
+                        );
+                    }
+                    if denied {
+                        eprintln!("{spec}: warnings denied (--deny-warnings)");
+                        return ExitCode::from(super::EXIT_INPUT);
+                    }
                     println!(
                         "{spec}: ok ({}, {} options)",
                         r.meta.title,

@@ -40,17 +40,44 @@ pub enum RulesError {
     /// error is rendered with its part of the file, so a file of thousands
     /// of errors would otherwise take time quadratic in its size).
     #[error(
-        "rule file `{file}` has {count} {}{}",
+        "rule file `{file}` has {count} {}{}{}",
         if *count == 1 { "error" } else { "errors" },
-        if *count > errors.len() { format!(" (the first {} shown)", errors.len()) } else { String::new() }
+        warnings_count(*warnings),
+        if *count + *warnings > errors.len() { format!(" (the first {} shown)", errors.len()) } else { String::new() }
     )]
     #[diagnostic(code(senet::rules::invalid))]
     Invalid {
         file: String,
+        /// The errors found (warnings not counted).
         count: usize,
+        /// The warnings found besides the errors (only `rules check`
+        /// reports warnings).
+        warnings: usize,
+        /// Errors and warnings, in the order of the files of the chain
+        /// (base first) and of the lines in each file.
         #[related]
         errors: Vec<RuleError>,
     },
+}
+
+/// The warnings of a rule file that compiles (`rules check`): dead values.
+#[derive(Debug, Error, Diagnostic)]
+#[error("rule file `{file}` has {} {}", warnings.len(), if warnings.len() == 1 { "warning" } else { "warnings" })]
+#[diagnostic(code(senet::rules::warnings), severity(Warning))]
+pub struct RuleWarnings {
+    pub file: String,
+    /// In the order of the files of the chain (base first) and of the
+    /// lines in each file.
+    #[related]
+    pub warnings: Vec<RuleError>,
+}
+
+fn warnings_count(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => " and 1 warning".to_string(),
+        n => format!(" and {n} warnings"),
+    }
 }
 
 impl RulesError {
@@ -316,4 +343,115 @@ pub enum RuleError {
         span: SourceSpan,
         what: String,
     },
+
+    #[error("{what}{}", cited(clause))]
+    #[diagnostic(code(senet::rules::never_thrown), severity(Warning), help("{help}"))]
+    NeverThrown {
+        #[source_code]
+        src: Src,
+        #[label("never thrown")]
+        span: SourceSpan,
+        what: String,
+        clause: String,
+        help: String,
+    },
+
+    #[error(
+        "pieces enter from the hand, but no piece is ever in hand{}",
+        cited(clause)
+    )]
+    #[diagnostic(
+        code(senet::rules::entry_without_hand),
+        severity(Warning),
+        help(
+            "no side starts in hand (`setup white in hand`) and no square sends a piece back to the hand; remove the entry rule or declare a hand"
+        )
+    )]
+    EntryWithoutHand {
+        #[source_code]
+        src: Src,
+        #[label("enters nothing")]
+        span: SourceSpan,
+        clause: String,
+    },
+
+    #[error("house `{name}` (square {square}) is never used{}", cited(clause))]
+    #[diagnostic(
+        code(senet::rules::unused_house),
+        severity(Warning),
+        help(
+            "no square rule, target or protection names square {square}, by number or as `{name}`; give it a rule (`at {name}: ...`) or remove it"
+        )
+    )]
+    UnusedHouse {
+        #[source_code]
+        src: Src,
+        #[label("declared here, used nowhere")]
+        span: SourceSpan,
+        name: String,
+        square: u32,
+        clause: String,
+    },
+
+    #[error("options `{first}` and `{second}` contradict each other: both decide {what}")]
+    #[diagnostic(
+        code(senet::rules::option_conflict),
+        help("select one of `{first}` and `{second}`")
+    )]
+    OptionConflict {
+        first: String,
+        second: String,
+        what: String,
+    },
+
+    #[error("option `{name}` is selected twice")]
+    #[diagnostic(
+        code(senet::rules::option_repeated),
+        help("name each option once (in --option or in the RuleOptions tag)")
+    )]
+    OptionRepeated { name: String },
+
+    #[error("the options {options} do not combine: {what}")]
+    #[diagnostic(code(senet::rules::option_combination), help("{help}"))]
+    OptionCombination {
+        options: String,
+        what: String,
+        help: String,
+    },
+}
+
+/// ` [K-6]` after a message, for the clauses of the declaration it is about.
+fn cited(clause: &str) -> String {
+    if clause.is_empty() {
+        String::new()
+    } else {
+        format!(" [{clause}]")
+    }
+}
+
+impl RuleError {
+    /// Whether this is a warning (a dead value), which does not stop the
+    /// rule file from compiling.
+    pub fn is_warning(&self) -> bool {
+        matches!(
+            self,
+            RuleError::NeverThrown { .. }
+                | RuleError::EntryWithoutHand { .. }
+                | RuleError::UnusedHouse { .. }
+        )
+    }
+
+    /// The name of the file the problem is in, when it points into one.
+    pub fn file_name(&self) -> Option<String> {
+        use miette::Diagnostic;
+        let src = self.source_code()?;
+        let contents = src.read_span(&(0, 0).into(), 0, 0).ok()?;
+        contents.name().map(str::to_string)
+    }
+
+    /// The byte offset of the problem's first label, when it has one.
+    pub fn offset(&self) -> Option<usize> {
+        use miette::Diagnostic;
+        self.labels()?.next().map(|l| l.offset())
+    }
 }

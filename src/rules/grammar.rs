@@ -15,10 +15,198 @@ use pest::iterators::Pair;
 #[grammar = "grammar/rules.pest"]
 pub struct RulesParser;
 
-/// Parses a rule file into its spanned syntax tree.
+/// Parses a rule file into its spanned syntax tree; the first syntax error
+/// ends the parse.
 pub fn parse(file: &SourceFile) -> Result<RuleFile, Box<RuleError>> {
-    let mut pairs =
+    let pairs =
         RulesParser::parse(Rule::file, &file.text).map_err(|e| Box::new(syntax_error(file, e)))?;
+    Ok(tree(pairs))
+}
+
+/// A parse that goes on after syntax errors: the declarations that parse,
+/// and every syntax error in line order.
+pub struct Recovered {
+    /// The declarations that parse; `None` when the file could not be read
+    /// past an error (an unclosed block at its end).
+    pub file: Option<RuleFile>,
+    pub errors: Vec<RuleError>,
+}
+
+/// The most syntax errors one file reports: each costs a parse of the file.
+const MAX_SYNTAX_ERRORS: usize = super::errors::MAX_SHOWN_ERRORS;
+
+/// Parses a rule file and reports every syntax error, not only the first.
+///
+/// pest stops at the first error, so each error is taken out of the text
+/// and the file parsed again: the declaration the error falls in (from the
+/// line it begins on up to the line where the next declaration begins) is
+/// replaced by spaces of the same length, so every later span still points
+/// into the file as written. A region is only ever blanked after an error
+/// has been reported inside it, and each parse reports the first error of
+/// what is left, so no error is invented and, short of an unclosed block at
+/// the end of the file, none is lost.
+pub fn parse_recovering(file: &SourceFile) -> Recovered {
+    let mut text = file.text.to_string();
+    let mut errors = Vec::new();
+    loop {
+        let e = match RulesParser::parse(Rule::file, &text) {
+            Ok(pairs) => {
+                return Recovered {
+                    file: Some(tree(pairs)),
+                    errors,
+                };
+            }
+            Err(e) => e,
+        };
+        let at = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((a, _)) => a,
+        };
+        let new_declaration = expects_declaration(&e);
+        errors.push(syntax_error(file, e));
+        let (start, end) = failed_declaration(&text, at, new_declaration);
+        if errors.len() >= MAX_SYNTAX_ERRORS || !blank(&mut text, start, end) {
+            return Recovered { file: None, errors };
+        }
+    }
+}
+
+/// Whether a parse error is where a new declaration was expected (rather
+/// than inside one).
+fn expects_declaration(e: &pest::error::Error<Rule>) -> bool {
+    match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => positives
+            .iter()
+            .any(|r| matches!(r, Rule::file | Rule::decl | Rule::item | Rule::statement)),
+        pest::error::ErrorVariant::CustomError { .. } => false,
+    }
+}
+
+/// The words that begin a declaration, an `extends` or an `option`.
+const DECLARATION_WORDS: &[&str] = &[
+    "title",
+    "source",
+    "status",
+    "board",
+    "house",
+    "pieces",
+    "setup",
+    "enter",
+    "split",
+    "one",
+    "starter",
+    "opening",
+    "throws",
+    "extra",
+    "no",
+    "backward",
+    "forward",
+    "pass",
+    "landing",
+    "protect",
+    "runs",
+    "blockade",
+    "at",
+    "bear",
+    "forced",
+    "voluntary",
+    "unusable",
+    "goal",
+    "guard",
+    "first",
+    "score",
+    "extends",
+    "option",
+];
+
+/// The first word of a line, or `}` for a line that closes a block.
+fn first_word(line: &str) -> &str {
+    let t = line.trim_start();
+    if t.starts_with('}') {
+        return "}";
+    }
+    let end = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    &t[..end]
+}
+
+/// Whether a line begins a declaration (or closes an option block).
+fn begins_declaration(line: &str) -> bool {
+    let w = first_word(line);
+    w == "}" || DECLARATION_WORDS.contains(&w)
+}
+
+/// The byte range of the declaration a syntax error at `at` falls in: from
+/// the start of the line the declaration begins on to the start of the
+/// next line that begins a declaration (or closes a block), or the end of
+/// the text. An error where a declaration was expected is the declaration
+/// of its own line; an error inside a declaration belongs to the last one
+/// begun at or before it. A broken `option` header takes its whole block.
+fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, usize) {
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |offset, line| {
+            let start = *offset;
+            *offset += line.len();
+            Some((start, line))
+        })
+        .collect();
+    let Some(here) = lines.iter().rposition(|&(s, _)| s <= at) else {
+        return (at, at);
+    };
+    let (line_start, line) = lines[here];
+    let at_first_word = at <= line_start + (line.len() - line.trim_start().len());
+    let first = if new_declaration && at_first_word {
+        here
+    } else {
+        // An error at the first word of a line that was not expected to
+        // begin a declaration belongs to a declaration begun earlier.
+        (0..=here)
+            .rev()
+            .find(|&i| begins_declaration(lines[i].1) && (i < here || !at_first_word))
+            .unwrap_or(here)
+    };
+    let last = if first_word(lines[first].1) == "option" {
+        (first + 1..lines.len())
+            .find(|&i| first_word(lines[i].1) == "}")
+            .map(|i| i + 1)
+    } else {
+        let from = if at_first_word && !new_declaration {
+            here
+        } else {
+            here + 1
+        };
+        (from.max(first + 1)..lines.len()).find(|&i| begins_declaration(lines[i].1))
+    };
+    let start = lines[first].0;
+    let end = last
+        .and_then(|i| lines.get(i).map(|l| l.0))
+        .unwrap_or(text.len());
+    (start, end.max(start))
+}
+
+/// Replaces the text from `start` to `end` by spaces, keeping line breaks
+/// and the length in bytes. Returns false when there was nothing but
+/// spacing to blank (going on would find the same error again).
+fn blank(text: &mut String, start: usize, end: usize) -> bool {
+    let region = &text[start..end];
+    if region.trim().is_empty() {
+        return false;
+    }
+    let spaced: String = region
+        .chars()
+        .flat_map(|c| {
+            let n = if c == '\n' { 0 } else { c.len_utf8() };
+            std::iter::repeat_n(' ', n).chain((c == '\n').then_some('\n'))
+        })
+        .collect();
+    text.replace_range(start..end, &spaced);
+    true
+}
+
+/// The syntax tree of a parsed file.
+fn tree(mut pairs: pest::iterators::Pairs<Rule>) -> RuleFile {
     // grammar: `file` always matches exactly once on success
     let top = pairs.next().unwrap();
     let mut out = RuleFile {
@@ -37,7 +225,7 @@ pub fn parse(file: &SourceFile) -> Result<RuleFile, Box<RuleError>> {
             _ => {} // EOI
         }
     }
-    Ok(out)
+    out
 }
 
 fn span(p: &Pair<Rule>) -> Span {

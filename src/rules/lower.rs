@@ -164,31 +164,66 @@ struct Lowerer<'a> {
     houses: HashMap<String, u8>,
     len: u8,
     errors: Vec<RuleError>,
+    /// Part of the chain is unknown: a name not found may be declared there.
+    lenient_names: bool,
+}
+
+/// What is known to be missing from the layers given to [`compile`]: the
+/// layers are then checked declaration by declaration only, since a check
+/// of the whole rule set would report what the missing part declares.
+#[derive(Debug, Clone, Default)]
+pub struct Gaps {
+    /// The chain stops short of its base (an unknown base, a cycle, a
+    /// chain too long): the bottom layer given extends something missing.
+    pub chain_cut: bool,
+    /// Per layer: some of its declarations did not parse and are missing.
+    pub unparsed: Vec<bool>,
+}
+
+impl Gaps {
+    fn any(&self) -> bool {
+        self.chain_cut || self.unparsed.iter().any(|&u| u)
+    }
+    /// Whether a declaration of `layer` is the final word on its key: no
+    /// overlay above it lost declarations that could have replaced it (a
+    /// second one in its own layer would be a duplicate, not a
+    /// replacement).
+    fn is_final(&self, layer: usize) -> bool {
+        self.unparsed.iter().skip(layer + 1).all(|&u| !u)
+    }
+}
+
+/// What [`compile`] found: the rule set when there is no error, every
+/// error, and the warnings (dead values).
+pub struct Compiled {
+    pub ruleset: Option<Ruleset>,
+    pub errors: Vec<RuleError>,
+    pub warnings: Vec<RuleError>,
 }
 
 /// Compiles an overlay chain (base first, the file asked for last) with the
 /// selected options. `name` is the stem of the last file.
-pub fn compile(
-    layers: &[Layer],
-    name: &str,
-    selected: &[String],
-) -> Result<Ruleset, Vec<RuleError>> {
+pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -> Compiled {
     let top = layers.len() - 1;
+    let partial = gaps.any();
     let mut lw = Lowerer {
         layers,
         houses: HashMap::new(),
         len: 62,
         errors: Vec::new(),
+        lenient_names: partial,
     };
 
     // The board length (for range checks) and the house names come first:
     // every other declaration refers to squares.
-    for layer in layers {
+    for (i, layer) in layers.iter().enumerate() {
         for d in &layer.ast.decls {
             if let DeclKind::Board { len, .. } = &d.kind
                 && (2..=62).contains(&len.node)
             {
-                lw.len = len.node as u8;
+                // A board an overlay's unparsed declaration may have
+                // replaced: squares are then checked against the largest.
+                lw.len = if gaps.is_final(i) { len.node as u8 } else { 62 };
             }
         }
     }
@@ -303,7 +338,7 @@ pub fn compile(
     let known: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
     for o in &options {
         for r in &o.requires {
-            if !known.contains(&r.node) {
+            if !known.contains(&r.node) && !partial {
                 lw.errors.push(RuleError::UnknownOption {
                     src: layers[o.layer].file.named(),
                     span: Some(mspan(r.span.start, r.span.end)),
@@ -317,11 +352,19 @@ pub fn compile(
     // Selection: every name must exist; requirements switch on more options.
     let mut on = vec![false; options.len()];
     let mut stack: Vec<String> = Vec::new();
+    let mut asked: Vec<&str> = Vec::new();
     for s in selected {
         for name in s.split(';').map(str::trim).filter(|n| !n.is_empty()) {
+            if asked.contains(&name) {
+                lw.errors.push(RuleError::OptionRepeated {
+                    name: name.to_string(),
+                });
+                continue;
+            }
+            asked.push(name);
             if known.iter().any(|k| k == name) {
                 stack.push(name.to_string());
-            } else {
+            } else if !partial {
                 lw.errors.push(RuleError::UnknownOption {
                     src: layers[top].file.named(),
                     span: None,
@@ -339,6 +382,7 @@ pub fn compile(
             stack.extend(options[i].requires.iter().map(|r| r.node.clone()));
         }
     }
+    lw.check_contradictions(&options, &on);
     for (i, o) in options.iter().enumerate() {
         if on[i] {
             let drops = o
@@ -365,11 +409,27 @@ pub fn compile(
         .filter(|(_, on)| **on)
         .map(|(o, _)| o.name.clone())
         .collect();
+    let mut warnings = lw.never_thrown(&map, &options, gaps);
+    if !partial {
+        warnings.extend(lw.entry_without_hand(&map, &options));
+        warnings.extend(lw.unused_houses());
+    }
+    let before_build = lw.errors.len();
     let ruleset = lw.build(&map, top, name, meta_options, meta_selected);
-    if lw.errors.is_empty() {
-        Ok(ruleset.expect("no errors means every part was built"))
+    if partial {
+        // The checks of the whole rule set would report what the missing
+        // part declares; they run once the chain reads whole.
+        lw.errors.truncate(before_build);
+    }
+    let ruleset = if lw.errors.is_empty() && !partial {
+        Some(ruleset.expect("no errors means every part was built"))
     } else {
-        Err(lw.errors)
+        None
+    };
+    Compiled {
+        ruleset,
+        errors: lw.errors,
+        warnings,
     }
 }
 
@@ -516,6 +576,7 @@ impl Lowerer<'_> {
                 // Off the board: reported where the house is declared.
                 Some(&s) if s == 0 || s > self.len => None,
                 Some(&s) => Some(s),
+                None if self.lenient_names => None,
                 None => {
                     let mut known: Vec<&String> = self.houses.keys().collect();
                     known.sort();
@@ -2173,6 +2234,280 @@ fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<
     }
     flush(&mut group, &mut out);
     out
+}
+
+/// The checks between selected options and the warnings about dead values:
+/// what the declarations say that can never matter.
+impl Lowerer<'_> {
+    /// Two selected options that decide the same thing differently, when
+    /// neither builds on the other through `requires`, contradict each
+    /// other: which one wins would depend on the order of the file.
+    fn check_contradictions(&mut self, options: &[OptionDef], on: &[bool]) {
+        let builds_on = |from: usize, to: usize| {
+            let mut stack = vec![from];
+            let mut seen = vec![false; options.len()];
+            while let Some(i) = stack.pop() {
+                if i == to {
+                    return true;
+                }
+                if std::mem::replace(&mut seen[i], true) {
+                    continue;
+                }
+                for r in &options[i].requires {
+                    stack.extend(options.iter().position(|o| o.name == r.node));
+                }
+            }
+            false
+        };
+        for i in (0..options.len()).filter(|&i| on[i]) {
+            for j in (i + 1..options.len()).filter(|&j| on[j]) {
+                if builds_on(i, j) || builds_on(j, i) {
+                    continue;
+                }
+                let clash = options[i].items.iter().find(|a| {
+                    options[j]
+                        .items
+                        .iter()
+                        .any(|b| b.key == a.key && b.setting != a.setting)
+                });
+                if let Some(a) = clash {
+                    self.errors.push(RuleError::OptionConflict {
+                        first: options[i].name.clone(),
+                        second: options[j].name.clone(),
+                        what: describe_key(a.key),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The declarations in effect, in the rule set or in one of its
+    /// options, by layer and start: a declaration an overlay replaced is
+    /// not warned about.
+    fn live(map: &BTreeMap<Key, Item>, options: &[OptionDef]) -> Vec<(usize, usize)> {
+        map.values()
+            .chain(options.iter().flat_map(|o| o.items.iter()))
+            .map(|i| (i.layer, i.span.start))
+            .collect()
+    }
+
+    /// Every declaration of every layer, options included, with its layer.
+    fn every_decl(&self) -> impl Iterator<Item = (usize, &Decl)> {
+        self.layers.iter().enumerate().flat_map(|(i, l)| {
+            l.ast
+                .decls
+                .iter()
+                .chain(l.ast.options.iter().flat_map(|o| o.decls.iter()))
+                .map(move |d| (i, d))
+        })
+    }
+
+    /// Throw values that no throw of the rule set (under any of its
+    /// options) gives: an extra throw, an exit, a starting or opening
+    /// throw on such a value never happens. Skipped when the throw map in
+    /// effect may have been replaced by a declaration that did not parse.
+    fn never_thrown(
+        &self,
+        map: &BTreeMap<Key, Item>,
+        options: &[OptionDef],
+        gaps: &Gaps,
+    ) -> Vec<RuleError> {
+        let Some(throws) = map.get(&Key::Throws) else {
+            return Vec::new();
+        };
+        if !gaps.is_final(throws.layer) {
+            return Vec::new();
+        }
+        let mut thrown = 0u32;
+        for it in map
+            .values()
+            .chain(options.iter().flat_map(|o| o.items.iter()))
+        {
+            if let Setting::Throws { values, .. } = &it.setting {
+                thrown |= bits(values);
+            }
+        }
+        let values: Vec<u8> = (1..32u8).filter(|v| thrown & (1 << v) != 0).collect();
+        let live = Self::live(map, options);
+        let mut out = Vec::new();
+        for (layer, d) in self.every_decl() {
+            if !live.contains(&(layer, d.span.start)) {
+                continue;
+            }
+            let (what, vs): (&str, Vec<&ast::Spanned<u32>>) = match &d.kind {
+                DeclKind::Extra(vs) => ("an extra throw on", vs.iter().collect()),
+                DeclKind::At {
+                    effect: Effect::ExitWith(ThrowSet::Values(vs)),
+                    ..
+                } => ("bearing off with", vs.iter().collect()),
+                DeclKind::At {
+                    effect: Effect::Lock(parts),
+                    ..
+                } => (
+                    "bearing off with",
+                    parts
+                        .iter()
+                        .flat_map(|p| match &p.node {
+                            LockPart::Exit(ThrowSet::Values(vs)) => vs.iter().collect(),
+                            _ => Vec::new(),
+                        })
+                        .collect(),
+                ),
+                DeclKind::StartThrow(v) => ("a first move with", vec![v]),
+                DeclKind::Opening { throw: Some(v), .. } => ("an opening throw of", vec![v]),
+                _ => continue,
+            };
+            for v in vs {
+                if (1..32).contains(&v.node) && thrown & (1 << v.node) == 0 {
+                    out.push(RuleError::NeverThrown {
+                        src: self.src(layer),
+                        span: mspan(v.span.start, v.span.end),
+                        what: format!(
+                            "{what} {} never happens: no throw of these rules is {}",
+                            v.node, v.node
+                        ),
+                        clause: clause_of(d),
+                        help: format!(
+                            "the throws of these rules are {}; remove {} or change the throw map",
+                            list(&values),
+                            v.node
+                        ),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// An entry rule in a rule set where no piece is ever in hand: no
+    /// side starts there and nothing sends a piece back, under any option.
+    fn entry_without_hand(
+        &self,
+        map: &BTreeMap<Key, Item>,
+        options: &[OptionDef],
+    ) -> Option<RuleError> {
+        let entry = map.get(&Key::Enter)?;
+        let uses_hand = map
+            .values()
+            .chain(options.iter().flat_map(|o| o.items.iter()))
+            .any(|i| match (&i.key, &i.setting) {
+                (Key::Setup(_), Setting::Squares(s)) => s.is_empty(),
+                (Key::Square(SquareKind::StuckToHand, _), _) => true,
+                (_, Setting::Landing(r, fb)) => {
+                    *r == Relocation::Hand || *fb == Some(Relocation::Hand)
+                }
+                (_, Setting::Lock(l)) => l.otherwise == Relocation::Hand,
+                _ => false,
+            });
+        (!uses_hand).then(|| RuleError::EntryWithoutHand {
+            src: self.src(entry.layer),
+            span: mspan(entry.span.start, entry.span.end),
+            clause: entry.clause.clone(),
+        })
+    }
+
+    /// Houses on squares that no declaration gives a rule, a target or a
+    /// protection, by number or by name, under any option. The squares of
+    /// a setup, of `runs count on` and of the bear-off region do not count
+    /// as a use: a house there would still do nothing of its own.
+    fn unused_houses(&self) -> Vec<RuleError> {
+        let mut used = SquareSet::EMPTY;
+        for (_, d) in self.every_decl() {
+            self.mark_used(d, &mut used);
+        }
+        let mut out = Vec::new();
+        for (layer, d) in self.every_decl() {
+            if let DeclKind::House { ident, square, .. } = &d.kind
+                && (1..=self.len as u32).contains(&square.node)
+                && !used.contains(square.node as u8)
+            {
+                out.push(RuleError::UnusedHouse {
+                    src: self.src(layer),
+                    span: mspan(ident.span.start, ident.span.end),
+                    name: ident.node.clone(),
+                    square: square.node,
+                    clause: clause_of(d),
+                });
+            }
+        }
+        out
+    }
+
+    /// Adds to `used` the squares a declaration gives a rule, a target or
+    /// a protection.
+    fn mark_used(&self, d: &Decl, used: &mut SquareSet) {
+        let one = |r: &ast::Spanned<SquareRef>, used: &mut SquareSet| {
+            if let Some(s) = self.resolve(&r.node) {
+                used.insert(s);
+            }
+        };
+        let set = |items: &[SquareItem], used: &mut SquareSet| {
+            for item in items {
+                match item {
+                    SquareItem::One(r) => one(r, used),
+                    SquareItem::Range(a, b) => {
+                        if let (Some(a), Some(b)) = (self.resolve(&a.node), self.resolve(&b.node))
+                            && a <= b
+                        {
+                            *used = used.union(SquareSet::range(a, b));
+                        }
+                    }
+                }
+            }
+        };
+        let target = |r: &RelocationAst, used: &mut SquareSet| {
+            if let RelocationAst::To(s, _) = r {
+                one(s, used);
+            }
+        };
+        fn preds<'p>(p: &'p PredNode, out: &mut Vec<&'p [SquareItem]>) {
+            match &p.pred {
+                PredAst::On(s) | PredAst::Taken(s) | PredAst::OwnerOn(s) => out.push(s),
+                PredAst::And(ps) | PredAst::Or(ps) => ps.iter().for_each(|q| preds(q, out)),
+                PredAst::Not(q) => preds(q, out),
+                _ => {}
+            }
+        }
+        match &d.kind {
+            DeclKind::At { squares, effect } => {
+                set(squares, used);
+                match effect {
+                    Effect::Relocate(r) => target(r, used),
+                    Effect::HitSendsTo(s) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
+                        one(s, used)
+                    }
+                    Effect::Lock(parts) => {
+                        for p in parts {
+                            match &p.node {
+                                LockPart::Release(r) | LockPart::Otherwise(r) => target(r, used),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            DeclKind::Enter { square, .. } => one(square, used),
+            DeclKind::Opening { from: Some(s), .. } => one(s, used),
+            DeclKind::Protect(Some(p)) => {
+                let mut sets = Vec::new();
+                preds(p, &mut sets);
+                for s in sets {
+                    set(s, used);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A square reference resolved without reporting: `None` for a square
+    /// off the board or a name no house has.
+    fn resolve(&self, r: &SquareRef) -> Option<u8> {
+        match r {
+            SquareRef::Number(n) => (1..=self.len as u32).contains(n).then_some(*n as u8),
+            SquareRef::House(name) => self.houses.get(name).copied(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub mod sources;
 mod summary;
 
 pub use builtin::{builtin_names, builtin_source};
-pub use errors::{RuleError, RulesError};
+pub use errors::{RuleError, RuleWarnings, RulesError};
 pub use source::{Confinement, DEFAULT_MAX_RULE_FILE_BYTES, MAX_EXTENDS_CHAIN};
 pub use summary::summary;
 
@@ -159,23 +159,141 @@ fn compile_from(
     options: &[String],
     reading: Reading<'_>,
 ) -> Result<Ruleset, RulesError> {
+    compile_checked(origin, file, options, reading, false).map(|(r, _)| r)
+}
+
+/// Checks a rule file as `senet rules check` does: every error, and the
+/// warnings about dead values (a throw value never thrown, an entry rule
+/// without a hand, a house never used), all in line order. Warnings come
+/// back beside the rule set when it compiles, and among the errors when it
+/// does not.
+///
+/// ```
+/// use senet::diag::SourceFile;
+/// let text = "extends \"kendall\"\nextra throw on 1, 4, 6, 9   [K-6]\n";
+/// let (_, warnings) = senet::rules::check_source(SourceFile::new("x.senet", text), &[]).unwrap();
+/// assert_eq!(warnings.len(), 1);
+/// assert!(warnings[0].is_warning());
+/// ```
+pub fn check(
+    spec: &str,
+    relative_to: Option<&Path>,
+    options: &[String],
+) -> Result<(Ruleset, Vec<RuleError>), RulesError> {
+    let (origin, file) = source::resolve(spec, relative_to, Reading::AsGiven)
+        .map_err(|unread| io_error(spec, unread))?;
+    compile_checked(origin, file, options, Reading::AsGiven, true)
+}
+
+/// [`check`] for rule-file text already in memory, named as in
+/// [`load_source`].
+pub fn check_source(
+    file: SourceFile,
+    options: &[String],
+) -> Result<(Ruleset, Vec<RuleError>), RulesError> {
+    let origin =
+        match builtin::every_builtin().find(|n| file.name == format!("<builtin>/{n}.senet")) {
+            Some(n) => Origin::builtin(n),
+            None => Origin::path(PathBuf::from(&file.name)),
+        };
+    compile_checked(origin, file, options, Reading::AsGiven, true)
+}
+
+fn compile_checked(
+    origin: Origin,
+    file: SourceFile,
+    options: &[String],
+    reading: Reading<'_>,
+    with_warnings: bool,
+) -> Result<(Ruleset, Vec<RuleError>), RulesError> {
     let top_name = file.name.clone();
     let stem = origin.stem();
     let mut errors = Vec::new();
-    let layers = collect_layers(origin, file, reading, &mut errors);
-    if errors.is_empty() {
-        match lower::compile(&layers, &stem, options) {
-            Ok(r) => return Ok(r),
-            Err(e) => errors = e,
+    let (layers, gaps) = collect_layers(origin, file, reading, &mut errors);
+    let mut warnings = Vec::new();
+    if !layers.is_empty() {
+        let compiled = lower::compile(&layers, &stem, options, &gaps);
+        let from_options = compiled.ruleset.is_none()
+            && errors.is_empty()
+            && !options.is_empty()
+            && lower::compile(&layers, &stem, &[], &gaps).ruleset.is_some();
+        if from_options {
+            errors.extend(against_options(compiled.errors, options));
+        } else {
+            errors.extend(compiled.errors);
+        }
+        if with_warnings {
+            warnings = compiled.warnings;
+        }
+        if errors.is_empty()
+            && let Some(r) = compiled.ruleset
+        {
+            in_line_order(&mut warnings, &layers);
+            return Ok((r, warnings));
         }
     }
     let count = errors.len();
+    let warned = warnings.len();
+    errors.extend(warnings);
+    in_line_order(&mut errors, &layers);
     errors.truncate(errors::MAX_SHOWN_ERRORS);
     Err(RulesError::Invalid {
         file: top_name,
         count,
+        warnings: warned,
         errors,
     })
+}
+
+/// Errors that only the selected options cause, in a built-in file, are
+/// the options' doing: they are reported against the options, not as
+/// lines of the built-in file to edit. In the user's own files they keep
+/// their place in the file.
+fn against_options(errors: Vec<RuleError>, options: &[String]) -> Vec<RuleError> {
+    let named: Vec<&str> = options
+        .iter()
+        .flat_map(|o| o.split(';'))
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+        .collect();
+    errors
+        .into_iter()
+        .map(|e| {
+            let about_options = matches!(
+                e,
+                RuleError::UnknownOption { .. }
+                    | RuleError::OptionRepeated { .. }
+                    | RuleError::OptionConflict { .. }
+            );
+            let builtin = e.file_name().is_some_and(|f| f.starts_with("<builtin>/"));
+            if about_options || !builtin {
+                return e;
+            }
+            RuleError::OptionCombination {
+                options: named
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                what: e.to_string(),
+                help: "each option works alone; select fewer of them".into(),
+            }
+        })
+        .collect()
+}
+
+/// Sorts problems by file (in chain order, base first) and, in each file,
+/// by position; problems without a position (a missing declaration) come
+/// after the others of their file.
+fn in_line_order(errors: &mut [RuleError], layers: &[lower::Layer]) {
+    errors.sort_by_cached_key(|e| {
+        let file = e.file_name();
+        let rank = layers
+            .iter()
+            .position(|l| Some(&l.file.name) == file.as_ref())
+            .unwrap_or(layers.len());
+        (rank, e.offset().unwrap_or(usize::MAX))
+    });
 }
 
 /// Parses a file and the files it extends, one after the other, and
@@ -188,7 +306,8 @@ fn collect_layers(
     file: SourceFile,
     reading: Reading<'_>,
     errors: &mut Vec<RuleError>,
-) -> Vec<lower::Layer> {
+) -> (Vec<lower::Layer>, lower::Gaps) {
+    let mut gaps = lower::Gaps::default();
     let mut layers = Vec::new();
     // Per file of the chain, top first: the errors found in it.
     let mut found: Vec<Vec<RuleError>> = Vec::new();
@@ -198,21 +317,37 @@ fn collect_layers(
     let mut next = Some((origin, file));
     while let Some((origin, file)) = next.take() {
         let mut mine = Vec::new();
-        let ast = match grammar::parse(&file) {
-            Ok(ast) => ast,
-            Err(e) => {
-                mine.push(match reading {
-                    // A file named by a record that is not a rule file is
-                    // named, never quoted: it may be anything.
-                    Reading::Confined { .. } => RuleError::NotRuleFile {
+        let (ast, unparsed) = match reading {
+            // A file named by a record that is not a rule file is named,
+            // never quoted: it may be anything.
+            Reading::Confined { .. } => match grammar::parse(&file) {
+                Ok(ast) => (ast, false),
+                Err(_) => {
+                    mine.push(RuleError::NotRuleFile {
                         name: file.name.clone(),
-                    },
-                    Reading::AsGiven => *e,
-                });
-                found.push(mine);
-                break;
+                    });
+                    found.push(mine);
+                    gaps.chain_cut = true;
+                    break;
+                }
+            },
+            // A file the user named: every syntax error, and the
+            // declarations that parse are checked too.
+            Reading::AsGiven => {
+                let recovered = grammar::parse_recovering(&file);
+                let unparsed = !recovered.errors.is_empty();
+                mine.extend(recovered.errors);
+                match recovered.file {
+                    Some(ast) => (ast, unparsed),
+                    None => {
+                        found.push(mine);
+                        gaps.chain_cut = true;
+                        break;
+                    }
+                }
             }
         };
+        gaps.unparsed.push(unparsed);
         seen.insert(origin.id(), names.len());
         names.push(file.name.clone());
         if let Some(ext) = ast.extends.first() {
@@ -230,6 +365,7 @@ fn collect_layers(
             };
             match base {
                 Ok(_) if names.len() >= MAX_EXTENDS_CHAIN => {
+                    gaps.chain_cut = true;
                     mine.push(RuleError::ChainTooLong {
                         src: file.named(),
                         span: sp,
@@ -238,6 +374,7 @@ fn collect_layers(
                 }
                 Ok((o, f)) => match seen.get(&o.id()) {
                     Some(&pos) => {
+                        gaps.chain_cut = true;
                         let chain: Vec<&str> = names[pos..]
                             .iter()
                             .map(String::as_str)
@@ -251,13 +388,16 @@ fn collect_layers(
                     }
                     None => next = Some((o, f)),
                 },
-                Err(reason) => mine.push(RuleError::UnknownBase {
-                    src: file.named(),
-                    span: sp,
-                    spec: ext.node.clone(),
-                    reason,
-                    builtins: builtins_list(),
-                }),
+                Err(reason) => {
+                    gaps.chain_cut = true;
+                    mine.push(RuleError::UnknownBase {
+                        src: file.named(),
+                        span: sp,
+                        spec: ext.node.clone(),
+                        reason,
+                        builtins: builtins_list(),
+                    })
+                }
             }
         }
         let first = ast.extends.first().map(|e| e.span);
@@ -275,5 +415,6 @@ fn collect_layers(
     }
     errors.extend(found.into_iter().rev().flatten());
     layers.reverse();
-    layers
+    gaps.unparsed.reverse();
+    (layers, gaps)
 }

@@ -71,6 +71,99 @@ fn err_fixtures_report_every_error() {
     });
 }
 
+fn render_warnings(w: &rules::RuleWarnings) -> String {
+    let mut out = String::new();
+    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .render_report(&mut out, w)
+        .unwrap();
+    out
+}
+
+/// `rules check` fixtures: everything the check finds in one run (errors
+/// and warnings, in line order), or the warnings of a file that compiles.
+#[test]
+fn check_fixtures_report_every_mistake_in_line_order() {
+    settings().bind(|| {
+        insta::glob!("../fixtures/rules/check", "*.senet", |path| {
+            let name = relative(path);
+            let shown = match rules::check(&name, None, &[]) {
+                Ok((_, warnings)) => {
+                    assert!(
+                        !warnings.is_empty(),
+                        "a check fixture has something to report"
+                    );
+                    render_warnings(&rules::RuleWarnings {
+                        file: name.clone(),
+                        warnings,
+                    })
+                }
+                Err(e) => render(&e),
+            };
+            insta::assert_snapshot!(shown);
+        });
+    });
+}
+
+/// The five mistakes of one file come out in one run, in line order:
+/// an unknown base, two syntax errors and two dead values.
+#[test]
+fn five_mistakes_in_one_run() {
+    let e = rules::check("tests/fixtures/rules/check/five_mistakes.senet", None, &[])
+        .expect_err("the file has errors");
+    let codes: Vec<String> = e
+        .errors()
+        .iter()
+        .map(|e| miette::Diagnostic::code(e).unwrap().to_string())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "senet::rules::unknown_base",
+            "senet::rules::never_thrown",
+            "senet::rules::syntax",
+            "senet::rules::never_thrown",
+            "senet::rules::syntax",
+        ]
+    );
+    let offsets: Vec<usize> = e.errors().iter().filter_map(|e| e.offset()).collect();
+    assert!(offsets.is_sorted(), "not in line order: {offsets:?}");
+    let senet::rules::RulesError::Invalid {
+        count, warnings, ..
+    } = e
+    else {
+        panic!("not a rule-file error");
+    };
+    assert_eq!((count, warnings), (3, 2));
+}
+
+/// Warnings do not stop a file from loading, and `load` (used by every
+/// command but `rules check`) does not report them.
+#[test]
+fn warnings_do_not_fail_a_load() {
+    let path = "tests/fixtures/rules/check/dead_values.senet";
+    let (_, warnings) = rules::check(path, None, &[]).unwrap();
+    assert_eq!(warnings.len(), 4);
+    assert!(warnings.iter().all(|w| w.is_warning()));
+    rules::load(path, None, &[]).unwrap();
+}
+
+/// The built-in rule files have no dead value, alone or with any option.
+#[test]
+fn builtins_have_no_warnings() {
+    for name in rules::builtin_names() {
+        let (base, warnings) = rules::check(name, None, &[]).unwrap();
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+        for (option, _) in &base.meta().options {
+            let (_, warnings) = rules::check(name, None, std::slice::from_ref(option)).unwrap();
+            assert!(
+                warnings.is_empty(),
+                "{name} --option {option}: {warnings:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn err_fixtures_cover_every_code() {
     let mut codes = std::collections::BTreeSet::new();
@@ -321,4 +414,59 @@ fn drop_in_an_option_is_undone_by_a_later_option() {
     let pos = "W1BBB5/W9/WWWBB5 w 0-0 - 20";
     assert!(!units(&gate, pos, 6).contains(&"6+:22-28".to_string()));
     assert!(units(&undone, pos, 6).contains(&"6+:22-28".to_string()));
+}
+
+fn codes_of(e: &rules::RulesError) -> Vec<String> {
+    e.errors()
+        .iter()
+        .map(|e| miette::Diagnostic::code(e).unwrap().to_string())
+        .collect()
+}
+
+/// Two options that decide the same thing differently, neither building
+/// on the other, are refused with both names; so is an option named twice.
+#[test]
+fn contradictory_and_repeated_options_are_errors_naming_them() {
+    let two = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+    let e = rules::load("kendall", None, &two("A-3/lowest", "A-3/queue")).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_conflict"]);
+    let text = e.errors()[0].to_string();
+    assert!(
+        text.contains("`A-3/lowest`") && text.contains("`A-3/queue`"),
+        "{text}"
+    );
+    // An option and the one it requires do not contradict each other.
+    rules::load("kendall", None, &two("A-3/queue", "K-15b")).unwrap();
+
+    let e = rules::load("kendall", None, &two("A-1", "A-1")).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_repeated"]);
+    let e = rules::load("kendall", None, &["A-1; A-2; A-1".to_string()]).unwrap_err();
+    assert_eq!(codes_of(&e), ["senet::rules::option_repeated"]);
+    assert!(e.errors()[0].to_string().contains("`A-1`"));
+}
+
+/// Options that do not combine inside a built-in file are reported
+/// against the options, with no line of the built-in file to edit.
+#[test]
+fn a_combination_that_fails_in_a_builtin_names_the_options() {
+    let options = vec!["T-14b".to_string(), "A-3/queue".to_string()];
+    let e = rules::load("thai", None, &options).unwrap_err();
+    // Both decide what a piece landing on 27 does (a contradiction), and
+    // the lock of one needs the piece to stay, which the other undoes.
+    assert_eq!(
+        codes_of(&e),
+        [
+            "senet::rules::option_conflict",
+            "senet::rules::option_combination"
+        ]
+    );
+    assert!(e.errors().iter().all(|e| e.file_name().is_none()));
+    let err = &e.errors()[1];
+    assert!(err.file_name().is_none() && err.offset().is_none());
+    let text = err.to_string();
+    assert!(
+        text.contains("`T-14b`") && text.contains("`A-3/queue`"),
+        "{text}"
+    );
+    assert!(text.contains("square 27"), "{text}");
 }
