@@ -48,9 +48,14 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
         RulesCommand::List => {
             for name in rules::builtin_names() {
                 match rules::load(name, None, &[]) {
-                    Ok(r) => println!(
+                    Ok(r) => outln!(
                         "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
-                        name, r.meta.title, "", r.meta.source, "", r.meta.status
+                        name,
+                        r.meta.title,
+                        "",
+                        r.meta.source,
+                        "",
+                        r.meta.status
                     ),
                     Err(e) => {
                         report(&e);
@@ -65,7 +70,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             options,
         } => match rules::load(&spec, None, &options) {
             Ok(r) => {
-                print!("{}", show(&r));
+                out!("{}", show(&r));
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -87,7 +92,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             };
             match explain(&found, &specs) {
                 Ok(text) => {
-                    print!("{text}");
+                    out!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -100,7 +105,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             let spec = file.display().to_string();
             match rules::load(&spec, None, &options) {
                 Ok(r) => {
-                    println!(
+                    outln!(
                         "{spec}: ok ({}, {} options)",
                         r.meta.title,
                         r.meta.options.len()
