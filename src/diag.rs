@@ -85,16 +85,72 @@ pub fn span(start: usize, end: usize) -> SourceSpan {
 pub const MAX_SHOWN_LINE: usize = 1000;
 
 /// A diagnostic whose source lines are cut around its labels, so that any
-/// span renders. `None` when every line near a label is short (the
-/// diagnostic renders as it is).
+/// span renders, and whose message and help are cut to
+/// [`MAX_SHOWN_LINE`] bytes (a message may quote what it found: a rule
+/// file of one 3 MB line would be quoted whole). Related diagnostics (each
+/// problem of a rule file) are cut the same way. `None` when nothing is
+/// long (the diagnostic renders as it is).
 pub struct Trimmed<'d> {
     inner: &'d dyn miette::Diagnostic,
-    source: Excerpt,
-    labels: Vec<miette::LabeledSpan>,
+    /// The cut source and labels, when a line near a label is long.
+    excerpt: Option<(Excerpt, Vec<miette::LabeledSpan>)>,
+    message: Option<String>,
+    help: Option<String>,
+    /// Every related diagnostic, cut where needed.
+    related: Vec<Related<'d>>,
+}
+
+/// A related diagnostic as shown: cut, or as it is.
+enum Related<'d> {
+    Trimmed(Box<Trimmed<'d>>),
+    Plain(&'d dyn miette::Diagnostic),
+}
+
+/// `s` cut to at most [`MAX_SHOWN_LINE`] bytes with `…`, when longer.
+fn cut_text(s: String) -> Option<String> {
+    if s.len() <= MAX_SHOWN_LINE {
+        return None;
+    }
+    let mut b = MAX_SHOWN_LINE;
+    while !s.is_char_boundary(b) {
+        b -= 1;
+    }
+    Some(format!("{}…", &s[..b]))
 }
 
 impl<'d> Trimmed<'d> {
     pub fn new(inner: &'d dyn miette::Diagnostic) -> Option<Trimmed<'d>> {
+        let excerpt = Self::excerpt(inner);
+        let message = cut_text(inner.to_string());
+        let help = inner.help().and_then(|h| cut_text(h.to_string()));
+        let mut related = Vec::new();
+        let mut any_related = false;
+        if let Some(rs) = inner.related() {
+            for r in rs {
+                related.push(match Trimmed::new(r) {
+                    Some(t) => {
+                        any_related = true;
+                        Related::Trimmed(Box::new(t))
+                    }
+                    None => Related::Plain(r),
+                });
+            }
+        }
+        if excerpt.is_none() && message.is_none() && help.is_none() && !any_related {
+            return None;
+        }
+        Some(Trimmed {
+            inner,
+            excerpt,
+            message,
+            help,
+            related,
+        })
+    }
+
+    /// The source cut around the labels, and the labels moved onto it;
+    /// `None` when every line near a label is short.
+    fn excerpt(inner: &dyn miette::Diagnostic) -> Option<(Excerpt, Vec<miette::LabeledSpan>)> {
         let src = inner.source_code()?;
         let labels: Vec<miette::LabeledSpan> = inner.labels()?.collect();
         // The lines miette shows: one of context either side of each label.
@@ -133,11 +189,7 @@ impl<'d> Trimmed<'d> {
                 miette::LabeledSpan::new(l.label().map(str::to_string), a, b - a)
             })
             .collect();
-        Some(Trimmed {
-            inner,
-            source,
-            labels,
-        })
+        Some((source, labels))
     }
 }
 
@@ -282,7 +334,10 @@ impl std::fmt::Debug for Trimmed<'_> {
 }
 impl std::fmt::Display for Trimmed<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self.inner, f)
+        match &self.message {
+            Some(m) => f.write_str(m),
+            None => std::fmt::Display::fmt(self.inner, f),
+        }
     }
 }
 impl std::error::Error for Trimmed<'_> {}
@@ -295,19 +350,34 @@ impl miette::Diagnostic for Trimmed<'_> {
         self.inner.severity()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.inner.help()
+        match &self.help {
+            Some(h) => Some(Box::new(h)),
+            None => self.inner.help(),
+        }
     }
     fn url<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         self.inner.url()
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        match &self.excerpt {
+            Some((source, _)) => Some(source),
+            None => self.inner.source_code(),
+        }
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        Some(Box::new(self.labels.iter().cloned()))
+        match &self.excerpt {
+            Some((_, labels)) => Some(Box::new(labels.iter().cloned())),
+            None => self.inner.labels(),
+        }
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
-        self.inner.related()
+        // Related diagnostics, if the inner one has any: `related` itself
+        // holds them all, cut or not.
+        self.inner.related().is_some().then_some(())?;
+        Some(Box::new(self.related.iter().map(|r| match r {
+            Related::Trimmed(t) => &**t as &dyn miette::Diagnostic,
+            Related::Plain(d) => *d,
+        })))
     }
     fn diagnostic_source(&self) -> Option<&dyn miette::Diagnostic> {
         self.inner.diagnostic_source()

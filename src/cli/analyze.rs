@@ -544,9 +544,9 @@ impl Run<'_> {
         if self.args.format == Some(Format::Json) {
             let mut s = String::new();
             json_lines(game.index, &l.rules, &reports, &mut s);
-            print!("{s}");
+            out!("{s}");
         } else {
-            println!("{}", table(game, &l.rules, &self.settings, &reports));
+            outln!("{}", table(game, &l.rules, &self.settings, &reports));
         }
         Ok(game.clone())
     }
@@ -591,7 +591,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }
-            None => print!("{}", run.annotated),
+            None => out!("{}", run.annotated),
         }
     }
     if run.failed {

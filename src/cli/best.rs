@@ -201,11 +201,11 @@ pub fn run(args: BestArgs) -> ExitCode {
             );
             return ExitCode::from(super::EXIT_USAGE);
         }
-        Some(t) => print!(
+        Some(t) => out!(
             "{}",
             one_throw(position, t, &ev.throw(&pos, t), args.format)
         ),
-        None => print!("{}", every_throw(position, &ev.analyse(&pos), args.format)),
+        None => out!("{}", every_throw(position, &ev.analyse(&pos), args.format)),
     }
     ExitCode::SUCCESS
 }

@@ -17,7 +17,7 @@ use crate::engine::{Position, Ruleset, Side, Unit};
 use crate::notation::board::{self as text_board, Highlight};
 use crate::picture::html::{self, GameView, StepView};
 use crate::picture::{png, svg};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -93,10 +93,14 @@ pub enum Every {
 /// Writes `bytes` to `out`, or to standard output.
 fn emit(out: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
     match out {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            ExitCode::from(super::EXIT_USAGE)
-        }),
+        // Safe write (docs/security.md): a new file renamed over the old
+        // one once complete; a symbolic link is refused.
+        Some(path) => {
+            super::replace::replace_with(path, false, |w| w.write_all(bytes)).map_err(|e| {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                ExitCode::from(super::EXIT_USAGE)
+            })
+        }
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
@@ -146,31 +150,6 @@ fn draw(args: &BoardArgs, shown: &Shown<'_>) -> Result<Vec<u8>, ExitCode> {
     }
 }
 
-/// Reads a record from a path or standard input (`-`).
-fn read_record(file: &Path) -> Result<(String, String, Option<PathBuf>), ExitCode> {
-    if file.as_os_str() == "-" {
-        let mut s = String::new();
-        return match std::io::stdin().read_to_string(&mut s) {
-            Ok(_) => Ok(("<stdin>".to_string(), s, None)),
-            Err(e) => {
-                eprintln!("error: cannot read standard input: {e}");
-                Err(ExitCode::from(super::EXIT_USAGE))
-            }
-        };
-    }
-    match std::fs::read_to_string(file) {
-        Ok(s) => Ok((
-            file.display().to_string(),
-            s,
-            file.parent().map(Path::to_path_buf),
-        )),
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
-            Err(ExitCode::from(super::EXIT_USAGE))
-        }
-    }
-}
-
 /// Walks one game of a record for pictures; prints its problems. `None`
 /// when there is nothing to draw (the exit code says why).
 fn walk(
@@ -215,7 +194,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
         return ExitCode::from(super::EXIT_USAGE);
     }
     let bytes = if let Some(file) = &args.file {
-        let (name, text, dir) = match read_record(file) {
+        let (name, text, dir) = match super::read_record(file) {
             Ok(r) => r,
             Err(code) => return code,
         };

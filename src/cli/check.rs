@@ -220,7 +220,7 @@ struct Checker {
     /// One per replay thread, kept from file to file.
     caches: Vec<RulesCache>,
     summary: Summary,
-    out: std::io::BufWriter<std::io::Stdout>,
+    out: super::out::Buffered,
     rule_file_failed: bool,
     /// The most bytes one game may take.
     max_game: usize,
@@ -600,7 +600,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             .map(|_| RulesCache::new(args.record_rules.confinement()))
             .collect(),
         summary: Summary::default(),
-        out: std::io::BufWriter::new(std::io::stdout()),
+        out: super::out::Buffered::new(),
         rule_file_failed: false,
         max_game: args.max_game_bytes,
     };

@@ -460,21 +460,23 @@ pub fn run(args: CompareArgs) -> ExitCode {
         let picture = svg(&rows);
         match &args.out {
             Some(path) => {
-                if let Err(e) = std::fs::write(path, picture) {
+                if let Err(e) = super::replace::replace_with(path, false, |w| {
+                    std::io::Write::write_all(w, picture.as_bytes())
+                }) {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }
             None => {
-                print!("{picture}");
+                out!("{picture}");
                 return ExitCode::SUCCESS;
             }
         }
     }
     match args.format {
-        Format::Text => print!("{}", text(&rows)),
-        Format::Csv => print!("{}", csv(&rows)),
-        Format::Json => println!(
+        Format::Text => out!("{}", text(&rows)),
+        Format::Csv => out!("{}", csv(&rows)),
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&rows).expect("plain data serialises")
         ),

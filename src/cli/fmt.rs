@@ -219,10 +219,13 @@ fn format_stream(
                 first = false;
                 write_game(&game, &mut text);
                 let again: Vec<Game> = Reader::new(&text).filter_map(Result::ok).collect();
-                assert!(
-                    same_meaning(std::slice::from_ref(&game), &again),
-                    "senet fmt: the canonical text does not read back as the same game (a bug in the writer)"
-                );
+                if !same_meaning(std::slice::from_ref(&game), &again) {
+                    // A defect of the writer: the file is left as it is.
+                    return Err(std::io::Error::other(format!(
+                        "game {} does not read back the same in canonical form (a bug in the writer); the file is left as it is",
+                        game.index + 1
+                    )));
+                }
                 if clean {
                     sink.write(text.as_bytes())?;
                 }
@@ -299,7 +302,7 @@ fn format_file(
     match sink {
         Sink::Check(c) => {
             if !c.finish().map_err(io("read"))? {
-                println!("not canonical: {name}");
+                outln!("not canonical: {name}");
                 return Ok(super::EXIT_INPUT);
             }
         }

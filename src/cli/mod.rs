@@ -2,6 +2,20 @@
 //! library call per subcommand. Exit codes: 0 ok, 1 the input has problems,
 //! 2 usage, I/O or rule-file errors.
 
+/// `print!` for results: a failure to write is kept for [`out::finish`]
+/// (exit 2), not a panic.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::out::print(format_args!($($arg)*)) };
+}
+/// `println!` for results, as [`out!`].
+macro_rules! outln {
+    () => { $crate::cli::out::print(format_args!("\n")) };
+    ($($arg:tt)*) => {{
+        $crate::cli::out::print(format_args!($($arg)*));
+        $crate::cli::out::print(format_args!("\n"));
+    }};
+}
+
 pub mod analyze;
 pub mod best;
 pub mod board;
@@ -9,6 +23,7 @@ pub mod check;
 pub mod compare;
 pub mod fmt;
 pub mod moves;
+pub mod out;
 pub mod replace;
 pub mod replay;
 pub mod rules;
@@ -69,11 +84,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            if let Err(err) = e.print() {
+                // `--help` and `--version` are output too.
+                out::failed(&err);
+            }
+            return out::finish(ExitCode::from(code));
         }
     };
-    match cli.command {
+    let code = run(cli.command);
+    out::finish(code)
+}
+
+fn run(command: Command) -> ExitCode {
+    match command {
         Command::Rules(cmd) => rules::run(cmd),
         Command::Moves(args) => moves::run(args),
         Command::Check(args) => check::run(args),
@@ -85,7 +108,9 @@ pub fn main() -> ExitCode {
         Command::Best(args) => best::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "senet", &mut std::io::stdout());
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "senet", &mut text);
+            out::bytes(&text);
             ExitCode::SUCCESS
         }
     }
@@ -161,6 +186,56 @@ pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
         out = format!("{diag}\n");
     }
     out
+}
+
+/// Reads a whole record from a path or standard input (`-`) for `replay`
+/// and `board`: `(name, text, the record's folder)`. Bytes that are not
+/// UTF-8 are a problem of the input (exit 1), reported at their offset as
+/// `check` reports them; a file that cannot be read is an I/O error (2).
+pub fn read_record(
+    file: &std::path::Path,
+) -> Result<(String, String, Option<std::path::PathBuf>), ExitCode> {
+    use std::io::Read;
+    let stdin = file.as_os_str() == "-";
+    let (name, dir) = if stdin {
+        ("<stdin>".to_string(), None)
+    } else {
+        (
+            file.display().to_string(),
+            file.parent().map(std::path::Path::to_path_buf),
+        )
+    };
+    let mut bytes = Vec::new();
+    let read = if stdin {
+        std::io::stdin().read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
+    };
+    if let Err(e) = read {
+        eprintln!("error: cannot read {}: {e}", crate::diag::printable(&name));
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((name, text, dir)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            // The text shown has U+FFFD for each bad byte: offsets up to
+            // the first one are the file's own.
+            let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let game = crate::notation::Reader::new(&shown[..at]).count().max(1);
+            let error = crate::notation::reader::SyntaxError {
+                message: format!("byte {at} of the file is not part of a UTF-8 character"),
+                span: crate::diag::Span::new(at, at + '\u{fffd}'.len_utf8()),
+                label: "not UTF-8".to_string(),
+                help: Some("an SGN file is UTF-8 text: save the record as UTF-8".to_string()),
+                game,
+            };
+            let report = miette::Report::new(error)
+                .with_source_code(NamedSource::new(crate::diag::printable(&name), shown));
+            eprint!("{}", render(report.as_ref()));
+            Err(ExitCode::from(EXIT_INPUT))
+        }
+    }
 }
 
 /// Loads a rule set for a command, reporting a failure on standard error.

@@ -112,23 +112,23 @@ pub fn run(args: MovesArgs) -> ExitCode {
         refused,
     };
     match args.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::to_string(&answer).expect("plain data serialises")
         ),
         Format::Text => {
             if answer.units.is_empty() {
                 match args.throw {
-                    Some(t) => println!("no legal unit with a throw of {t}"),
-                    None => println!("no unit is due without a throw: throw the sticks"),
+                    Some(t) => outln!("no legal unit with a throw of {t}"),
+                    None => outln!("no unit is due without a throw: throw the sticks"),
                 }
             }
             for u in &answer.units {
-                println!("{u}");
+                outln!("{u}");
             }
             if let Some(refused) = &answer.refused {
                 if !refused.is_empty() {
-                    println!("\nrefused:");
+                    outln!("\nrefused:");
                 }
                 for r in refused {
                     let clause = if r.clause.is_empty() {
@@ -143,8 +143,8 @@ pub fn run(args: MovesArgs) -> ExitCode {
                         r.from.to_string()
                     };
                     match &r.to {
-                        Some(to) => println!("  {from}-{to}{clause}: {}", r.reason),
-                        None => println!("  {from}{clause}: {}", r.reason),
+                        Some(to) => outln!("  {from}-{to}{clause}: {}", r.reason),
+                        None => outln!("  {from}{clause}: {}", r.reason),
                     }
                 }
             }

@@ -31,7 +31,7 @@ use miette::NamedSource;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -1226,26 +1226,9 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let (name, text) = if args.file.as_os_str() == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
-            eprintln!("error: cannot read standard input: {e}");
-            return ExitCode::from(super::EXIT_USAGE);
-        }
-        ("<stdin>".to_string(), s)
-    } else {
-        match std::fs::read_to_string(&args.file) {
-            Ok(s) => (args.file.display().to_string(), s),
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", args.file.display());
-                return ExitCode::from(super::EXIT_USAGE);
-            }
-        }
-    };
-    let dir = if args.file.as_os_str() == "-" {
-        None
-    } else {
-        args.file.parent().map(Path::to_path_buf)
+    let (name, text, dir) = match super::read_record(&args.file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
     if matches!(args.format, Format::Html | Format::Svg) {
         return super::board::replay_pictures(&args, &text, &name, dir.as_deref());
@@ -1264,14 +1247,14 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {
             if let Some(path) = &args.out {
-                if let Err(e) = std::fs::write(path, out.text.as_bytes()) {
+                if let Err(e) =
+                    super::replace::replace_with(path, false, |w| w.write_all(out.text.as_bytes()))
+                {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             } else {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.text.as_bytes());
-                let _ = stdout.flush();
+                super::out::bytes(out.text.as_bytes());
             }
             for p in &out.problems {
                 eprint!("{p}");

@@ -51,9 +51,14 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
         RulesCommand::List => {
             for name in rules::builtin_names() {
                 match rules::load(name, None, &[]) {
-                    Ok(r) => println!(
+                    Ok(r) => outln!(
                         "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
-                        name, r.meta.title, "", r.meta.source, "", r.meta.status
+                        name,
+                        r.meta.title,
+                        "",
+                        r.meta.source,
+                        "",
+                        r.meta.status
                     ),
                     Err(e) => {
                         report(&e);
@@ -68,7 +73,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             options,
         } => match rules::load(&spec, None, &options) {
             Ok(r) => {
-                print!("{}", show(&r));
+                out!("{}", show(&r));
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -90,7 +95,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             };
             match explain(&found, &specs) {
                 Ok(text) => {
-                    print!("{text}");
+                    out!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -121,7 +126,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                         eprintln!("{spec}: warnings denied (--deny-warnings)");
                         return ExitCode::from(super::EXIT_INPUT);
                     }
-                    println!(
+                    outln!(
                         "{spec}: ok ({}, {} options)",
                         r.meta.title,
                         r.meta.options.len()

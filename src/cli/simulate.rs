@@ -209,11 +209,11 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if args.stats || args.out.is_none() {
         let stats = Stats::from_games(&figures);
         match args.format {
-            Format::Json => println!(
+            Format::Json => outln!(
                 "{}",
                 serde_json::to_string(&stats).expect("plain data serialises")
             ),
-            Format::Text => print!("{}", stats_text(&rules, &stats)),
+            Format::Text => out!("{}", stats_text(&rules, &stats)),
         }
     }
     ExitCode::SUCCESS

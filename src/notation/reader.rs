@@ -848,6 +848,30 @@ fn line_end(b: &[u8], i: usize) -> usize {
 }
 
 /// `s` without ASCII blank space at either end.
+/// `s` with every line end written as LF: a run of carriage returns just
+/// before an LF is part of that line end (CRLF, CR CR LF), so `fmt`, which
+/// writes LF, gives text that reads back the same. A CR elsewhere is kept.
+fn lf_line_ends(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut crs = 0;
+    for c in s.chars() {
+        match c {
+            '\r' => crs += 1,
+            '\n' => {
+                crs = 0;
+                out.push('\n');
+            }
+            _ => {
+                out.extend(std::iter::repeat_n('\r', crs));
+                crs = 0;
+                out.push(c);
+            }
+        }
+    }
+    out.extend(std::iter::repeat_n('\r', crs));
+    out
+}
+
 fn trim_blank(s: &str) -> &str {
     let b = s.as_bytes();
     let a = b.iter().position(|&c| !is_ws(c)).unwrap_or(b.len());
@@ -1158,11 +1182,12 @@ impl<'a> Parser<'a> {
             None => return Err(Fail::Incomplete),
         };
         self.i = e;
-        let end = if e > st + 1 && self.b[e - 1] == b'\r' {
-            e - 1
-        } else {
-            e
-        };
+        // Carriage returns before the line end belong to it (CRLF, and
+        // the CR CR LF some converters write): the line keeps none.
+        let mut end = e;
+        while end > st + 1 && self.b[end - 1] == b'\r' {
+            end -= 1;
+        }
         Ok(Escape {
             line: self.s[st + 1..end].to_string(),
             span: self.span(st, end),
@@ -2005,7 +2030,7 @@ impl<'a> Parser<'a> {
         // ASCII blank space only: a comment may end in other spaces.
         let t = trim_blank(inner);
         let text = if t.contains('\r') {
-            t.replace("\r\n", "\n")
+            lf_line_ends(t)
         } else {
             t.to_string()
         };

@@ -4,7 +4,10 @@
 //!
 //! Stage: text, position, size → an SVG path. The layout is simple and
 //! enough for the short labels of a board: one line, each glyph's advance,
-//! no kerning or shaping. A character the font lacks is left as a gap.
+//! no kerning or shaping. A character the font lacks (an Egyptian
+//! hieroglyph such as `𓂀`) is drawn as a box holding its code point in hex
+//! digits, as last-resort fonts do: the square shows that a sign is there
+//! and which one, on every machine.
 
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -74,7 +77,7 @@ pub fn outline(text: &str, x: f32, y: f32, size: f32, anchor: Anchor) -> String 
             let g = face.glyph_index(c);
             let advance = g
                 .and_then(|g| face.glyph_hor_advance(g))
-                .map_or(size * 0.6, |a| a as f32 * scale);
+                .map_or(size * MISSING_ADVANCE, |a| a as f32 * scale);
             (g, advance)
         })
         .collect();
@@ -84,17 +87,62 @@ pub fn outline(text: &str, x: f32, y: f32, size: f32, anchor: Anchor) -> String 
         Anchor::Middle => x - width / 2.0,
     };
     let mut d = String::new();
-    for (g, advance) in glyphs {
-        if let Some(g) = g {
-            let mut pen = Pen {
-                d: &mut d,
-                x: pen_x,
-                y,
-                scale,
-            };
-            face.outline_glyph(g, &mut pen);
+    for ((g, advance), c) in glyphs.into_iter().zip(text.chars()) {
+        match g {
+            Some(g) => {
+                let mut pen = Pen {
+                    d: &mut d,
+                    x: pen_x,
+                    y,
+                    scale,
+                };
+                face.outline_glyph(g, &mut pen);
+            }
+            None => hex_box(&mut d, c, pen_x, y, size),
         }
         pen_x += advance;
     }
     d
+}
+
+/// The advance of a character the font lacks, in ems: its hex box.
+const MISSING_ADVANCE: f32 = 0.9;
+
+/// A character the font lacks, at `x` on the baseline `y`: a frame one
+/// em high with the code point's hex digits in two rows (`013`/`080` for
+/// U+13080, `22`/`65` for U+2265).
+fn hex_box(d: &mut String, c: char, x: f32, y: f32, size: f32) {
+    let (w, h) = (size * (MISSING_ADVANCE - 0.1), size * 0.95);
+    let (x0, y0) = (x + size * 0.05, y - size * 0.78);
+    let (x1, y1) = (x0 + w, y0 + h);
+    let t = size * 0.05;
+    // The inner edge runs the other way round: a hole under the nonzero rule.
+    let _ = write!(
+        d,
+        "M{x0:.2},{y0:.2}L{x1:.2},{y0:.2}L{x1:.2},{y1:.2}L{x0:.2},{y1:.2}Z\
+         M{:.2},{:.2}L{:.2},{:.2}L{:.2},{:.2}L{:.2},{:.2}Z",
+        x0 + t,
+        y0 + t,
+        x0 + t,
+        y1 - t,
+        x1 - t,
+        y1 - t,
+        x1 - t,
+        y0 + t
+    );
+    let code = c as u32;
+    let hex = if code > 0xffff {
+        format!("{code:06X}")
+    } else {
+        format!("{code:04X}")
+    };
+    let (top, bottom) = hex.split_at(hex.len() / 2);
+    // Digits sized to fill the frame: three of them take about 1.9 em.
+    let digits = size * 0.3 * 3.0 / top.len().max(2) as f32 * 0.9;
+    let mid = x0 + w / 2.0;
+    let row = h / 2.0;
+    for (i, part) in [top, bottom].into_iter().enumerate() {
+        let base = y0 + row * (i as f32 + 0.5) + digits * 0.36;
+        d.push_str(&outline(part, mid, base, digits, Anchor::Middle));
+    }
 }

@@ -81,6 +81,15 @@ struct GameData {
     last: usize,
 }
 
+/// A step button's picture: drawn, not a character, so it shows whatever
+/// fonts the reader has (the media-control signs ⏮ ⏭ are missing from
+/// common fonts). The button's `aria-label` names it.
+fn icon(path: &str) -> String {
+    format!(
+        "<svg viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" aria-hidden=\"true\" focusable=\"false\"><path d=\"{path}\" fill=\"currentColor\"/></svg>"
+    )
+}
+
 /// The stick faces as a picture in text: `▮` marked side up, `▯` blank.
 fn sticks(faces: &str) -> String {
     faces
@@ -231,7 +240,8 @@ h1{font-size:1.4rem;margin:.2rem 0}
 .board-pane svg{max-width:100%;height:auto;display:block}
 .say{min-height:2.8em;max-width:44rem;margin:.3rem 0}
 .controls{display:flex;gap:.4rem;align-items:center;flex-wrap:wrap;margin:.3rem 0}
-.controls button{font-size:1.1rem;min-width:2.6rem}
+.controls button{font-size:1.1rem;min-width:2.6rem;line-height:1}
+.controls button svg{vertical-align:middle}
 .controls input[type=range]{flex:1;min-width:10rem}
 .posline input{font-family:'DejaVu Sans Mono',monospace;width:24rem;max-width:70vw}
 .list{flex:1 1 22rem;max-height:80vh;overflow:auto}
@@ -454,15 +464,19 @@ fn section(g: &GameView, index: usize) -> (String, GameData) {
         out,
         concat!(
             "<div class=\"controls\" role=\"group\" aria-label=\"Step through game {n}\" hidden>",
-            "<button type=\"button\" data-go=\"first\" aria-label=\"First: the start position\">⏮</button>",
-            "<button type=\"button\" data-go=\"prev\" aria-label=\"Previous unit\">◀</button>",
-            "<button type=\"button\" data-go=\"next\" aria-label=\"Next unit\">▶</button>",
-            "<button type=\"button\" data-go=\"last\" aria-label=\"Last: the end of the line\">⏭</button>",
+            "<button type=\"button\" data-go=\"first\" aria-label=\"First: the start position\">{first}</button>",
+            "<button type=\"button\" data-go=\"prev\" aria-label=\"Previous unit\">{prev}</button>",
+            "<button type=\"button\" data-go=\"next\" aria-label=\"Next unit\">{next}</button>",
+            "<button type=\"button\" data-go=\"last\" aria-label=\"Last: the end of the line\">{last_icon}</button>",
             "<input type=\"range\" class=\"slider\" min=\"0\" max=\"{last}\" value=\"{last}\" aria-label=\"Unit of the main line\">",
             "</div>"
         ),
         n = n,
-        last = last
+        last = last,
+        first = icon("M3 3h2v10H3zM13 3v10L6 8z"),
+        prev = icon("M11 3v10L4 8z"),
+        next = icon("M5 3v10l7-5z"),
+        last_icon = icon("M11 3h2v10h-2zM3 3v10l7-5z"),
     );
     out.push_str("<p class=\"keys\">Keys: ← → step, Home / End first and last.</p>\n");
     out.push_str("</figcaption>\n</figure>\n");

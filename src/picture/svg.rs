@@ -207,8 +207,12 @@ impl Layout {
     }
 }
 
-/// Escapes text for SVG and HTML content and attribute values.
+/// Escapes text for SVG and HTML content and attribute values. Control
+/// characters from a record (tags, comments) are written as visible escapes
+/// (`\u{1b}`), as in the text output: XML does not allow most of them even
+/// as character references, and HTML shows none of them.
 pub fn escape(text: &str) -> String {
+    let text = crate::diag::printable(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

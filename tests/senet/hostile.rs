@@ -432,3 +432,322 @@ fn analyze_out_refuses_a_symlink() {
     assert!(std::fs::read_to_string(&plain).unwrap().contains("[%eval"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Standard output on a full disk: every command says so and exits 2,
+/// instead of panicking in `print!` (exit 101) or ending with exit 0 and
+/// the output lost.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_an_io_error() {
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 1";
+    let commands: &[&[&str]] = &[
+        &["--help"],
+        &["completions", "bash"],
+        &["rules", "list"],
+        &["rules", "show", "bga"],
+        &["rules", "check", "rules/bga.senet"],
+        &["rules", "explain", "K-9a"],
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--throw",
+            "3",
+        ],
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--format",
+            "json",
+        ],
+        &["check", "--format", "json", "games/bga-demo.sgn"],
+        &[
+            "check",
+            "--format",
+            "short",
+            "tests/fixtures/sgn/err-syntax/not-utf8.bytes",
+        ],
+        &["fmt", "--stdout", "games/bga-demo.sgn"],
+        &["replay", "games/bga-demo.sgn"],
+        &["replay", "--format", "html", "games/bga-demo.sgn"],
+        &["replay", "--format", "svg", "games/bga-demo.sgn"],
+        &["board", "--rules", "bga", "--position", position],
+        &["simulate", "--rules", "bga", "--games", "2"],
+        &[
+            "best",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--throw",
+            "3",
+            "--rollouts",
+            "2",
+        ],
+        &["analyze", "--rollouts", "2", "games/ryabinin-demo-2.sgn"],
+        &["compare", "bga", "--games", "20", "--skill-games", "0"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(*args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}:\n{stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output") && !stderr.contains("panicked"),
+            "{args:?}:\n{stderr}"
+        );
+    }
+}
+
+/// `replay` (and `board`) on bytes that are not UTF-8: a problem of the
+/// input at its offset (exit 1), as `check` reports it, not an I/O error.
+#[test]
+fn replay_reports_bytes_that_are_not_utf8_at_their_offset() {
+    let file = "tests/fixtures/sgn/err-syntax/not-utf8.bytes";
+    let bytes = std::fs::read(root().join(file)).unwrap();
+    let at = bytes.iter().position(|&c| c == 0xe9).unwrap();
+    for args in [
+        &["replay", file][..],
+        &["replay", "--format", "html", file],
+        &["board", file],
+    ] {
+        let (code, stdout, stderr) = senet(args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "byte {at} of the file is not part of a UTF-8 character"
+            )) && stderr.contains("senet::sgn::syntax"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Every picture or table written with `--out` goes through the safe
+/// replacement: a symbolic link planted at the output is refused and what
+/// it points to is left alone (`board`, `replay --out`, `replay --every`,
+/// `compare --plot`); a plain file is replaced and no temporary is left.
+#[cfg(unix)]
+#[test]
+fn pictures_written_to_files_never_follow_a_planted_link() {
+    let dir = scratch("picture-out");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let strip = dir.join("strip");
+    std::fs::create_dir_all(&strip).unwrap();
+    for name in [
+        "board.svg",
+        "replay.txt",
+        "replay.html",
+        "plot.svg",
+        "strip/001.svg",
+    ] {
+        std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+    }
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 1";
+    let runs: Vec<Vec<String>> = vec![
+        vec![
+            "board",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--out",
+            &at("board.svg"),
+        ],
+        vec!["replay", "games/bga-demo.sgn", "--out", &at("replay.txt")],
+        vec![
+            "replay",
+            "games/bga-demo.sgn",
+            "--format",
+            "html",
+            "--out",
+            &at("replay.html"),
+        ],
+        vec![
+            "replay",
+            "games/bga-demo.sgn",
+            "--format",
+            "svg",
+            "--every",
+            "turn",
+            "--out",
+            &at("strip"),
+        ],
+        vec![
+            "compare",
+            "bga",
+            "--games",
+            "20",
+            "--skill-games",
+            "0",
+            "--plot",
+            "svg",
+            "--out",
+            &at("plot.svg"),
+        ],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(String::from).collect())
+    .collect();
+    for args in &runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, stderr) = senet(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("is a symbolic link"), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    }
+    // Plain files are replaced.
+    std::fs::remove_file(dir.join("board.svg")).unwrap();
+    std::fs::write(dir.join("board.svg"), "old\n").unwrap();
+    let (code, _, stderr) = senet(&[
+        "board",
+        "--rules",
+        "bga",
+        "--position",
+        position,
+        "--out",
+        &at("board.svg"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        std::fs::read_to_string(dir.join("board.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    assert!(
+        names(&dir).iter().all(|n| !n.ends_with(".tmp")),
+        "a temporary file was left behind: {:?}",
+        names(&dir)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A rule file of one very long line: its diagnostics are cut around the
+/// span like a record's (the message quoting what was found too), so a
+/// 3 MB line gives a screenful, not 3 MB (or 16 MB) of output, and a label
+/// past column 65,535 in one of a rule file's errors never panics.
+#[test]
+fn rule_file_diagnostics_cut_long_lines() {
+    let dir = scratch("long-rule-line");
+    let cases = [
+        ("word.senet", "x".repeat(3_000_000)),
+        (
+            "spaces.senet",
+            format!("title \"t\" {}bogus\n", " ".repeat(3_000_000)),
+        ),
+        (
+            "not.senet",
+            format!(
+                "extends \"bga\"\nprotect when {}run >= 2\n",
+                "not ".repeat(100_000)
+            ),
+        ),
+    ];
+    for (name, text) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let (code, stdout, stderr) = senet(&["rules", "check", path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}: {}", &stderr[..stderr.len().min(2000)]);
+        assert!(stdout.is_empty());
+        assert!(
+            stderr.len() < 20_000,
+            "{name}: {} bytes of diagnostics",
+            stderr.len()
+        );
+        assert!(stderr.contains("senet::rules::"), "{name}: {stderr}");
+        assert!(stderr.contains('…'), "{name}: nothing was cut:\n{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Control characters from tags and comments never reach an HTML page or
+/// an SVG picture raw: XML does not allow them and a page shows none of
+/// them; they are written as the visible escapes of the text output.
+#[test]
+fn pictures_escape_control_characters() {
+    let file = "tests/fixtures/sgn/err/impossible_throw-B-4-terminal-escapes.sgn";
+    let raw = std::fs::read_to_string(root().join(file)).unwrap();
+    assert!(raw.contains('\u{1b}'), "the fixture holds an escape");
+    let bad = |s: &str| {
+        s.chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+    };
+    let (_, html, stderr) = senet(&["replay", "--format", "html", file]);
+    assert!(html.contains("<html"), "{stderr}");
+    assert!(!bad(&html), "raw control characters in the page");
+    assert!(html.contains("\\u{1b}"), "the escape is shown");
+    let (code, svg, stderr) = senet(&[
+        "board",
+        "--rules",
+        "bga",
+        "--position",
+        "WBWBWBWBWB/10/10 w 0-0 - 1",
+        "--caption",
+        "a\u{1b}[31mred\u{7}",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!bad(&svg), "raw control characters in the picture");
+    assert!(svg.contains("a\\u{1b}[31mred\\u{7}"), "{svg}");
+}
+
+/// Variations 100,000 deep, closed and unclosed: every reader (check, fmt,
+/// replay as text, HTML and SVG, board) reports the nesting cap as a
+/// diagnostic and goes on to the next game; none overflows its stack.
+#[test]
+fn variations_100_000_deep_are_a_diagnostic_for_every_reader() {
+    let dir = scratch("deep");
+    let depth = 100_000;
+    let next = "\n\n[Rules \"bga\"]\n\n*\n";
+    let closed = format!(
+        "[Rules \"bga\"]\n\n1. 1:10-11 {}{} *{next}",
+        "( 1. 1:10-11 ".repeat(depth),
+        ")".repeat(depth)
+    );
+    let open = format!(
+        "[Rules \"bga\"]\n\n1. 1:10-11 {} *{next}",
+        "( 1. 1:10-11 ".repeat(depth)
+    );
+    for (name, text) in [("closed.sgn", closed), ("open.sgn", open)] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        let runs: [&[&str]; 6] = [
+            &["check", file],
+            &["fmt", "--stdout", file],
+            &["replay", file],
+            &["replay", "--format", "html", file],
+            &["replay", "--format", "svg", file],
+            &["board", file],
+        ];
+        for args in runs {
+            let (code, _, stderr) = senet(args);
+            assert_eq!(code, 1, "{args:?}: {}", &stderr[..stderr.len().min(3000)]);
+            assert!(
+                stderr.contains("variations nest more than 100 levels deep"),
+                "{args:?}: {}",
+                &stderr[..stderr.len().min(3000)]
+            );
+        }
+        let (_, _, stderr) = senet(&["check", file]);
+        assert!(
+            stderr.contains("2 games, 1 valid, 1 invalid"),
+            "{name}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,7 @@ mod check;
 mod confinement;
 mod differential;
 mod docs;
+mod fuzz_findings;
 mod hostile;
 mod invariants;
 mod pictures;

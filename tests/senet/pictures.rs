@@ -262,3 +262,66 @@ fn strip_has_the_start_and_one_picture_per_turn() {
     assert!(last.contains(&format!("{unit}</text>")), "{last}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A house glyph the bundled font lacks (`𓂀`, the Thai rules' House of
+/// Horus on 30) is drawn as a box with its code point, not left out: the
+/// middle of the square has ink in the PNG.
+#[test]
+fn png_draws_a_glyph_the_font_lacks() {
+    let rules = senet::rules::load("thai", None, &[]).unwrap();
+    let start = Position::start(&rules, Side::White);
+    let img = resvg::tiny_skia::Pixmap::decode_png(
+        &png::render(&svg::Picture::new(&rules, &start), 1.0).unwrap(),
+    )
+    .unwrap();
+    let layout = svg::Layout::new(&rules, false);
+    let ink = |square: u8| {
+        let (x, y) = layout.centre(square);
+        // The glyph's place: the middle of the square, above the name and
+        // right of the square number.
+        (-14..14)
+            .flat_map(|dx| (-18..8).map(move |dy| (dx, dy)))
+            .filter(|&(dx, dy)| {
+                let p = pixel(&img, (x + dx as f32) as u32, (y + dy as f32) as u32);
+                near(p, [0x9c, 0x7f, 0x49]) || p[0] < 0xc0
+            })
+            .count()
+    };
+    // ☥ on 15 is in the font; 𓂀 on 30 is not.
+    assert!(ink(15) > 20, "☥ is drawn ({} pixels)", ink(15));
+    assert!(ink(30) > 20, "𓂀 is drawn ({} pixels)", ink(30));
+}
+
+/// The step buttons are drawn, not characters: ⏮ and ⏭ are missing from
+/// common fonts and showed as empty boxes. Each keeps its label for screen
+/// readers.
+#[test]
+fn html_step_buttons_need_no_font() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["replay", "--format", "html", "games/bga-demo.sgn"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let page = String::from_utf8(out.stdout).unwrap();
+    let controls = page
+        .split("<div class=\"controls\"")
+        .nth(1)
+        .and_then(|s| s.split("</div>").next())
+        .expect("the step controls");
+    for go in ["first", "prev", "next", "last"] {
+        let button = controls
+            .split(&format!("data-go=\"{go}\""))
+            .nth(1)
+            .and_then(|s| s.split("</button>").next())
+            .unwrap_or_else(|| panic!("no {go} button: {controls}"));
+        assert!(button.contains("aria-label=\""), "{go}: {button}");
+        let inner = &button[button.find('>').unwrap() + 1..];
+        assert!(inner.starts_with("<svg"), "{go} is not drawn: {inner}");
+        // Outside the tags, the button holds no text at all.
+        let text: String = inner
+            .split('<')
+            .filter_map(|s| s.split_once('>').map(|(_, t)| t))
+            .collect();
+        assert!(text.trim().is_empty(), "{go} has the text {text:?}");
+    }
+}
