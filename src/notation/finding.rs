@@ -17,6 +17,7 @@ use serde::Serialize;
 pub enum Code {
     AfterEnd,
     Date,
+    DuplicateTag,
     ExtraMark,
     Faces,
     FacesMismatch,
@@ -33,6 +34,7 @@ pub enum Code {
     NoCapture,
     NoPiece,
     NotForced,
+    PastEnd,
     PosMismatch,
     Position,
     Relocation,
@@ -44,7 +46,9 @@ pub enum Code {
     Score,
     ScoreMissing,
     Setup,
+    SwallowedMoves,
     Syntax,
+    TagCase,
     TurnNotOver,
     TurnNumber,
     TurnNumberMissing,
@@ -58,6 +62,7 @@ impl Code {
         match self {
             Code::AfterEnd => "senet::sgn::after_end",
             Code::Date => "senet::sgn::date",
+            Code::DuplicateTag => "senet::sgn::duplicate_tag",
             Code::ExtraMark => "senet::sgn::extra_mark",
             Code::Faces => "senet::sgn::faces",
             Code::FacesMismatch => "senet::sgn::faces_mismatch",
@@ -74,6 +79,8 @@ impl Code {
             Code::NoCapture => "senet::sgn::no_capture",
             Code::NoPiece => "senet::sgn::no_piece",
             Code::NotForced => "senet::sgn::not_forced",
+            // A replay's, not a record's: `senet replay --to` past the end.
+            Code::PastEnd => "senet::replay::past_end",
             Code::PosMismatch => "senet::sgn::pos_mismatch",
             Code::Position => "senet::sgn::position",
             Code::Relocation => "senet::sgn::relocation",
@@ -85,7 +92,9 @@ impl Code {
             Code::Score => "senet::sgn::score",
             Code::ScoreMissing => "senet::sgn::score_missing",
             Code::Setup => "senet::sgn::setup",
+            Code::SwallowedMoves => "senet::sgn::swallowed_moves",
             Code::Syntax => "senet::sgn::syntax",
+            Code::TagCase => "senet::sgn::tag_case",
             Code::TurnNotOver => "senet::sgn::turn_not_over",
             Code::TurnNumber => "senet::sgn::turn_number",
             Code::TurnNumberMissing => "senet::sgn::turn_number_missing",
@@ -183,5 +192,63 @@ impl Finding {
             self.clause = Some(clause.to_string());
         }
         self
+    }
+}
+
+/// The candidate a mistyped `word` most likely meant: one that differs only
+/// in letter case, or else the nearest within a small edit distance (one
+/// edit for short words, a third of the length for longer ones). `None`
+/// when nothing is that close, so that a help line never guesses wildly.
+pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(word) && **c != word)
+    {
+        return Some(c);
+    }
+    let lower = word.to_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters: insertions, deletions and
+/// substitutions each cost one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + (ca != cb) as usize).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest;
+
+    #[test]
+    fn nearest_prefers_case_then_one_edit() {
+        let names = ["bga", "kendall", "kendall1979", "thai"];
+        assert_eq!(nearest("BGA", names), Some("bga"));
+        assert_eq!(nearest("kendal", names), Some("kendall"));
+        assert_eq!(nearest("xyz", names), None);
+        assert_eq!(
+            nearest("bga", names),
+            None,
+            "the word itself is no suggestion"
+        );
     }
 }

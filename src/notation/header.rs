@@ -270,7 +270,11 @@ fn load_problem(
             )
             .label("Rules tag")
             .help(format!(
-                "use a built-in rule set ({}) or a path to a .senet file in this record's folder or below it, or in a folder given with --rules-path",
+                "{}use a built-in rule set ({}) or a path to a .senet file in this record's folder or below it, or in a folder given with --rules-path",
+                match super::finding::nearest(spec, crate::rules::builtin_names()) {
+                    Some(name) => format!("did you mean `{name}`? Otherwise "),
+                    None => String::new(),
+                },
                 crate::rules::builtin_names().join(", ")
             )),
         );
@@ -310,7 +314,21 @@ fn load_problem(
         .help(if known.is_empty() {
             format!("`{spec}` has no options")
         } else {
-            format!("the options of `{spec}` are: {}", known.join(", "))
+            let guesses: Vec<String> = choice
+                .options
+                .iter()
+                .filter(|o| !known.contains(o))
+                .filter_map(|o| {
+                    super::finding::nearest(o, known.iter().map(String::as_str))
+                        .map(|k| format!("`{k}` (for `{o}`)"))
+                })
+                .collect();
+            let guess = if guesses.is_empty() {
+                String::new()
+            } else {
+                format!("did you mean {}; ", guesses.join(", "))
+            };
+            format!("{guess}the options of `{spec}` are: {}", known.join(", "))
         }),
     )
 }
