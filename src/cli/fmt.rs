@@ -5,7 +5,10 @@
 //! diagnostics go to standard error). Each game's canonical text is read
 //! back and compared with the original, spans aside: formatting never
 //! changes meaning. A file is rewritten through a new file beside it that
-//! replaces it in one rename ([`super::replace`]). Exit codes:
+//! replaces it in one rename ([`super::replace`]). `--fix` first applies
+//! the mechanical fixes ([`fix_text`]: look-alike characters, `X`, tag name
+//! case, missing turn numbers) to the whole text, listing each on standard
+//! error; it is the only way fmt changes what a record says. Exit codes:
 //! 0 all files canonical or rewritten, 1 a syntax error or (with `--check`)
 //! a file not in canonical form, 2 an I/O error.
 
