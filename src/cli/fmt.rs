@@ -5,7 +5,10 @@
 //! diagnostics go to standard error). Each game's canonical text is read
 //! back and compared with the original, spans aside: formatting never
 //! changes meaning. A file is rewritten through a new file beside it that
-//! replaces it in one rename ([`super::replace`]). Exit codes:
+//! replaces it in one rename ([`super::replace`]). `--fix` first applies
+//! the mechanical fixes ([`fix_text`]: look-alike characters, `X`, tag name
+//! case, missing turn numbers) to the whole text, listing each on standard
+//! error; it is the only way fmt changes what a record says. Exit codes:
 //! 0 all files canonical or rewritten, 1 a syntax error or (with `--check`)
 //! a file not in canonical form, 2 an I/O error.
 
@@ -39,8 +42,96 @@ pub struct FmtArgs {
     /// file is not rewritten).
     #[arg(long, value_name = "BYTES", default_value_t = super::MAX_GAME_BYTES, value_parser = super::game_bytes)]
     pub max_game_bytes: usize,
+    /// Apply the mechanical fixes first, each listed on standard error as
+    /// `FILE:LINE:COL: what`: look-alike characters (en or em dash, minus
+    /// sign, `×`, no-break space, curly quotes, `…`) outside comments and
+    /// tag values, `X` in a swap, tag names in the wrong case, and missing
+    /// turn numbers where the game's rules load. Without it, fmt never
+    /// changes what a record means.
+    #[arg(long)]
+    pub fix: bool,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
+}
+
+/// The tag names `--fix` puts in their SGN case.
+fn known_tags() -> Vec<&'static str> {
+    use crate::notation::check::{PROVENANCE, READ, ROSTER};
+    ROSTER
+        .iter()
+        .chain(&READ)
+        .chain(&PROVENANCE)
+        .copied()
+        .collect()
+}
+
+/// `text` with the fixes of `--fix` applied, and each fix as a line
+/// `name:line:col: what` (the look-alikes, `X` and tag names placed in the
+/// text as given, the turn numbers in the text after those fixes: no fix
+/// adds or removes a line).
+pub fn fix_text(
+    text: &str,
+    name: &str,
+    dir: Option<&std::path::Path>,
+    cache: &mut RulesCache,
+) -> (String, Vec<String>) {
+    let (mut fixed, fixes) = crate::notation::lookalike::fix_text(text, &known_tags());
+    let mut lines: Vec<(usize, usize, String)> = fixes
+        .iter()
+        .map(|f| {
+            let (l, c) = line_col(text, f.at);
+            (l, c, f.what.clone())
+        })
+        .collect();
+    // Turn numbers: where the replay finds a turn that starts without one.
+    let mut inserts = Vec::new();
+    let opts = crate::notation::check::CheckOptions {
+        max_findings: usize::MAX,
+        ..Default::default()
+    };
+    for game in Reader::new(&fixed).flatten() {
+        let Ok(report) = crate::notation::check::check_game(&game, dir, &opts, cache) else {
+            continue;
+        };
+        for f in &report.findings {
+            if f.code == crate::notation::finding::Code::TurnNumberMissing
+                && let (Some(turn), Some(side)) = (f.turn, f.side)
+            {
+                let dots = if side == crate::engine::Side::White {
+                    "."
+                } else {
+                    "..."
+                };
+                inserts.push((f.span.start, format!("{turn}{dots} ")));
+            }
+        }
+    }
+    inserts.sort();
+    inserts.dedup();
+    for (at, what) in &inserts {
+        let (l, c) = line_col(&fixed, *at);
+        lines.push((l, c, format!("turn number `{}` added", what.trim_end())));
+    }
+    lines.sort();
+    let lines = lines
+        .into_iter()
+        .map(|(l, c, what)| format!("{name}:{l}:{c}: {what}"))
+        .collect();
+    for (at, what) in inserts.iter().rev() {
+        fixed.insert_str(*at, what);
+    }
+    (fixed, lines)
+}
+
+/// 1-based line and column (in characters) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
+    (line, col)
 }
 
 /// What formatting one text came to.
@@ -265,7 +356,23 @@ fn format_file(
     } else {
         path.display().to_string()
     };
-    let input: Box<dyn BufRead> = if stdin {
+    let dir = if stdin { None } else { path.parent() };
+    let input: Box<dyn BufRead> = if args.fix {
+        // The fixes look across lines (comments, games): the whole text.
+        let mut raw = Vec::new();
+        let read = if stdin {
+            std::io::stdin().read_to_end(&mut raw)
+        } else {
+            std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut raw))
+        };
+        read.map_err(|e| format!("cannot read {name}: {e}"))?;
+        let text = String::from_utf8(raw).map_err(|_| format!("cannot read {name}: not UTF-8"))?;
+        let (fixed, lines) = fix_text(&text, &name, dir, cache);
+        for l in &lines {
+            eprintln!("{}", crate::diag::printable(l));
+        }
+        Box::new(std::io::Cursor::new(fixed.into_bytes()))
+    } else if stdin {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         let f = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
@@ -292,7 +399,6 @@ fn format_file(
             Compare::new(path).map_err(io("read"))?,
         )
     };
-    let dir = if stdin { None } else { path.parent() };
     if !format_stream(&name, input, dir, &mut sink, args.max_game_bytes, cache)
         .map_err(io("format"))?
     {

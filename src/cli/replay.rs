@@ -15,8 +15,10 @@
 //!   third unit of Black's turn 12.
 //!
 //! Exit codes: 0 the game replayed; 1 the record has a syntax error, a unit
-//! that the rules forbid (the output stops there and the problem is shown)
-//! or a header that gives no rule set or start position; 2 the file cannot
+//! that the rules forbid (the output stops there and the problem is shown),
+//! a header that gives no rule set or start position, or `--to` names a
+//! turn after the game's last unit (`senet::replay::past_end`, which says
+//! how many units the game has); 2 the file cannot
 //! be read, the rule set does not load, or there is no game N.
 
 use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
@@ -123,6 +125,16 @@ impl StopAt {
             Some(number(rest).ok_or_else(bad)?)
         };
         Ok(StopAt { turn, side, unit })
+    }
+
+    /// The (turn, side, unit) key of the first unit `--to` names: a game
+    /// whose last unit comes before it never reaches the place to stop.
+    fn first_key(&self) -> (u32, usize, u32) {
+        (
+            self.turn,
+            self.side.map_or(0, Side::index),
+            self.unit.unwrap_or(0),
+        )
     }
 
     /// The last (turn, side, unit) key that is still shown.
@@ -598,6 +610,14 @@ struct Walk<'a> {
     problems: Vec<&'a Finding>,
     len: u8,
     row_len: u8,
+    /// Main-line units shown, and the label of the last one (`14...2`).
+    shown: usize,
+    last_label: String,
+    /// The `--to` key of the last main-line unit shown.
+    last_key: Option<(u32, usize, u32)>,
+    /// The last turn number written in the main line (number, side), for
+    /// games whose last units were not replayed (after a `--`).
+    last_written: Option<(u32, usize)>,
 }
 
 impl<'a> Walk<'a> {
@@ -801,6 +821,7 @@ impl<'a> Walk<'a> {
                 Node::Unit(u) => u,
                 Node::TurnNumber { number, black, .. } => {
                     written_turn = format!("{number}{} ", if *black { "..." } else { "." });
+                    self.last_written = Some((*number, *black as usize));
                     i += 1;
                     continue;
                 }
@@ -872,6 +893,9 @@ impl<'a> Walk<'a> {
             }
             index = this;
             now = p.after;
+            self.shown += 1;
+            self.last_label = label(&p, index);
+            self.last_key = Some(p.key(index));
             match self.opts.format {
                 Format::Positions => {
                     self.out.push_str(&self.pos_string(&p.after));
@@ -925,6 +949,34 @@ impl<'a> Walk<'a> {
         }
         (None, now)
     }
+}
+
+/// The finding for a `--to` past the last unit of the game: the walk
+/// showed every unit and never reached it.
+fn past_end(t: StopAt, walk: &Walk<'_>, game: &Game) -> Finding {
+    let units = walk.shown;
+    let last = if units == 0 {
+        "it has no units".to_string()
+    } else {
+        format!("the last is {}", walk.last_label)
+    };
+    Finding::error(
+        Code::PastEnd,
+        format!(
+            "--to {t} is past the end of the game: it has {units} unit{} ({last})",
+            if units == 1 { "" } else { "s" }
+        ),
+        game.result_span,
+    )
+    .label("the game ends here")
+    .help(if units == 0 {
+        "leave out --to: there is nothing to stop after".to_string()
+    } else {
+        format!(
+            "give --to {} or an earlier turn, or leave it out to replay the whole game",
+            walk.last_label
+        )
+    })
 }
 
 /// The start position, as `senet check` works it out; problems that still
@@ -1061,6 +1113,10 @@ pub fn replay_game(
         problems: Vec::new(),
         len: rules.board.len,
         row_len: rules.board.row_len,
+        shown: 0,
+        last_label: String::new(),
+        last_key: None,
+        last_written: None,
     };
     match opts.format {
         Format::Positions => {
@@ -1125,7 +1181,15 @@ pub fn replay_game(
                 walk.out.push_str(&format!("Stopped: {}\n", f.message));
             }
         }
-    } else if opts.format == Format::Text {
+    } else if let (None, Some(t)) = (stopped, opts.to)
+        && walk.last_key.is_none_or(|last| t.first_key() > last)
+        && walk
+            .last_written
+            .is_none_or(|(n, s)| (t.first_key().0, t.first_key().1) > (n, s))
+    {
+        problems.push(problem(&past_end(t, &walk, &game)));
+    }
+    if stopped != Some("illegal") && opts.format == Format::Text {
         match (stopped, opts.to) {
             (Some(_), Some(t)) => walk.out.push_str(&format!("Stopped after {t} (--to)\n")),
             (None, Some(t)) => walk

@@ -5,7 +5,7 @@ use crate::engine::Ruleset;
 use crate::notation::record;
 use crate::simulate::{self, GameFigures, Played, Player, RunConfig, Stats};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -54,9 +54,84 @@ pub enum Format {
     Json,
 }
 
-/// The SGN record of a simulated game.
+/// What the `Rules` and `RulesDigest` tags of the simulated records say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesTag {
+    /// A built-in name, or the rule file's path relative to the folder the
+    /// records are written to (`/`-separated), as `check` resolves it.
+    pub spec: String,
+    /// `sha256:<hex>` of the rule file, for a rule file.
+    pub digest: Option<String>,
+}
+
+impl RulesTag {
+    /// The rule set's own name, no digest: for a built-in rule set.
+    pub fn named(rules: &Ruleset) -> RulesTag {
+        RulesTag {
+            spec: rules.meta.name.clone(),
+            digest: None,
+        }
+    }
+
+    /// The tags for records written into the folder `out_dir` under the
+    /// rules `spec` (as given to `--rules`). A built-in name stays as it
+    /// is. A rule file becomes its path from `out_dir`, which `check` and
+    /// `replay` resolve within the record's folder tree (docs/security.md).
+    /// A rule file outside that tree is named by its file name alone, and
+    /// `Err` carries the folder that `--rules-path` must then give.
+    pub fn for_output(
+        rules: &Ruleset,
+        spec: &str,
+        out_dir: &Path,
+    ) -> std::io::Result<Result<RulesTag, (RulesTag, PathBuf)>> {
+        if crate::rules::builtin_source(spec).is_some() {
+            return Ok(Ok(RulesTag::named(rules)));
+        }
+        let digest = crate::rules::digest(spec, None)
+            .ok()
+            .map(|d| format!("sha256:{d}"));
+        let file = std::fs::canonicalize(spec)?;
+        let dir = std::fs::canonicalize(if out_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            out_dir
+        })?;
+        if let Ok(inside) = file.strip_prefix(&dir)
+            && let Some(parts) = inside
+                .components()
+                .map(|c| c.as_os_str().to_str())
+                .collect::<Option<Vec<&str>>>()
+        {
+            return Ok(Ok(RulesTag {
+                spec: parts.join("/"),
+                digest,
+            }));
+        }
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(Err((RulesTag { spec: name, digest }, folder)))
+    }
+}
+
+/// The SGN record of a simulated game, naming its rule set by name.
 pub fn record_text(
     rules: &Ruleset,
+    g: &Played,
+    index: u64,
+    players: [Player; 2],
+    label: &str,
+) -> String {
+    record_text_tagged(rules, &RulesTag::named(rules), g, index, players, label)
+}
+
+/// The SGN record of a simulated game, with `Rules` and `RulesDigest` as
+/// `tag` says.
+pub fn record_text_tagged(
+    rules: &Ruleset,
+    tag: &RulesTag,
     g: &Played,
     index: u64,
     players: [Player; 2],
@@ -72,13 +147,16 @@ pub fn record_text(
         record::tag("White", name(players[0])),
         record::tag("Black", name(players[1])),
         record::tag("Result", result.to_string()),
-        record::tag("Rules", rules.meta.name.clone()),
+        record::tag("Rules", tag.spec.clone()),
         record::tag(
             "ThrowSource",
             format!("rng:{}:{}", simulate::RNG_NAME, g.seed),
         ),
         record::tag("FirstPlayer", g.first.name()),
     ];
+    if let Some(d) = &tag.digest {
+        tags.push(record::tag("RulesDigest", d.clone()));
+    }
     if !rules.meta.selected.is_empty() {
         tags.push(record::tag("RuleOptions", rules.meta.selected.join("; ")));
     }
@@ -171,6 +249,39 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             figures.push(g.figures());
         }
     };
+    // Where the records go decides how their `Rules` tag names a rule file.
+    let tag = match &args.out {
+        None => RulesTag::named(&rules),
+        Some(out) => {
+            let sgn = out.extension().is_some_and(|e| e == "sgn");
+            let dir = if sgn {
+                out.parent().unwrap_or(Path::new("")).to_path_buf()
+            } else {
+                if let Err(e) = std::fs::create_dir_all(out) {
+                    eprintln!("error: cannot write {}: {e}", out.display());
+                    return ExitCode::from(super::EXIT_USAGE);
+                }
+                out.clone()
+            };
+            match RulesTag::for_output(&rules, &args.rules, &dir) {
+                Ok(Ok(tag)) => tag,
+                Ok(Err((tag, folder))) => {
+                    eprintln!(
+                        "note: {} is outside the folder of {}: the records name it `{}`; check or replay them with `--rules-path {}`",
+                        args.rules,
+                        out.display(),
+                        tag.spec,
+                        folder.display()
+                    );
+                    tag
+                }
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", out.display());
+                    return ExitCode::from(super::EXIT_USAGE);
+                }
+            }
+        }
+    };
     let written = match &args.out {
         None => simulate::run_each(&rules, &config, &progress, |_, g| {
             keep(&g);
@@ -182,7 +293,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                     if i > 0 {
                         w.write_all(b"\n")?;
                     }
-                    w.write_all(record_text(&rules, &g, i, players, &label).as_bytes())?;
+                    w.write_all(
+                        record_text_tagged(&rules, &tag, &g, i, players, &label).as_bytes(),
+                    )?;
                     keep(&g);
                     Ok(())
                 })
@@ -192,7 +305,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             simulate::run_each(&rules, &config, &progress, |i, g| {
                 let path = out.join(format!("{}-{:05}.sgn", rules.meta.name, i + 1));
                 super::replace::replace_with(&path, follow, |w| {
-                    w.write_all(record_text(&rules, &g, i, players, &label).as_bytes())
+                    w.write_all(record_text_tagged(&rules, &tag, &g, i, players, &label).as_bytes())
                 })?;
                 keep(&g);
                 Ok(())

@@ -32,6 +32,7 @@ pub mod board;
 pub mod check;
 pub mod finding;
 pub mod header;
+pub mod lookalike;
 pub mod position_string;
 pub mod record;
 pub mod replay;

@@ -1059,9 +1059,37 @@ impl<'a> Parser<'a> {
         label: impl Into<String>,
         help: Option<&str>,
     ) -> Fail {
+        let b = b.max(a);
+        // A character that looks like the ASCII SGN wants (an en dash for
+        // `-`): the message names it by code point and the span is that
+        // character alone.
+        if let Some((at, l)) = super::lookalike::first_in(self.s.get(a..b).unwrap_or("")) {
+            let at = a + at;
+            return Fail::Syntax(Box::new(SyntaxError {
+                message: if l.ascii.trim().is_empty() {
+                    format!(
+                        "{}: the space there is {}, not a plain space",
+                        message.into(),
+                        super::lookalike::describe(l),
+                    )
+                } else {
+                    format!(
+                        "{}: `{}` is {}, not `{}`",
+                        message.into(),
+                        l.ch,
+                        super::lookalike::describe(l),
+                        l.ascii,
+                    )
+                },
+                span: self.span(at, at + l.ch.len_utf8()),
+                label: super::lookalike::describe(l),
+                help: Some(super::lookalike::help(l)),
+                game: self.game,
+            }));
+        }
         Fail::Syntax(Box::new(SyntaxError {
             message: message.into(),
-            span: self.span(a, b.max(a)),
+            span: self.span(a, b),
             label: label.into(),
             help: help.map(str::to_string),
             game: self.game,

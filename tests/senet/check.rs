@@ -667,3 +667,125 @@ fn check_threads_same_output() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `senet` run in `dir`.
+fn senet_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("senet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Records simulated under a rule file name it by its path from the
+/// records' folder, with its digest: they check and replay clean from
+/// another working directory, as a user would run them.
+#[test]
+fn simulated_records_name_their_rule_file() {
+    let dir = scratch("sim-rules");
+    std::fs::create_dir_all(dir.join("variants")).unwrap();
+    let rule_file = dir.join("variants/long.senet");
+    std::fs::copy(root().join("rules/bga.senet"), &rule_file).unwrap();
+    let games = dir.join("games.sgn");
+    let (code, _, err) = senet(&[
+        "simulate",
+        "--rules",
+        rule_file.to_str().unwrap(),
+        "--games",
+        "3",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert!(text.contains("[Rules \"variants/long.senet\"]"), "{text}");
+    let digest = senet::rules::digest(rule_file.to_str().unwrap(), None).unwrap();
+    assert!(
+        text.contains(&format!("[RulesDigest \"sha256:{digest}\"]")),
+        "{text}"
+    );
+    // From a folder that is neither the records' nor the rule file's.
+    let elsewhere = scratch("sim-rules-elsewhere");
+    let (code, out, err) = senet_in(&elsewhere, &["check", games.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("3 games, 3 valid"),
+        "{out}{err}"
+    );
+    assert!(!err.contains("rules_digest"), "{err}");
+    let (code, _, err) = senet_in(
+        &elsewhere,
+        &["replay", "--game", "2", games.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+
+    // Records written outside the rule file's folder tree name it by its
+    // file name, and the note says which --rules-path finds it.
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let outside = out_dir.join("games.sgn");
+    let (code, _, err) = senet(&[
+        "simulate",
+        "--rules",
+        rule_file.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        outside.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("--rules-path"), "{err}");
+    let text = std::fs::read_to_string(&outside).unwrap();
+    assert!(text.contains("[Rules \"long.senet\"]"), "{text}");
+    let variants = dir.join("variants");
+    let (code, out, err) = senet_in(
+        &elsewhere,
+        &[
+            "check",
+            "--rules-path",
+            variants.to_str().unwrap(),
+            outside.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// `senet fmt --fix` applies the mechanical fixes (look-alikes, `X`, tag
+/// name case, missing turn numbers), lists each with its line and column,
+/// and the result checks clean; without `--fix` the same file is a syntax
+/// error that names the en dash by its code point.
+#[test]
+fn fmt_fix_applies_the_mechanical_fixes() {
+    let file = "tests/fixtures/sgn/fix/mistakes.sgn";
+    let (code, out, err) = senet(&["fmt", "--stdout", file]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("U+201C LEFT DOUBLE QUOTATION MARK"), "{err}");
+    assert!(out.is_empty(), "{out}");
+    let (code, out, err) = senet(&["fmt", "--fix", "--stdout", file]);
+    assert_eq!(code, 0, "{err}");
+    settings().bind(|| {
+        insta::assert_snapshot!("fmt_fix_mistakes", format!("{err}---\n{out}"));
+    });
+    let dir = scratch("fmt-fix");
+    let fixed = dir.join("fixed.sgn");
+    std::fs::write(&fixed, &out).unwrap();
+    let (code, out, err) = senet(&["check", fixed.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -76,7 +76,14 @@ fn text_of_each_fixture() {
             Some("5")
         };
         let out = replay(&file, &opts(Format::Text, to)).unwrap();
-        assert!(out.problems.is_empty(), "{name}: {:?}", out.problems);
+        if name == "gap" {
+            // It ends in round 3: `--to 5` is past its end, a problem of
+            // the request that leaves the text as it was.
+            assert_eq!(out.problems.len(), 1, "{name}: {:?}", out.problems);
+            assert!(out.problems[0].contains("senet::replay::past_end"));
+        } else {
+            assert!(out.problems.is_empty(), "{name}: {:?}", out.problems);
+        }
         assert!(!out.text.contains('\x1b'), "{name}: colour without --color");
         settings().bind(|| insta::assert_snapshot!(format!("text_{name}"), out.text));
     }
@@ -215,6 +222,34 @@ fn to_stops_after_a_round_a_turn_or_a_unit() {
         "{}",
         &text[text.len() - 80..]
     );
+}
+
+/// `--to` past the last unit is a problem of the request (exit 1) that
+/// says how many units the game has; `--to` the last round is not.
+#[test]
+fn to_past_the_end_is_a_problem() {
+    let file = root().join("tests/fixtures/replay/thai-0001.sgn");
+    let all = replay(&file, &opts(Format::Positions, None)).unwrap();
+    assert!(all.problems.is_empty());
+    let units = all.text.lines().count() - 1;
+    let out = replay(&file, &opts(Format::Text, Some("999"))).unwrap();
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+    let p = &out.problems[0];
+    assert!(p.contains("senet::replay::past_end"), "{p}");
+    assert!(
+        p.contains(&format!(
+            "--to 999 is past the end of the game: it has {units} units"
+        )),
+        "{p}"
+    );
+    assert!(p.contains("help: give --to"), "{p}");
+    let last_turn = all.text.lines().last().unwrap().rsplit(' ').next().unwrap();
+    let last_turn: u32 = last_turn.parse().unwrap();
+    // The last position's turn number is the turn after the last unit's
+    // (or the same, mid-turn): stopping at the turn before it is in the game.
+    let inside = (last_turn - 1).to_string();
+    let out = replay(&file, &opts(Format::Text, Some(&inside))).unwrap();
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
 }
 
 #[test]
