@@ -422,3 +422,65 @@ fn a_combination_that_fails_in_a_builtin_names_the_options() {
     );
     assert!(text.contains("square 27"), "{text}");
 }
+
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Warnings are shown and do not fail `rules check` unless
+/// `--deny-warnings`; errors fail it either way.
+#[test]
+fn rules_check_exits_by_errors_and_denied_warnings() {
+    let file = "tests/fixtures/rules/check/dead_values.senet";
+    let (code, out, err) = senet(&["rules", "check", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": ok ("), "{out}");
+    assert!(err.contains("has 4 warnings") && err.contains("senet::rules::never_thrown"));
+    let (code, out, err) = senet(&["rules", "check", "--deny-warnings", file]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!out.contains(": ok ("), "{out}");
+    let (code, _, err) = senet(&["rules", "check", "kendall", "--deny-warnings"]);
+    assert_eq!(code, 0, "{err}");
+    let five = "tests/fixtures/rules/check/five_mistakes.senet";
+    let (code, _, err) = senet(&["rules", "check", five]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has 3 errors and 2 warnings"), "{err}");
+}
+
+/// `moves` refuses a position with the wrong number of pieces, as
+/// `check` does for a `Position` tag.
+#[test]
+fn moves_rejects_a_position_with_the_wrong_number_of_pieces() {
+    let args = |pos: &'static str| {
+        [
+            "moves",
+            "--rules",
+            "kendall",
+            "--position",
+            pos,
+            "--throw",
+            "3",
+        ]
+    };
+    let (code, out, err) = senet(&args("WBWBWBWBW1/10/10 w 0-0 - 1"));
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("senet::position::piece_count"), "{err}");
+    assert!(err.contains("Black has 4"), "{err}");
+    assert!(out.is_empty());
+    let (code, _, err) = senet(&args("WBWBWBWBWB/W9/10 w 0-0 - 1"));
+    assert_eq!(code, 2);
+    assert!(err.contains("White has 6"), "{err}");
+    let (code, out, err) = senet(&args("WBWBWBWBWB/10/10 w 0-0 - 1"));
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+}
