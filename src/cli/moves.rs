@@ -33,6 +33,21 @@ pub enum Format {
     Json,
 }
 
+/// A position string whose piece count the rules cannot reach.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{message}")]
+#[diagnostic(
+    code(senet::position::piece_count),
+    help("{}", crate::notation::header::PIECE_COUNT_HELP)
+)]
+struct WrongPieces {
+    message: String,
+    #[source_code]
+    src: String,
+    #[label("this position")]
+    span: miette::SourceSpan,
+}
+
 #[derive(Serialize)]
 struct Answer {
     position: String,
@@ -60,6 +75,17 @@ pub fn run(args: MovesArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    // The check a `Position` tag gets: a position the rules cannot reach
+    // would give units that mean nothing.
+    if let Some(wrong) = crate::notation::header::wrong_piece_count(&rules, &pos) {
+        let diag = WrongPieces {
+            message: format!("the position has {wrong}"),
+            src: args.position.clone(),
+            span: (0, args.position.len()).into(),
+        };
+        eprint!("{}", super::render(&diag));
+        return ExitCode::from(super::EXIT_USAGE);
+    }
     if let Some(t) = args.throw
         && !rules.throws.values.contains(&t)
     {

@@ -418,12 +418,12 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
 }
 
 /// How to count the pieces of a position string.
-pub(super) const PIECE_COUNT_HELP: &str = "count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)";
+pub const PIECE_COUNT_HELP: &str = "count each side's pieces on the board plus those borne off (`W-B`), queued (`q:`) and in hand (`hand:W-B`)";
 
 /// `the wrong number of pieces: …` when a side of `p` has more pieces than
 /// the rules give it, or fewer where no capture removes any (BL-4). Used for
 /// a `Position` tag and for a `[%pos]` that resynchronises a replay.
-pub(super) fn wrong_piece_count(rules: &Ruleset, p: &Position) -> Option<String> {
+pub fn wrong_piece_count(rules: &Ruleset, p: &Position) -> Option<String> {
     // Counted wide: a position string can hold more pieces than fit a u8
     // sum (the parser caps each side at the board's squares).
     let count = |s: Side| p.in_play(s) as u32 + p.off[s.index()] as u32;

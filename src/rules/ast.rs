@@ -33,8 +33,20 @@ pub struct OptionDecl {
     pub name: Spanned<String>,
     pub description: String,
     pub requires: Vec<Spanned<String>>,
+    /// The option's own statement that it changes no legal unit alone.
+    pub inert: Option<Spanned<Inert>>,
     pub decls: Vec<Decl>,
     pub span: Span,
+}
+
+/// An option that changes no legal unit on its own, as its file says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inert {
+    /// `names only`: it only names squares.
+    NamesOnly,
+    /// `changes nothing unless combined with A-2`: alone it restates the
+    /// default; with one of these options it changes moves.
+    UnlessCombined(Vec<Spanned<String>>),
 }
 
 /// One declaration with the clauses it cites.

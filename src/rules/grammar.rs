@@ -276,12 +276,23 @@ fn option(p: Pair<Rule>) -> OptionDecl {
         name: Spanned::new(name.as_str().to_string(), span(&name)),
         description: string(&desc),
         requires: Vec::new(),
+        inert: None,
         decls: Vec::new(),
         span: sp,
     };
     for p in inner {
         match p.as_rule() {
             Rule::requires => opt.requires = clauses(p),
+            Rule::inert => {
+                let sp = span(&p);
+                // grammar: inert = names_only | unless_combined
+                let kind = first(p);
+                let node = match kind.as_rule() {
+                    Rule::names_only => Inert::NamesOnly,
+                    _ => Inert::UnlessCombined(clauses(kind)),
+                };
+                opt.inert = Some(Spanned::new(node, sp));
+            }
             _ => opt.decls.push(decl(p)),
         }
     }
@@ -736,6 +747,9 @@ pub fn describe(rule: Rule) -> &'static str {
         extends_decl => "`extends \"...\"`",
         option_decl => "`option NAME \"...\" { ... }`",
         requires => "`requires NAME`",
+        inert => "`names only` or `changes nothing unless combined with NAME`",
+        names_only => "`names only`",
+        unless_combined => "`changes nothing unless combined with NAME`",
         title => "`title \"...\"`",
         source => "`source \"...\"`",
         status => "`status \"...\"`",

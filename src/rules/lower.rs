@@ -155,6 +155,7 @@ struct OptionDef {
     name: String,
     description: String,
     requires: Vec<ast::Spanned<String>>,
+    inert: Option<ast::Inert>,
     layer: usize,
     items: Vec<Item>,
 }
@@ -304,10 +305,12 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     });
                 }
             }
+            lw.check_names_only(i, o);
             let def = OptionDef {
                 name: o.name.node.clone(),
                 description: o.description.clone(),
                 requires: o.requires.clone(),
+                inert: o.inert.as_ref().map(|i| i.node.clone()),
                 layer: i,
                 items,
             };
@@ -337,7 +340,11 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
     // Requirements between options must name options.
     let known: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
     for o in &options {
-        for r in &o.requires {
+        let with = match &o.inert {
+            Some(ast::Inert::UnlessCombined(with)) => with.as_slice(),
+            _ => &[],
+        };
+        for r in o.requires.iter().chain(with) {
             if !known.contains(&r.node) && !partial {
                 lw.errors.push(RuleError::UnknownOption {
                     src: layers[o.layer].file.named(),
@@ -399,9 +406,23 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
         }
     }
 
+    // An option that changes no move alone says so where it is listed.
     let meta_options: Vec<(String, String)> = options
         .iter()
-        .map(|o| (o.name.clone(), o.description.clone()))
+        .map(|o| {
+            let note = match &o.inert {
+                None => String::new(),
+                Some(ast::Inert::NamesOnly) => " (names only: changes no move)".to_string(),
+                Some(ast::Inert::UnlessCombined(with)) => format!(
+                    " (changes no move unless combined with {})",
+                    with.iter()
+                        .map(|w| w.node.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            };
+            (o.name.clone(), format!("{}{note}", o.description))
+        })
         .collect();
     let meta_selected: Vec<String> = options
         .iter()
@@ -2277,6 +2298,30 @@ impl Lowerer<'_> {
                         what: describe_key(a.key),
                     });
                 }
+            }
+        }
+    }
+
+    /// An option that says `names only` may only declare houses.
+    fn check_names_only(&mut self, layer: usize, o: &ast::OptionDecl) {
+        if !matches!(
+            o.inert.as_ref().map(|i| &i.node),
+            Some(ast::Inert::NamesOnly)
+        ) {
+            return;
+        }
+        for d in &o.decls {
+            if !matches!(d.kind, DeclKind::House { .. }) {
+                self.bad(
+                    layer,
+                    &d.span,
+                    format!(
+                        "option `{}` says `names only`, but this declaration changes a rule",
+                        o.name.node
+                    ),
+                    "not a house",
+                    "an option that only names squares declares houses only; remove `names only` or this declaration",
+                );
             }
         }
     }

@@ -470,3 +470,207 @@ fn a_combination_that_fails_in_a_builtin_names_the_options() {
     );
     assert!(text.contains("square 27"), "{text}");
 }
+
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the senet binary runs");
+    (
+        out.status.code().expect("exited normally"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Warnings are shown and do not fail `rules check` unless
+/// `--deny-warnings`; errors fail it either way.
+#[test]
+fn rules_check_exits_by_errors_and_denied_warnings() {
+    let file = "tests/fixtures/rules/check/dead_values.senet";
+    let (code, out, err) = senet(&["rules", "check", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": ok ("), "{out}");
+    assert!(err.contains("has 4 warnings") && err.contains("senet::rules::never_thrown"));
+    let (code, out, err) = senet(&["rules", "check", "--deny-warnings", file]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!out.contains(": ok ("), "{out}");
+    let (code, _, err) = senet(&["rules", "check", "kendall", "--deny-warnings"]);
+    assert_eq!(code, 0, "{err}");
+    let five = "tests/fixtures/rules/check/five_mistakes.senet";
+    let (code, _, err) = senet(&["rules", "check", five]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has 3 errors and 2 warnings"), "{err}");
+}
+
+/// `moves` refuses a position with the wrong number of pieces, as
+/// `check` does for a `Position` tag.
+#[test]
+fn moves_rejects_a_position_with_the_wrong_number_of_pieces() {
+    let args = |pos: &'static str| {
+        [
+            "moves",
+            "--rules",
+            "kendall",
+            "--position",
+            pos,
+            "--throw",
+            "3",
+        ]
+    };
+    let (code, out, err) = senet(&args("WBWBWBWBW1/10/10 w 0-0 - 1"));
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("senet::position::piece_count"), "{err}");
+    assert!(err.contains("Black has 4"), "{err}");
+    assert!(out.is_empty());
+    let (code, _, err) = senet(&args("WBWBWBWBWB/W9/10 w 0-0 - 1"));
+    assert_eq!(code, 2);
+    assert!(err.contains("White has 6"), "{err}");
+    let (code, out, err) = senet(&args("WBWBWBWBWB/10/10 w 0-0 - 1"));
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+}
+
+/// A small seeded generator (xorshift64) for the sample games below.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Whether `with` differs from `base` in play: the start, the units due
+/// without a throw, the legal units of a throw, what playing a unit leads
+/// to (the next position: whose turn, extra throws, state), or the end and
+/// score of a position, over the positions of seeded random games played
+/// under each of the two rule sets.
+fn plays_differently(base: &senet::engine::Ruleset, with: &senet::engine::Ruleset) -> bool {
+    use senet::engine::{Position, Side};
+    let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut throws: Vec<u8> = base.throws().distinct_values();
+    throws.extend(with.throws().distinct_values());
+    throws.sort_unstable();
+    throws.dedup();
+    let units = |r: &senet::engine::Ruleset, pos: &Position, throw: Option<u8>| {
+        let mut out = Vec::new();
+        match throw {
+            Some(t) => r.legal_units(pos, t, &mut out),
+            None => r.free_units(pos, &mut out),
+        }
+        out
+    };
+    let differ_at = |pos: &Position| {
+        if base.game_over(pos) != with.game_over(pos) || base.score(pos) != with.score(pos) {
+            return true;
+        }
+        std::iter::once(None)
+            .chain(throws.iter().map(|&t| Some(t)))
+            .any(|t| {
+                let (a, b) = (units(base, pos, t), units(with, pos, t));
+                a != b
+                    || a.iter().any(|u| {
+                        base.play(pos, u).map(|p| p.0).ok() != with.play(pos, u).map(|p| p.0).ok()
+                    })
+            })
+    };
+    let starter = |r: &senet::engine::Ruleset| match r.starter() {
+        senet::engine::Starter::Fixed(side, _) => Some(*side),
+        senet::engine::Starter::ByLot(_) => None,
+    };
+    if starter(base) != starter(with) {
+        return true;
+    }
+    for first in Side::BOTH {
+        if Position::start(base, first) != Position::start(with, first) {
+            return true;
+        }
+    }
+    for game in 0..30 {
+        for walker in [base, with] {
+            let mut pos = Position::start(walker, Side::BOTH[game % 2]);
+            for _ in 0..300 {
+                if differ_at(&pos) {
+                    return true;
+                }
+                if walker.game_over(&pos) {
+                    break;
+                }
+                let free = units(walker, &pos, None);
+                let choices = if free.is_empty() {
+                    let values = &walker.throws().values;
+                    let t = values[rng.below(values.len())];
+                    units(walker, &pos, Some(t))
+                } else {
+                    free
+                };
+                if choices.is_empty() {
+                    break;
+                }
+                let unit = &choices[rng.below(choices.len())];
+                match walker.play(&pos, unit) {
+                    Ok((next, _)) => pos = next,
+                    Err(_) => break,
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Every option of every built-in changes play on its own, or its file
+/// declares that it does not (`names
+/// only`, `changes nothing unless combined with ...`), which `rules show`
+/// prints; and an option so declared really changes nothing alone.
+#[test]
+fn every_option_changes_play_or_says_it_does_not() {
+    let mut wrong = Vec::new();
+    for name in rules::builtin_names() {
+        let plain = rules::load(name, None, &[]).unwrap();
+        for (option, description) in &plain.meta().options {
+            // On its own: selected alone (with what it requires), against
+            // the rule set with no option.
+            let with = rules::load(name, None, std::slice::from_ref(option)).unwrap();
+            let declared = description.contains("changes no move");
+            let changes = plays_differently(&plain, &with);
+            if changes == declared {
+                wrong.push(format!(
+                    "{name} {option}: {}",
+                    if changes {
+                        "declared to change no move, but changes play"
+                    } else {
+                        "changes no move alone and does not say so"
+                    }
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `names only` holds houses only, and `unless combined with` names
+/// options that exist.
+#[test]
+fn an_inert_option_statement_is_checked() {
+    use senet::diag::SourceFile;
+    let text = "extends \"kendall\"\n\
+        option X-1 \"a name\" names only {\n    at 26: gate   [K-15a]\n}\n\
+        option X-2 \"the default\" changes nothing unless combined with X-9 {\n    at 28: exit with 3   [K-15d]\n}\n";
+    let e = rules::load_source(SourceFile::new("inert.senet", text), &[]).unwrap_err();
+    assert_eq!(
+        codes_of(&e),
+        ["senet::rules::value", "senet::rules::unknown_option"]
+    );
+    let r = rules::load("kendall", None, &[]).unwrap();
+    let k15c = r.meta().options.iter().find(|(n, _)| n == "K-15c").unwrap();
+    assert!(
+        k15c.1.ends_with("(names only: changes no move)"),
+        "{}",
+        k15c.1
+    );
+}
