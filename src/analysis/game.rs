@@ -3,7 +3,7 @@
 //! the throw helped (luck); per side, the error rate and the luck in all.
 //!
 //! Stage: the positions and units of a replayed main line → [`UnitReport`]s
-//! → a [`Summary`] per side, for `senet analyze`.
+//! → a [`SideSummary`] per side, for `senet analyze`.
 
 use super::{Evaluator, PositionAnalysis, Settings, Value, ValuedUnit};
 use crate::engine::{Position, Ruleset, Side, Unit, UnitKind};

@@ -88,14 +88,14 @@ impl EvalArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
-    /// SGN files.
-    #[arg(required = true, value_name = "FILE")]
+    /// SGN files (`-` for standard input).
+    #[arg(required = true, value_name = "FILE|-")]
     pub files: Vec<PathBuf>,
     /// Analyse under this rule set, whatever the records' headers say.
-    #[arg(long, value_name = "NAME|FILE")]
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
-    #[arg(long = "option", value_name = "NAME", requires = "rules")]
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
     pub options: Vec<String>,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
@@ -126,6 +126,7 @@ pub struct AnalyzeArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    #[value(alias = "human")]
     Text,
     Json,
 }
@@ -466,11 +467,24 @@ struct Run<'a> {
 impl Run<'_> {
     /// Analyses every game of one file. `Err` stops the run (exit code 2).
     fn file(&mut self, path: &Path) -> Result<(), ExitCode> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let stdin = path.as_os_str() == "-";
+        let text = if stdin {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+        } else {
+            std::fs::read_to_string(path)
+        }
+        .map_err(|e| {
             eprintln!("error: cannot read {}: {e}", path.display());
             ExitCode::from(super::EXIT_USAGE)
         })?;
-        let name = path.display().to_string();
+        let name = if stdin {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        // A record on standard input has no folder of its own.
+        let dir = if stdin { None } else { path.parent() };
         let src = || NamedSource::new(name.clone(), text.clone());
         let mut reader = Reader::new(&text);
         let mut games = Vec::new();
@@ -492,7 +506,7 @@ impl Run<'_> {
         }
         let mut out_games = Vec::new();
         for game in &games {
-            out_games.push(self.game(game, path.parent(), &src)?);
+            out_games.push(self.game(game, dir, &src)?);
         }
         if self.args.annotate {
             self.annotated

@@ -25,7 +25,11 @@ use std::process::ExitCode;
 pub struct BoardArgs {
     /// A record: draw the position after the unit `--at` of one of its
     /// games (the final position without `--at`).
-    #[arg(value_name = "GAME.sgn", conflicts_with_all = ["rules", "position"], required_unless_present = "position")]
+    #[arg(
+        value_name = "GAME.sgn|-",
+        conflicts_with = "position",
+        required_unless_present = "position"
+    )]
     pub file: Option<PathBuf>,
     /// Which game of the record (1 = the first).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), requires = "file")]
@@ -34,11 +38,13 @@ pub struct BoardArgs {
     /// `12.` / `12...` (White's or Black's turn 12), `12.2` / `12...3`.
     #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse, requires = "file")]
     pub at: Option<StopAt>,
-    /// A built-in rule set (`senet rules list`) or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE", requires = "position")]
+    /// A built-in rule set (`senet rules list`) or the path of a .senet
+    /// file: the rules of `--position`, or of the record whatever its
+    /// `Rules` tag says.
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Select an option of the rule file (repeatable).
-    #[arg(long = "option", value_name = "NAME", requires = "rules")]
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
     pub options: Vec<String>,
     /// The position string, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`.
     #[arg(
@@ -78,7 +84,10 @@ pub enum PictureFormat {
     /// A PNG image (needs `--out`).
     Png,
     /// The Unicode text board of `senet replay`.
+    #[value(alias = "human")]
     Text,
+    /// One JSON object: the rule set, the position string and the last unit.
+    Json,
 }
 
 /// How often `replay --format svg --every` draws the board.
@@ -147,6 +156,18 @@ fn draw(args: &BoardArgs, shown: &Shown<'_>) -> Result<Vec<u8>, ExitCode> {
             }
             Ok(t.into_bytes())
         }
+        PictureFormat::Json => {
+            let json = serde_json::json!({
+                "rules": shown.rules.meta().name,
+                "position": shown.position.to_string(),
+                "last": shown.last.map(|(side, unit)| serde_json::json!({
+                    "side": side.name(),
+                    "unit": unit.to_string(),
+                })),
+                "caption": args.caption,
+            });
+            Ok(format!("{json}\n").into_bytes())
+        }
     }
 }
 
@@ -204,6 +225,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
             format: Format::Svg,
             color: false,
             confinement: args.record_rules.confinement(),
+            rules: args.rules.clone().map(|r| (r, args.options.clone())),
         };
         let (view, code) = walk(&text, &name, dir.as_deref(), &opts);
         let Some(view) = view else {
@@ -290,6 +312,7 @@ pub fn replay_pictures(args: &ReplayArgs, text: &str, name: &str, dir: Option<&P
             format: args.format,
             color: false,
             confinement: args.record_rules.confinement(),
+            rules: args.rules.clone().map(|r| (r, args.options.clone())),
         };
         let (view, code) = walk(text, name, dir, &opts);
         if code.is_some() {

@@ -20,10 +20,10 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     /// Check every game under this rule set (a built-in name or a .senet
     /// path), whatever its Rules tag says.
-    #[arg(long, value_name = "NAME|FILE")]
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
-    #[arg(long = "option", value_name = "NAME", requires = "rules")]
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
     pub options: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -52,6 +52,7 @@ pub struct CheckArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// Source excerpts with labels, like a compiler.
+    #[value(name = "text", alias = "human")]
     Human,
     /// One line per problem: `file:line:col: severity[code]: message`.
     Short,

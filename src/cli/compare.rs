@@ -16,7 +16,7 @@ pub struct CompareArgs {
     #[arg(required = true, value_name = "RULES[+OPTION...]")]
     pub sets: Vec<String>,
     /// Games per rule set between two random players (1 to 10,000,000).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
+    #[arg(long, default_value_t = 1000, value_parser = super::game_count)]
     pub games: u64,
     /// Games per rule set for each skill figure (expectimax and greedy
     /// against random), half with each colour; 0 leaves the skill out.
@@ -45,6 +45,7 @@ pub struct CompareArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    #[value(alias = "human")]
     Text,
     Json,
     Csv,

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 pub struct FmtArgs {
     /// SGN files or directories (every `*.sgn` below them) to rewrite in
     /// place; `-` reads standard input and prints to standard output.
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required = true, value_name = "FILE|DIR|-")]
     pub files: Vec<PathBuf>,
     /// Print the canonical text instead of rewriting the files.
     #[arg(long)]

@@ -21,6 +21,8 @@ pub mod best;
 pub mod board;
 pub mod check;
 pub mod compare;
+mod complete;
+mod examples;
 pub mod fmt;
 pub mod moves;
 pub mod out;
@@ -42,8 +44,18 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Rule files, move generation and game-record checking for Senet.
 #[derive(Debug, Parser)]
-#[command(name = "senet", version, about, propagate_version = true)]
+#[command(
+    name = "senet",
+    version,
+    about,
+    propagate_version = true,
+    after_help = examples::SENET
+)]
 pub struct Cli {
+    /// Colour in diagnostics and boards: `auto` (when writing to a
+    /// terminal and NO_COLOR is unset), `always` or `never`.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -51,31 +63,111 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List, explain and check rule files.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples::RULES)]
     Rules(rules::RulesCommand),
     /// List the legal units of a position for a throw.
+    #[command(after_help = examples::MOVES)]
     Moves(moves::MovesArgs),
     /// Check game records (SGN) for legality.
+    #[command(after_help = examples::CHECK)]
     Check(check::CheckArgs),
     /// Rewrite game records in canonical SGN.
+    #[command(after_help = examples::FMT)]
     Fmt(fmt::FmtArgs),
     /// Replay a game record unit by unit, drawing the board.
+    #[command(after_help = examples::REPLAY)]
     Replay(replay::ReplayArgs),
     /// Draw one position as a picture (SVG, PNG or text).
+    #[command(after_help = examples::BOARD)]
     Board(board::BoardArgs),
     /// Simulate games between computer players.
+    #[command(after_help = examples::SIMULATE)]
     Simulate(simulate::SimulateArgs),
     /// Value every unit of game records, mark the errors, sum the luck.
+    #[command(after_help = examples::ANALYZE)]
     Analyze(analyze::AnalyzeArgs),
     /// Every legal unit of a position with its value, best first.
+    #[command(after_help = examples::BEST)]
     Best(best::BestArgs),
     /// Rule sets or option sets side by side: length, balance, skill.
+    #[command(after_help = examples::COMPARE)]
     Compare(compare::CompareArgs),
     /// Print shell completions.
+    #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// bash, zsh, fish, elvish or powershell
         shell: clap_complete::Shell,
     },
+}
+
+/// When to colour output: `--color`, on every command.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When the output is a terminal and `NO_COLOR` is unset.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (`terminal`) or is not a
+    /// terminal. An explicit `always` or `never` wins over `NO_COLOR`.
+    pub fn on(self, terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+}
+
+/// `--format text|json` for commands with no other format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TextJson {
+    /// Words and tables for people.
+    #[default]
+    #[value(alias = "human")]
+    Text,
+    /// JSON for programs.
+    Json,
+}
+
+/// A diagnostic as one JSON object: code, severity, message, help, and the
+/// file, line and column (1-based) of its first label.
+pub fn diagnostic_json(d: &dyn miette::Diagnostic) -> serde_json::Value {
+    let severity = match d.severity() {
+        Some(miette::Severity::Warning) => "warning",
+        Some(miette::Severity::Advice) => "advice",
+        _ => "error",
+    };
+    let mut place = (None, None, None);
+    if let (Some(src), Some(label)) = (d.source_code(), d.labels().and_then(|mut l| l.next()))
+        && let Ok(c) = src.read_span(label.inner(), 0, 0)
+    {
+        place = (
+            c.name().map(str::to_string),
+            Some(c.line() + 1),
+            Some(c.column() + 1),
+        );
+    }
+    serde_json::json!({
+        "file": place.0,
+        "line": place.1,
+        "column": place.2,
+        "code": d.code().map(|c| c.to_string()),
+        "severity": severity,
+        "message": d.to_string(),
+        "help": d.help().map(|h| h.to_string()),
+    })
+}
+
+/// The `--color` of this run, set once by [`main`] before any command runs.
+static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
+
+/// The `--color` of this run (`auto` where [`main`] did not set it).
+pub fn color_choice() -> ColorChoice {
+    COLOR.get().copied().unwrap_or_default()
 }
 
 /// Runs the command line; the binary's `main` is this call.
@@ -91,17 +183,21 @@ pub fn main() -> ExitCode {
             return out::finish(ExitCode::from(code));
         }
     };
-    let code = run(cli.command);
+    let _ = COLOR.set(cli.color);
+    let code = run(cli.command, cli.color);
     out::finish(code)
 }
 
-fn run(command: Command) -> ExitCode {
+fn run(command: Command, color: ColorChoice) -> ExitCode {
     match command {
         Command::Rules(cmd) => rules::run(cmd),
         Command::Moves(args) => moves::run(args),
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
-        Command::Replay(args) => replay::run(args),
+        Command::Replay(mut args) => {
+            args.color = color;
+            replay::run(args)
+        }
         Command::Board(args) => board::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Analyze(args) => analyze::run(args),
@@ -148,9 +244,29 @@ fn count_in(text: &str, max: usize) -> Result<usize, String> {
     }
 }
 
-/// `--threads N`: 1 to [`MAX_THREADS`].
+/// `--threads N`: 1 to [`MAX_THREADS`]. Zero is refused by name: some
+/// tools read it as "every core", which here is leaving the flag out.
 pub fn thread_count(text: &str) -> Result<usize, String> {
+    if text.trim() == "0" {
+        return Err(format!(
+            "0 threads would do no work: expected a whole number from 1 to {MAX_THREADS} \
+             (leave --threads out to use every core)"
+        ));
+    }
     count_in(text, MAX_THREADS)
+}
+
+/// `--games N`: 1 to [`MAX_GAMES`]; zero games is refused by name.
+pub fn game_count(text: &str) -> Result<u64, String> {
+    if text.trim() == "0" {
+        return Err(format!(
+            "0 games would measure nothing: expected a whole number from 1 to {MAX_GAMES}"
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if (1..=MAX_GAMES).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_GAMES}")),
+    }
 }
 
 /// `--max-units N`: 1 to [`MAX_UNITS`].
@@ -158,12 +274,11 @@ pub fn unit_cap(text: &str) -> Result<usize, String> {
     count_in(text, MAX_UNITS)
 }
 
-/// Renders a diagnostic for standard error: colour only on a terminal and
-/// when `NO_COLOR` is unset.
+/// Renders a diagnostic for standard error, coloured as `--color` says
+/// (by default only on a terminal and when `NO_COLOR` is unset).
 pub fn render(diag: &dyn miette::Diagnostic) -> String {
     use std::io::IsTerminal;
-    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    render_with(diag, colour)
+    render_with(diag, color_choice().on(std::io::stderr().is_terminal()))
 }
 
 /// Renders a diagnostic at a fixed width of 100 columns, with or without

@@ -9,10 +9,10 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
     /// A built-in rule set (`senet rules list`) or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE")]
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: String,
     /// Select an option of the rule file (repeatable).
-    #[arg(long = "option", value_name = "NAME")]
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
     pub options: Vec<String>,
     /// The position string, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`.
     #[arg(long, value_name = "POS", allow_hyphen_values = true)]
@@ -29,6 +29,7 @@ pub struct MovesArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    #[value(alias = "human")]
     Text,
     Json,
 }

@@ -41,7 +41,7 @@ use std::sync::Arc;
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// The record to replay (`-` for standard input).
-    #[arg(value_name = "GAME.sgn")]
+    #[arg(value_name = "GAME.sgn|-")]
     pub file: PathBuf,
     /// Which game of the file (1 = the first; the default is the first, or
     /// every game for `--format html`).
@@ -51,11 +51,20 @@ pub struct ReplayArgs {
     /// `12...`), or a unit of that turn (`12.2`, `12...3`).
     #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse)]
     pub to: Option<StopAt>,
+    /// `text` (alias `human`): each unit in words with the board;
+    /// `json`, `positions`, or a picture: `html`, `svg`.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Highlight the piece that moved (ANSI colours).
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    /// The global `--color`: highlight the piece that moved (ANSI colours).
+    #[arg(skip)]
     pub color: ColorChoice,
+    /// Replay under this rule set (a built-in name or a .senet path),
+    /// whatever the record's `Rules` tag says; a record without one needs it.
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    pub rules: Option<String>,
+    /// Options to select with --rules (repeatable).
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub record_rules: super::RecordRulesArgs,
     /// Write to FILE instead of standard output (`--format svg --every`: to
@@ -71,6 +80,7 @@ pub struct ReplayArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// Each unit in words with the board drawn after it.
+    #[value(alias = "human")]
     Text,
     /// One JSON object: the start position and every unit.
     Json,
@@ -83,13 +93,7 @@ pub enum Format {
     Svg,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset.
-    Auto,
-    Always,
-    Never,
-}
+pub use super::ColorChoice;
 
 /// Where `--to` stops: after the last unit whose (turn, side, unit of the
 /// turn) is at most this.
@@ -170,6 +174,9 @@ pub struct ReplayOptions {
     pub color: bool,
     /// Where the rule file the record names may be read from.
     pub confinement: Confinement,
+    /// `--rules` and `--option`: the rule set to replay under, whatever
+    /// the record's `Rules` tag says.
+    pub rules: Option<(String, Vec<String>)>,
 }
 
 impl Default for ReplayOptions {
@@ -180,6 +187,7 @@ impl Default for ReplayOptions {
             format: Format::Text,
             color: false,
             confinement: Confinement::default(),
+            rules: None,
         }
     }
 }
@@ -1052,7 +1060,8 @@ pub fn replay_game(
             opts.color,
         )
     };
-    let Some(choice) = RulesChoice::of(&game, None) else {
+    let over = opts.rules.as_ref().map(|(r, o)| (r.as_str(), o.as_slice()));
+    let Some(choice) = RulesChoice::of(&game, over) else {
         let f = header::missing_rules(header::head_span(&game), false);
         return Ok((
             ReplayOutput {
@@ -1283,13 +1292,7 @@ fn step_view(j: JsonUnit) -> StepView {
 }
 
 pub fn run(args: ReplayArgs) -> ExitCode {
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = args.color.on(std::io::stdout().is_terminal());
     let (name, text, dir) = match super::read_record(&args.file) {
         Ok(read) => read,
         Err(code) => return code,
@@ -1307,6 +1310,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         format: args.format,
         color: color && args.out.is_none(),
         confinement: args.record_rules.confinement(),
+        rules: args.rules.clone().map(|r| (r, args.options.clone())),
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {

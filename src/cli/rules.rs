@@ -11,69 +11,72 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Subcommand)]
 pub enum RulesCommand {
     /// List the built-in rule sets: name, title, source and status.
-    List,
+    #[command(after_help = super::examples::RULES_LIST)]
+    List {
+        #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
+        format: super::TextJson,
+    },
     /// Explain a rule set: provenance, options, and every rule in words with
     /// its clause.
+    #[command(after_help = super::examples::RULES_SHOW)]
     Show {
         /// A built-in name (`kendall`) or the path of a .senet file.
+        #[arg(value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: String,
         /// Select a named option of the rule file (repeatable).
-        #[arg(long = "option", value_name = "NAME")]
+        #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
         options: Vec<String>,
+        #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
+        format: super::TextJson,
     },
     /// Explain a clause id: its text in the digest of the sources
     /// (docs/sources), the declarations that cite it and the options that
     /// change it.
+    #[command(after_help = super::examples::RULES_EXPLAIN)]
     Explain {
         /// A clause id (`K-9a`), or an option name (`A-3/lowest`) for its
         /// clause.
         clause: String,
         /// Look at this rule set only (a built-in name or the path of a
         /// .senet file); by default at every built-in rule set.
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: Option<String>,
+        #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
+        format: super::TextJson,
     },
     /// Check a rule file and report every problem.
+    #[command(after_help = super::examples::RULES_CHECK)]
     Check {
-        /// The path of a .senet file (or a built-in name).
+        /// The path of a .senet file (or a built-in name), or `-` for
+        /// standard input.
+        #[arg(value_name = "FILE|-")]
         file: PathBuf,
         /// Also check with these options selected (repeatable).
-        #[arg(long = "option", value_name = "NAME")]
+        #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
         options: Vec<String>,
         /// Fail (exit 1) when the file has warnings, as when it has errors.
         #[arg(long)]
         deny_warnings: bool,
+        /// `text` (alias `human`): diagnostics with source excerpts; `json`:
+        /// one object per problem, then a summary object (JSON Lines).
+        #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
+        format: super::TextJson,
     },
 }
 
 pub fn run(cmd: RulesCommand) -> ExitCode {
     match cmd {
-        RulesCommand::List => {
-            for name in rules::builtin_names() {
-                match rules::load(name, None, &[]) {
-                    Ok(r) => outln!(
-                        "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
-                        name,
-                        r.meta.title,
-                        "",
-                        r.meta.source,
-                        "",
-                        r.meta.status
-                    ),
-                    Err(e) => {
-                        report(&e);
-                        return ExitCode::from(super::EXIT_USAGE);
-                    }
-                }
-            }
-            ExitCode::SUCCESS
-        }
+        RulesCommand::List { format } => list(format),
         RulesCommand::Show {
             rules: spec,
             options,
+            format,
         } => match rules::load(&spec, None, &options) {
             Ok(r) => {
-                out!("{}", show(&r));
+                match format {
+                    super::TextJson::Text => out!("{}", show(&r)),
+                    super::TextJson::Json => outln!("{}", show_json(&r)),
+                }
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -81,7 +84,11 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                 ExitCode::from(super::EXIT_USAGE)
             }
         },
-        RulesCommand::Explain { clause, rules } => {
+        RulesCommand::Explain {
+            clause,
+            rules,
+            format,
+        } => {
             let Some(found) = sources::clause_of_option(&clause).and_then(sources::find) else {
                 eprint!("{}", super::render(&UnknownClause::new(&clause)));
                 return ExitCode::from(super::EXIT_USAGE);
@@ -93,7 +100,11 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                     .map(|n| n.to_string())
                     .collect(),
             };
-            match explain(&found, &specs) {
+            let text = match format {
+                super::TextJson::Text => explain(&found, &specs),
+                super::TextJson::Json => explain_json(&found, &specs).map(|j| format!("{j}\n")),
+            };
+            match text {
                 Ok(text) => {
                     out!("{text}");
                     ExitCode::SUCCESS
@@ -108,42 +119,187 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             file,
             options,
             deny_warnings,
-        } => {
-            let spec = file.display().to_string();
-            match rules::check(&spec, None, &options) {
-                Ok((r, warnings)) => {
-                    let denied = deny_warnings && !warnings.is_empty();
-                    if !warnings.is_empty() {
-                        eprint!(
-                            "{}",
-                            super::render(&rules::RuleWarnings {
-                                file: spec.clone(),
-                                warnings,
-                            })
-                        );
-                    }
-                    if denied {
-                        eprintln!("{spec}: warnings denied (--deny-warnings)");
-                        return ExitCode::from(super::EXIT_INPUT);
-                    }
+            format,
+        } => check(&file, &options, format, deny_warnings),
+    }
+}
+
+/// `senet rules list`.
+fn list(format: super::TextJson) -> ExitCode {
+    let mut all = Vec::new();
+    for name in rules::builtin_names() {
+        match rules::load(name, None, &[]) {
+            Ok(r) => match format {
+                super::TextJson::Text => outln!(
+                    "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
+                    name, r.meta.title, "", r.meta.source, "", r.meta.status
+                ),
+                super::TextJson::Json => all.push(serde_json::json!({
+                    "name": name,
+                    "title": r.meta.title,
+                    "source": r.meta.source,
+                    "status": r.meta.status,
+                })),
+            },
+            Err(e) => {
+                report(&e);
+                return ExitCode::from(super::EXIT_USAGE);
+            }
+        }
+    }
+    if format == super::TextJson::Json {
+        outln!("{}", serde_json::Value::Array(all));
+    }
+    ExitCode::SUCCESS
+}
+
+/// `senet rules check FILE|-`: every problem of a rule file, exit 1 when
+/// there is an error (or, with `--deny-warnings`, a warning).
+fn check(
+    file: &std::path::Path,
+    options: &[String],
+    format: super::TextJson,
+    deny_warnings: bool,
+) -> ExitCode {
+    let stdin = file.as_os_str() == "-";
+    let spec = if stdin {
+        "<stdin>".to_string()
+    } else {
+        file.display().to_string()
+    };
+    let checked = if stdin {
+        let mut text = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            eprintln!("error: cannot read standard input: {e}");
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+        rules::check_source(crate::diag::SourceFile::new("<stdin>", text), options)
+    } else {
+        rules::check(&spec, None, options)
+    };
+    let json = format == super::TextJson::Json;
+    match checked {
+        Ok((r, warnings)) => {
+            let denied = deny_warnings && !warnings.is_empty();
+            if json {
+                for w in &warnings {
+                    outln!("{}", super::diagnostic_json(w));
+                }
+                outln!(
+                    "{}",
+                    serde_json::json!({
+                        "summary": true,
+                        "file": spec,
+                        "ok": !denied,
+                        "title": r.meta.title,
+                        "options": r.meta.options.len(),
+                        "errors": 0,
+                        "warnings": warnings.len(),
+                    })
+                );
+            } else {
+                if !warnings.is_empty() {
+                    eprint!(
+                        "{}",
+                        super::render(&rules::RuleWarnings {
+                            file: spec.clone(),
+                            warnings,
+                        })
+                    );
+                }
+                if denied {
+                    eprintln!("{spec}: warnings denied (--deny-warnings)");
+                } else {
                     outln!(
                         "{spec}: ok ({}, {} options)",
                         r.meta.title,
                         r.meta.options.len()
                     );
-                    ExitCode::SUCCESS
-                }
-                Err(e) if e.is_io() => {
-                    report(&e);
-                    ExitCode::from(super::EXIT_USAGE)
-                }
-                Err(e) => {
-                    report(&e);
-                    ExitCode::from(super::EXIT_INPUT)
                 }
             }
+            if denied {
+                ExitCode::from(super::EXIT_INPUT)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            if json {
+                let problems: Vec<&dyn miette::Diagnostic> = if e.errors().is_empty() {
+                    vec![&e]
+                } else {
+                    e.errors()
+                        .iter()
+                        .map(|d| d as &dyn miette::Diagnostic)
+                        .collect()
+                };
+                for d in &problems {
+                    outln!("{}", super::diagnostic_json(*d));
+                }
+                let errors = problems
+                    .iter()
+                    .filter(|d| d.severity() != Some(miette::Severity::Warning))
+                    .count();
+                outln!(
+                    "{}",
+                    serde_json::json!({
+                        "summary": true,
+                        "file": spec,
+                        "ok": false,
+                        "errors": errors,
+                        "warnings": problems.len() - errors,
+                    })
+                );
+            } else {
+                report(&e);
+            }
+            ExitCode::from(if e.is_io() {
+                super::EXIT_USAGE
+            } else {
+                super::EXIT_INPUT
+            })
         }
     }
+}
+
+/// `senet rules show --format json`: the same facts as the text.
+fn show_json(r: &Ruleset) -> serde_json::Value {
+    let m = &r.meta;
+    serde_json::json!({
+        "name": m.name,
+        "title": m.title,
+        "source": m.source,
+        "status": m.status,
+        "options": m.options.iter().map(|(name, description)| serde_json::json!({
+            "name": name,
+            "description": description,
+            "selected": m.selected.contains(name),
+        })).collect::<Vec<_>>(),
+        "rules": m.explained.iter().map(|(text, clause)| serde_json::json!({
+            "text": text,
+            "clauses": clause.split(',').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// `senet rules explain --format json`: the clause, where it comes from,
+/// and the lines of each rule set that cite it.
+fn explain_json(clause: &Clause, specs: &[String]) -> Result<serde_json::Value, RulesError> {
+    let mut cited = Vec::new();
+    for spec in specs {
+        let r = rules::load(spec, None, &[])?;
+        for line in citing(&r, clause.id) {
+            cited.push(serde_json::json!({"rules": r.meta.name, "line": line}));
+        }
+    }
+    Ok(serde_json::json!({
+        "id": clause.id,
+        "text": clause.text,
+        "page": format!("docs/sources/{}", clause.page.file),
+        "title": clause.page.title,
+        "source": clause.page.source,
+        "cited_by": cited,
+    }))
 }
 
 /// Renders a rules error on stderr.

@@ -11,13 +11,13 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
     /// A built-in rule set or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE")]
+    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: String,
     /// Select an option of the rule file (repeatable).
-    #[arg(long = "option", value_name = "NAME")]
+    #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
     pub options: Vec<String>,
     /// How many games (1 to 10,000,000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
+    #[arg(long, default_value_t = 100, value_parser = super::game_count)]
     pub games: u64,
     /// The seed: the same seed gives the same games on any thread count.
     #[arg(long, default_value_t = 1)]
@@ -50,6 +50,7 @@ pub struct SimulateArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    #[value(alias = "human")]
     Text,
     Json,
 }

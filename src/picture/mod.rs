@@ -7,5 +7,6 @@
 
 pub mod glyphs;
 pub mod html;
+#[cfg(feature = "png")]
 pub mod png;
 pub mod svg;

@@ -1,5 +1,5 @@
 //! Stage 1 of the rules compiler: `.senet` text → pest pairs → spanned
-//! [`ast::RuleFile`]. No game knowledge here: squares are not resolved or
+//! [`RuleFile`]. No game knowledge here: squares are not resolved or
 //! range-checked. Syntax errors are turned into words a user knows (rule
 //! names never reach a message).
 

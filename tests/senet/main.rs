@@ -4,6 +4,7 @@
 mod analysis;
 mod browser;
 mod check;
+mod cli_table;
 mod confinement;
 mod differential;
 mod docs;

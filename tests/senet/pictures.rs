@@ -228,6 +228,8 @@ fn strip_has_the_start_and_one_picture_per_turn() {
         to: None,
         format: Format::Svg,
         color: ColorChoice::Never,
+        rules: None,
+        options: Vec::new(),
         out: Some(dir.clone()),
         every: Some(Every::Turn),
         record_rules: senet::cli::RecordRulesArgs {

@@ -1,0 +1,86 @@
+//! Values that shell completion offers: the built-in rule set names for
+//! `--rules`, and the option names of the built-in rule sets for
+//! `--option`. Both flags still take any value (a `.senet` path, an option
+//! of a rule file of one's own); the lists only feed completion and are
+//! hidden from `--help`.
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use std::ffi::OsStr;
+use std::sync::OnceLock;
+
+/// The text of a flag's value, as clap's own `String` parser takes it.
+fn text(cmd: &clap::Command, value: &OsStr) -> Result<String, clap::Error> {
+    value
+        .to_str()
+        .map(str::to_owned)
+        .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))
+}
+
+/// `--rules NAME|FILE`: completes the built-in names.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleSpec;
+
+impl TypedValueParser for RuleSpec {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        text(cmd, value)
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            crate::rules::builtin_names()
+                .into_iter()
+                .map(PossibleValue::new),
+        ))
+    }
+}
+
+/// Every option name of the built-in rule sets, sorted, once per run.
+pub fn option_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = crate::rules::builtin_names()
+            .into_iter()
+            .filter_map(|n| crate::rules::load(n, None, &[]).ok())
+            .flat_map(|r| {
+                r.meta()
+                    .options
+                    .iter()
+                    .map(|(o, _)| o.clone())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        // Built once and kept for the run: clap's values borrow for 'static.
+        names
+            .into_iter()
+            .map(|n| &*Box::leak(n.into_boxed_str()))
+            .collect()
+    })
+}
+
+/// `--option NAME`: completes the option names of the built-in rule sets.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionName;
+
+impl TypedValueParser for OptionName {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        text(cmd, value)
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            option_names().iter().map(|n| PossibleValue::new(*n)),
+        ))
+    }
+}
