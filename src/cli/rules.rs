@@ -132,7 +132,12 @@ fn list(format: super::TextJson) -> ExitCode {
             Ok(r) => match format {
                 super::TextJson::Text => outln!(
                     "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
-                    name, r.meta.title, "", r.meta.source, "", r.meta.status
+                    name,
+                    r.meta.title,
+                    "",
+                    r.meta.source,
+                    "",
+                    r.meta.status
                 ),
                 super::TextJson::Json => all.push(serde_json::json!({
                     "name": name,
