@@ -329,7 +329,7 @@ pub enum RuleError {
         help: String,
     },
 
-    #[error("`drop` removes nothing: {what} is not declared before it")]
+    #[error("`drop` removes nothing: nothing declares {what} before it")]
     #[diagnostic(
         code(senet::rules::drops_nothing),
         help(

@@ -137,8 +137,9 @@ enum Setting {
         throws: Vec<u8>,
         bound: bool,
     },
-    /// `drop ...`: the declarations this removes (any of them may be absent).
-    Drop(Vec<Key>),
+    /// `drop ...`: the declarations this removes (any of them may be
+    /// absent), and what they are in words.
+    Drop(Vec<Key>, String),
 }
 
 /// A checked declaration and where it came from.
@@ -278,21 +279,23 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
     for (i, layer) in layers.iter().enumerate() {
         let items = lw.lower_scope(i, &layer.ast.decls);
         lw.check_duplicates(i, &items);
+        lw.check_drop_and_declare(i, &items);
         // A layer's drops remove what came before the layer, never one of
         // its own declarations, wherever they stand in the file.
         let (drops, decls): (Vec<Item>, Vec<Item>) = items
             .into_iter()
-            .partition(|it| matches!(it.setting, Setting::Drop(_)));
+            .partition(|it| matches!(it.setting, Setting::Drop(..)));
         for it in drops.into_iter().chain(decls) {
             lw.merge(&mut map, it, true);
         }
         for o in &layer.ast.options {
             let items = lw.lower_scope(i, &o.decls);
             lw.check_duplicates(i, &items);
+            lw.check_drop_and_declare(i, &items);
             // A `drop` in an option must name something the file (with
             // what it extends) or another option declares.
             for it in &items {
-                if let Setting::Drop(keys) = &it.setting
+                if let Setting::Drop(keys, what) = &it.setting
                     && !keys.iter().any(|k| {
                         map.contains_key(k)
                             || options.iter().any(|o| o.items.iter().any(|i| i.key == *k))
@@ -301,7 +304,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     lw.errors.push(RuleError::DropsNothing {
                         src: lw.src(i),
                         span: mspan(it.span.start, it.span.end),
-                        what: describe_key(it.key),
+                        what: what.clone(),
                     });
                 }
             }
@@ -395,11 +398,11 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
             let drops = o
                 .items
                 .iter()
-                .filter(|it| matches!(it.setting, Setting::Drop(_)));
+                .filter(|it| matches!(it.setting, Setting::Drop(..)));
             let decls = o
                 .items
                 .iter()
-                .filter(|it| !matches!(it.setting, Setting::Drop(_)));
+                .filter(|it| !matches!(it.setting, Setting::Drop(..)));
             for it in drops.chain(decls) {
                 lw.merge(&mut map, it.clone(), false);
             }
@@ -542,7 +545,7 @@ impl Lowerer<'_> {
     /// a `drop` that removes nothing is an error (most likely a misspelt
     /// target or a base that never made that declaration).
     fn merge(&mut self, map: &mut BTreeMap<Key, Item>, it: Item, strict: bool) {
-        let Setting::Drop(keys) = &it.setting else {
+        let Setting::Drop(keys, what) = &it.setting else {
             map.insert(it.key, it);
             return;
         };
@@ -551,8 +554,36 @@ impl Lowerer<'_> {
             self.errors.push(RuleError::DropsNothing {
                 src: self.src(it.layer),
                 span: mspan(it.span.start, it.span.end),
-                what: describe_key(it.key),
+                what: what.clone(),
             });
+        }
+    }
+
+    /// A scope (a file's top level, or an option) that drops a kind and
+    /// declares it too: the drop removes only what came before the scope,
+    /// so the declaration stays, which is rarely what was meant.
+    fn check_drop_and_declare(&mut self, layer: usize, items: &[Item]) {
+        for d in items {
+            let Setting::Drop(keys, _) = &d.setting else {
+                continue;
+            };
+            let declared = items
+                .iter()
+                .filter(|it| !matches!(it.setting, Setting::Drop(..)))
+                .find(|it| keys.contains(&it.key));
+            if let Some(it) = declared {
+                self.errors.push(RuleError::Conflict {
+                    src: self.src(layer),
+                    span: mspan(d.span.start, d.span.end),
+                    other: Some(mspan(it.span.start, it.span.end)),
+                    what: format!(
+                        "`drop` beside a declaration of {}",
+                        describe_key(it.key)
+                    ),
+                    label: "drops only what the base declared".into(),
+                    help: "a `drop` removes what the extended file (or, in an option, what comes before the option) declared, never a declaration beside it: remove the `drop` to replace the base's declaration, or the declaration to have none".into(),
+                });
+            }
         }
     }
 
@@ -561,7 +592,7 @@ impl Lowerer<'_> {
         // A `drop` is not a declaration of its key.
         let items = items
             .iter()
-            .filter(|it| !matches!(it.setting, Setting::Drop(_)));
+            .filter(|it| !matches!(it.setting, Setting::Drop(..)));
         for it in items {
             if let Some(first) = seen.get(&it.key) {
                 if first.span != it.span {
@@ -1072,7 +1103,8 @@ impl Lowerer<'_> {
             DeclKind::Drop(target) => {
                 let keys = self.drop_keys(layer, target);
                 if let Some(&first) = keys.first() {
-                    push(first, Setting::Drop(keys));
+                    let what = drop_words(target, &keys);
+                    push(first, Setting::Drop(keys, what));
                 }
             }
             DeclKind::At { squares, effect } => {
@@ -1574,7 +1606,12 @@ impl Lowerer<'_> {
         let mut squares = vec![SquareRule::default(); len as usize + 1];
         for (k, i) in map.iter() {
             let Key::Square(kind, s) = *k else { continue };
-            let sq = &mut squares[s as usize];
+            // A square off the board was reported when it was read; with a
+            // syntax error elsewhere the board may be unknown, so squares
+            // were only checked against the largest board.
+            let Some(sq) = squares.get_mut(s as usize) else {
+                continue;
+            };
             let c = i.clause.clone();
             match (&kind, &i.setting) {
                 (SquareKind::Landing, Setting::Landing(r, fb)) => {
@@ -1636,8 +1673,10 @@ impl Lowerer<'_> {
             }
         }
         for (k, i) in map.iter() {
-            if let Key::Square(SquareKind::ExitNoExtra, s) = *k {
-                match &mut squares[s as usize].lock {
+            if let Key::Square(SquareKind::ExitNoExtra, s) = *k
+                && let Some(square) = squares.get_mut(s as usize)
+            {
+                match &mut square.lock {
                     Some(l) => l.exit_gives_extra = false,
                     None => self.errors.push(RuleError::Conflict {
                         src: self.src(i.layer),
@@ -1846,6 +1885,32 @@ const DROP_KINDS: [(&str, SquareKind); 18] = [
     ("miss next turn", SquareKind::MissTurn),
     ("overshoot", SquareKind::Overshoot),
 ];
+
+/// What a `drop` names, in words, for its diagnostics.
+fn drop_words(target: &DropTarget, keys: &[Key]) -> String {
+    let mut squares: Vec<u8> = keys
+        .iter()
+        .filter_map(|k| match k {
+            Key::Square(_, s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    squares.dedup();
+    let on = if squares.len() == 1 {
+        format!("square {}", squares[0])
+    } else {
+        format!("squares {}", ranges(&squares))
+    };
+    match target {
+        DropTarget::At { kind: None, .. } => format!("any rule of {on}"),
+        DropTarget::At { kind: Some(_), .. } => match keys.first() {
+            Some(Key::Square(kind, _)) => format!("{} of {on}", kind_name(*kind)),
+            _ => on,
+        },
+        DropTarget::Opening(None) => "an opening constraint".into(),
+        _ => keys.first().map_or_else(String::new, |k| describe_key(*k)),
+    }
+}
 
 fn describe_key(k: Key) -> String {
     match k {

@@ -674,3 +674,25 @@ fn an_inert_option_statement_is_checked() {
         k15c.1
     );
 }
+
+/// With a syntax error elsewhere the board is unknown while the rest of the
+/// file is checked, so a square past the board's end once indexed past the
+/// table of squares and panicked.
+#[test]
+fn a_square_off_the_board_beside_a_syntax_error_is_reported() {
+    for rule in [
+        "at 31: gate",
+        "at 40: relocate to 1",
+        "at 31: extra throw",
+        "at 31: exit gives no extra throw",
+    ] {
+        let text = format!("extends \"kendall\"\nfoo\n{rule}\n");
+        let file = senet::diag::SourceFile::new("off.senet", text);
+        let e = rules::check_source(file, &[]).expect_err(rule);
+        let codes = codes_of(&e);
+        assert!(
+            codes.contains(&"senet::rules::syntax".to_string()),
+            "{rule}: {codes:?}"
+        );
+    }
+}
