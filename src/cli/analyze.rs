@@ -58,12 +58,12 @@ const MAX_TIME: f64 = 86_400.0;
 impl EvalArgs {
     pub fn settings(&self) -> Result<Settings, ExitCode> {
         if self.depth == 0 || self.rollouts == 0 {
-            eprintln!("error: --depth and --rollouts take a whole number from 1");
+            errln!("error: --depth and --rollouts take a whole number from 1");
             return Err(ExitCode::from(super::EXIT_USAGE));
         }
         let time = match self.time {
             Some(t) if !(t > 0.0 && t <= MAX_TIME) => {
-                eprintln!("error: --time takes a number of seconds above 0, at most {MAX_TIME}");
+                errln!("error: --time takes a number of seconds above 0, at most {MAX_TIME}");
                 return Err(ExitCode::from(super::EXIT_USAGE));
             }
             t => t.map(Duration::from_secs_f64),
@@ -475,7 +475,7 @@ impl Run<'_> {
             std::fs::read_to_string(path)
         }
         .map_err(|e| {
-            eprintln!("error: cannot read {}: {e}", path.display());
+            errln!("error: cannot read {}: {e}", path.display());
             ExitCode::from(super::EXIT_USAGE)
         })?;
         let name = if stdin {
@@ -495,7 +495,7 @@ impl Run<'_> {
                 Err(e) => {
                     unreadable = true;
                     let report = miette::Report::new(e).with_source_code(src());
-                    eprint!("{}", super::render(report.as_ref()));
+                    err!("{}", super::render(report.as_ref()));
                 }
             }
         }
@@ -525,11 +525,11 @@ impl Run<'_> {
     ) -> Result<Game, ExitCode> {
         let mut problems = Vec::new();
         let found = line(game, self.args, dir, src, &mut problems).map_err(|rendered| {
-            eprint!("{rendered}");
+            err!("{rendered}");
             ExitCode::from(super::EXIT_USAGE)
         })?;
         for p in &problems {
-            eprint!("{p}");
+            err!("{p}");
         }
         let Some(l) = found else {
             self.failed = true;
@@ -575,7 +575,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         Err(code) => return code,
     };
     if args.out.is_some() && args.files.len() > 1 {
-        eprintln!("error: --out takes the annotated record of one file; give one FILE");
+        errln!("error: --out takes the annotated record of one file; give one FILE");
         return ExitCode::from(super::EXIT_USAGE);
     }
     let mut run = Run {
@@ -601,7 +601,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                     std::io::Write::write_all(w, run.annotated.as_bytes())
                 });
                 if let Err(e) = written {
-                    eprintln!("error: cannot write {}: {e}", out.display());
+                    errln!("error: cannot write {}: {e}", out.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }

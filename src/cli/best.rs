@@ -195,7 +195,7 @@ pub fn run(args: BestArgs) -> ExitCode {
                 .iter()
                 .map(u8::to_string)
                 .collect();
-            eprintln!(
+            errln!(
                 "error: {t} is not a throw of {} (throws: {})",
                 rules.meta.name,
                 values.join(", ")

@@ -106,7 +106,7 @@ fn emit(out: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
         // one once complete; a symbolic link is refused.
         Some(path) => {
             super::replace::replace_with(path, false, |w| w.write_all(bytes)).map_err(|e| {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                errln!("error: cannot write {}: {e}", path.display());
                 ExitCode::from(super::EXIT_USAGE)
             })
         }
@@ -116,7 +116,7 @@ fn emit(out: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
                 .write_all(bytes)
                 .and_then(|_| stdout.flush())
                 .map_err(|e| {
-                    eprintln!("error: cannot write to standard output: {e}");
+                    errln!("error: cannot write to standard output: {e}");
                     ExitCode::from(super::EXIT_USAGE)
                 })
         }
@@ -141,7 +141,7 @@ fn draw(args: &BoardArgs, shown: &Shown<'_>) -> Result<Vec<u8>, ExitCode> {
     match args.format {
         PictureFormat::Svg => Ok(svg::board(&picture).into_bytes()),
         PictureFormat::Png => png::render(&picture, args.scale).map_err(|e| {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(super::EXIT_USAGE)
         }),
         PictureFormat::Text => {
@@ -182,19 +182,19 @@ fn walk(
     match replay_game(text, name, dir, opts) {
         Ok((out, view)) => {
             for p in &out.problems {
-                eprint!("{p}");
+                err!("{p}");
             }
             let code = (!out.problems.is_empty()).then(|| ExitCode::from(super::EXIT_INPUT));
             (view, code)
         }
         Err(e) => {
             match &e {
-                super::replay::ReplayError::Syntax(rendered) => eprint!("{rendered}"),
-                super::replay::ReplayError::NoSuchGame { asked, found } => eprintln!(
+                super::replay::ReplayError::Syntax(rendered) => err!("{rendered}"),
+                super::replay::ReplayError::NoSuchGame { asked, found } => errln!(
                     "error: {name} has {found} game{}, so there is no game {asked}",
                     if *found == 1 { "" } else { "s" }
                 ),
-                super::replay::ReplayError::Rules(r) => eprint!("{}", super::render(&**r)),
+                super::replay::ReplayError::Rules(r) => err!("{}", super::render(&**r)),
             }
             (None, Some(ExitCode::from(e.exit_code())))
         }
@@ -211,7 +211,7 @@ fn final_of(view: &GameView) -> (Position, Option<(Side, Unit)>, Option<&StepVie
 
 pub fn run(args: BoardArgs) -> ExitCode {
     if args.format == PictureFormat::Png && args.out.is_none() {
-        eprintln!("error: a PNG picture is binary: give a file with --out FILE.png");
+        errln!("error: a PNG picture is binary: give a file with --out FILE.png");
         return ExitCode::from(super::EXIT_USAGE);
     }
     let bytes = if let Some(file) = &args.file {
@@ -234,7 +234,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
         if let Some(at) = args.at
             && view.ending.starts_with("The game ends before")
         {
-            eprintln!("error: game {} of {name} ends before {at}", args.game);
+            errln!("error: game {} of {name} ends before {at}", args.game);
             return ExitCode::from(super::EXIT_USAGE);
         }
         let (position, last, step) = final_of(&view);
@@ -261,7 +261,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
     } else {
         // clap requires both with `--position`.
         let (Some(spec), Some(text)) = (&args.rules, &args.position) else {
-            eprintln!("error: give a record, or --rules and --position");
+            errln!("error: give a record, or --rules and --position");
             return ExitCode::from(super::EXIT_USAGE);
         };
         let rules = match super::load_rules(spec, None, &args.options) {
@@ -350,11 +350,11 @@ pub fn replay_pictures(args: &ReplayArgs, text: &str, name: &str, dir: Option<&P
 /// file each in `dir`: `000.svg` the start, then `001.svg`, … in order.
 fn strip(view: &GameView, every: Every, dir: Option<&Path>) -> Result<(), ExitCode> {
     let Some(dir) = dir else {
-        eprintln!("error: --every writes one file per picture: give a directory with --out");
+        errln!("error: --every writes one file per picture: give a directory with --out");
         return Err(ExitCode::from(super::EXIT_USAGE));
     };
     std::fs::create_dir_all(dir).map_err(|e| {
-        eprintln!("error: cannot create {}: {e}", dir.display());
+        errln!("error: cannot create {}: {e}", dir.display());
         ExitCode::from(super::EXIT_USAGE)
     })?;
     /// A picture of the strip: the position, the unit that led to it, and

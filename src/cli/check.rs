@@ -342,7 +342,7 @@ impl Checker {
                     players,
                 };
                 let _ = self.out.flush();
-                eprint!("{}", super::render(&report));
+                err!("{}", super::render(&report));
             }
         }
     }
@@ -540,7 +540,7 @@ impl Checker {
                 if report.suppressed > 0 && self.args_format != Format::Json {
                     let n = report.suppressed;
                     let s = if n == 1 { "" } else { "s" };
-                    eprintln!("note: game {index}: {n} more problem{s} not shown (--max-errors)");
+                    errln!("note: game {index}: {n} more problem{s} not shown (--max-errors)");
                 }
                 if errors > 0 {
                     self.summary.invalid += 1;
@@ -561,7 +561,7 @@ impl Checker {
                     Some(s) => s.games += 1,
                     None => {
                         let _ = self.out.flush();
-                        eprint!("{}", super::render(&*e));
+                        err!("{}", super::render(&*e));
                         self.summary.skipped_rules.push(SkippedRules {
                             rules,
                             games: 1,
@@ -610,14 +610,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
         let files = if path.as_os_str() == "-" {
             let stdin = std::io::stdin();
             if let Err(e) = checker.check_stream("<stdin>", None, Box::new(BufReader::new(stdin))) {
-                eprintln!("error: cannot read standard input: {e}");
+                errln!("error: cannot read standard input: {e}");
                 io_failed = true;
             }
             continue;
         } else if path.is_dir() {
             let mut v = Vec::new();
             if let Err(e) = super::sgn_files(path, &mut v) {
-                eprintln!("error: cannot read directory {}: {e}", path.display());
+                errln!("error: cannot read directory {}: {e}", path.display());
                 io_failed = true;
                 continue;
             }
@@ -630,7 +630,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             let input = match std::fs::File::open(&file) {
                 Ok(f) => f,
                 Err(e) => {
-                    eprintln!("error: cannot read {name}: {e}");
+                    errln!("error: cannot read {name}: {e}");
                     io_failed = true;
                     continue;
                 }
@@ -641,7 +641,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 dir.as_deref(),
                 Box::new(BufReader::with_capacity(1 << 16, input)),
             ) {
-                eprintln!("error: cannot read {name}: {e}");
+                errln!("error: cannot read {name}: {e}");
                 io_failed = true;
             }
         }
@@ -669,9 +669,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
             if s.warnings > 0 && !args.strict {
                 line.push_str(&format!(" ({})", plural(s.warnings, "warning")));
             }
-            eprintln!("{line}");
+            errln!("{line}");
             for k in &s.skipped_rules {
-                eprintln!(
+                errln!(
                     "skipped: {} naming `{}`: {}",
                     plural(k.games, "game"),
                     k.rules,

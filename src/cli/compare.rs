@@ -464,7 +464,7 @@ pub fn run(args: CompareArgs) -> ExitCode {
                 if let Err(e) = super::replace::replace_with(path, false, |w| {
                     std::io::Write::write_all(w, picture.as_bytes())
                 }) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    errln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }

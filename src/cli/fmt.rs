@@ -326,7 +326,7 @@ fn format_stream(
                 clean = false;
                 let report = miette::Report::new(e)
                     .with_source_code(miette::NamedSource::new(name, reader.source()));
-                eprint!("{}", super::render(report.as_ref()));
+                err!("{}", super::render(report.as_ref()));
             }
             Err(ReadError::Io(e)) => return Err(e),
         }
@@ -369,7 +369,7 @@ fn format_file(
         let text = String::from_utf8(raw).map_err(|_| format!("cannot read {name}: not UTF-8"))?;
         let (fixed, lines) = fix_text(&text, &name, dir, cache);
         for l in &lines {
-            eprintln!("{}", crate::diag::printable(l));
+            errln!("{}", crate::diag::printable(l));
         }
         Box::new(std::io::Cursor::new(fixed.into_bytes()))
     } else if stdin {
@@ -437,7 +437,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
     for path in &args.files {
         if path.is_dir() {
             if let Err(e) = super::sgn_files(path, &mut files) {
-                eprintln!("senet fmt: cannot read directory {}: {e}", path.display());
+                errln!("senet fmt: cannot read directory {}: {e}", path.display());
                 code = code.max(super::EXIT_USAGE);
             }
         } else {
@@ -448,7 +448,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
         match format_file(path, &args, &mut cache) {
             Ok(c) => code = code.max(c),
             Err(message) => {
-                eprintln!("senet fmt: {message}");
+                errln!("senet fmt: {message}");
                 code = code.max(super::EXIT_USAGE);
             }
         }

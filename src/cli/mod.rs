@@ -15,6 +15,20 @@ macro_rules! outln {
         $crate::cli::out::print(format_args!("\n"));
     }};
 }
+/// `eprint!` for messages: standard error that cannot be written (`2>
+/// /dev/full`) is not a panic; the text is dropped and the exit code still
+/// says what happened.
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::cli::out::eprint(format_args!($($arg)*)) };
+}
+/// `eprintln!` for messages, as [`err!`].
+macro_rules! errln {
+    () => { $crate::cli::out::eprint(format_args!("\n")) };
+    ($($arg:tt)*) => {{
+        $crate::cli::out::eprint(format_args!($($arg)*));
+        $crate::cli::out::eprint(format_args!("\n"));
+    }};
+}
 
 pub mod analyze;
 pub mod best;
@@ -327,7 +341,7 @@ pub fn read_record(
         std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
     };
     if let Err(e) = read {
-        eprintln!("error: cannot read {}: {e}", crate::diag::printable(&name));
+        errln!("error: cannot read {}: {e}", crate::diag::printable(&name));
         return Err(ExitCode::from(EXIT_USAGE));
     }
     match String::from_utf8(bytes) {
@@ -347,7 +361,7 @@ pub fn read_record(
             };
             let report = miette::Report::new(error)
                 .with_source_code(NamedSource::new(crate::diag::printable(&name), shown));
-            eprint!("{}", render(report.as_ref()));
+            err!("{}", render(report.as_ref()));
             Err(ExitCode::from(EXIT_INPUT))
         }
     }
@@ -360,7 +374,7 @@ pub fn load_rules(
     options: &[String],
 ) -> Result<crate::engine::Ruleset, ExitCode> {
     crate::rules::load(spec, relative_to, options).map_err(|e| {
-        eprint!("{}", render(&e));
+        err!("{}", render(&e));
         ExitCode::from(EXIT_USAGE)
     })
 }
@@ -374,7 +388,7 @@ pub fn position_arg(
     let board = rules.board;
     crate::engine::Position::parse(text, board.len, board.row_len).map_err(|e| {
         let diag = crate::notation::position_string::PositionArgError::new(text, &e);
-        eprint!("{}", render(&diag));
+        err!("{}", render(&diag));
         ExitCode::from(EXIT_USAGE)
     })
 }
@@ -418,7 +432,7 @@ pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> st
         let sgn = p.extension().is_some_and(|e| e == "sgn");
         if meta.file_type().is_symlink() {
             if sgn || std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
-                eprintln!("note: skipped {}: a symbolic link", p.display());
+                errln!("note: skipped {}: a symbolic link", p.display());
             }
         } else if meta.is_dir() {
             sgn_files(&p, out)?;
@@ -426,7 +440,7 @@ pub fn sgn_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> st
             if meta.is_file() {
                 out.push(p);
             } else {
-                eprintln!("note: skipped {}: not a regular file", p.display());
+                errln!("note: skipped {}: not a regular file", p.display());
             }
         }
     }

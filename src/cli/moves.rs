@@ -84,7 +84,7 @@ pub fn run(args: MovesArgs) -> ExitCode {
             src: args.position.clone(),
             span: (0, args.position.len()).into(),
         };
-        eprint!("{}", super::render(&diag));
+        err!("{}", super::render(&diag));
         return ExitCode::from(super::EXIT_USAGE);
     }
     if let Some(t) = args.throw
@@ -96,7 +96,7 @@ pub fn run(args: MovesArgs) -> ExitCode {
             .iter()
             .map(|v| v.to_string())
             .collect();
-        eprintln!(
+        errln!(
             "error: a throw of {t} is impossible under `{}` [{}]; the throws are {}",
             rules.meta.name,
             rules.throws.clause,

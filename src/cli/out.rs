@@ -35,6 +35,12 @@ pub fn print(args: std::fmt::Arguments) {
     }
 }
 
+/// `eprint!` without the panic: when standard error cannot be written
+/// there is nowhere left to say so, and the exit code still tells.
+pub fn eprint(args: std::fmt::Arguments) {
+    let _ = io::stderr().lock().write_fmt(args);
+}
+
 /// Raw bytes to standard output, flushed.
 pub fn bytes(b: &[u8]) {
     if has_failed() {
@@ -54,7 +60,7 @@ pub fn finish(code: ExitCode) -> ExitCode {
     }
     match FAILED.get() {
         Some(e) => {
-            eprintln!("error: cannot write to standard output: {e}");
+            errln!("error: cannot write to standard output: {e}");
             ExitCode::from(super::EXIT_USAGE)
         }
         None => code,

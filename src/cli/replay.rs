@@ -1301,7 +1301,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         return super::board::replay_pictures(&args, &text, &name, dir.as_deref());
     }
     if args.every.is_some() {
-        eprintln!("error: --every draws pictures: use it with --format svg");
+        errln!("error: --every draws pictures: use it with --format svg");
         return ExitCode::from(super::EXIT_USAGE);
     }
     let opts = ReplayOptions {
@@ -1318,14 +1318,14 @@ pub fn run(args: ReplayArgs) -> ExitCode {
                 if let Err(e) =
                     super::replace::replace_with(path, false, |w| w.write_all(out.text.as_bytes()))
                 {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    errln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             } else {
                 super::out::bytes(out.text.as_bytes());
             }
             for p in &out.problems {
-                eprint!("{p}");
+                err!("{p}");
             }
             if out.problems.is_empty() {
                 ExitCode::SUCCESS
@@ -1335,14 +1335,14 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         }
         Err(e) => {
             match &e {
-                ReplayError::Syntax(rendered) => eprint!("{rendered}"),
+                ReplayError::Syntax(rendered) => err!("{rendered}"),
                 ReplayError::NoSuchGame { asked, found } => {
-                    eprintln!(
+                    errln!(
                         "error: {name} has {found} game{}, so there is no game {asked}",
                         if *found == 1 { "" } else { "s" }
                     )
                 }
-                ReplayError::Rules(r) => eprint!("{}", super::render_with(&**r, color)),
+                ReplayError::Rules(r) => err!("{}", super::render_with(&**r, color)),
             }
             ExitCode::from(e.exit_code())
         }

@@ -90,7 +90,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             format,
         } => {
             let Some(found) = sources::clause_of_option(&clause).and_then(sources::find) else {
-                eprint!("{}", super::render(&UnknownClause::new(&clause)));
+                err!("{}", super::render(&UnknownClause::new(&clause)));
                 return ExitCode::from(super::EXIT_USAGE);
             };
             let specs: Vec<String> = match rules {
@@ -175,7 +175,7 @@ fn check(
     let checked = if stdin {
         let mut text = String::new();
         if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
-            eprintln!("error: cannot read standard input: {e}");
+            errln!("error: cannot read standard input: {e}");
             return ExitCode::from(super::EXIT_USAGE);
         }
         rules::check_source(crate::diag::SourceFile::new("<stdin>", text), options)
@@ -204,7 +204,7 @@ fn check(
                 );
             } else {
                 if !warnings.is_empty() {
-                    eprint!(
+                    err!(
                         "{}",
                         super::render(&rules::RuleWarnings {
                             file: spec.clone(),
@@ -213,7 +213,7 @@ fn check(
                     );
                 }
                 if denied {
-                    eprintln!("{spec}: warnings denied (--deny-warnings)");
+                    errln!("{spec}: warnings denied (--deny-warnings)");
                 } else {
                     outln!(
                         "{spec}: ok ({}, {} options)",
@@ -309,7 +309,7 @@ fn explain_json(clause: &Clause, specs: &[String]) -> Result<serde_json::Value, 
 
 /// Renders a rules error on stderr.
 fn report(e: &RulesError) {
-    eprint!("{}", super::render(e));
+    err!("{}", super::render(e));
 }
 
 /// The text of `senet rules show`.

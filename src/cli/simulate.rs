@@ -259,7 +259,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                 out.parent().unwrap_or(Path::new("")).to_path_buf()
             } else {
                 if let Err(e) = std::fs::create_dir_all(out) {
-                    eprintln!("error: cannot write {}: {e}", out.display());
+                    errln!("error: cannot write {}: {e}", out.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
                 out.clone()
@@ -267,7 +267,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             match RulesTag::for_output(&rules, &args.rules, &dir) {
                 Ok(Ok(tag)) => tag,
                 Ok(Err((tag, folder))) => {
-                    eprintln!(
+                    errln!(
                         "note: {} is outside the folder of {}: the records name it `{}`; check or replay them with `--rules-path {}`",
                         args.rules,
                         out.display(),
@@ -277,7 +277,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                     tag
                 }
                 Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", out.display());
+                    errln!("error: cannot write {}: {e}", out.display());
                     return ExitCode::from(super::EXIT_USAGE);
                 }
             }
@@ -317,7 +317,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         b.finish_and_clear();
     }
     if let (Some(out), Err(e)) = (&args.out, written) {
-        eprintln!("error: cannot write {}: {e}", out.display());
+        errln!("error: cannot write {}: {e}", out.display());
         return ExitCode::from(super::EXIT_USAGE);
     }
     if args.stats || args.out.is_none() {

@@ -513,6 +513,43 @@ fn a_full_standard_output_is_an_io_error() {
     }
 }
 
+/// Standard error that cannot be written (`2> /dev/full`) is no panic:
+/// the messages are lost, and the exit code still says what happened.
+#[test]
+fn a_full_standard_error_is_not_a_panic() {
+    let commands: &[(&[&str], i32)] = &[
+        (
+            &["check", "tests/fixtures/sgn/err-syntax/not-utf8.bytes"],
+            1,
+        ),
+        (&["check", "games/"], 0),
+        (
+            &["rules", "check", "tests/fixtures/rules/err/duplicate.senet"],
+            1,
+        ),
+        (&["replay", "--to", "99", "games/bga-demo.sgn"], 1),
+        (
+            &["simulate", "--rules", "bga", "--games", "2", "--stats"],
+            0,
+        ),
+        (&["no-such-command"], 2),
+    ];
+    for (args, want) in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(*args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(*want), "{args:?}");
+    }
+}
+
 /// `replay` (and `board`) on bytes that are not UTF-8: a problem of the
 /// input at its offset (exit 1), as `check` reports it, not an I/O error.
 #[test]
