@@ -12,6 +12,20 @@ use crate::diag::{SourceFile, span as mspan};
 use crate::engine::*;
 use std::collections::{BTreeMap, HashMap};
 
+mod bear_off;
+mod board;
+mod end;
+mod entry;
+mod explain;
+mod movement;
+mod opening;
+mod protection;
+mod squares;
+mod throws;
+
+pub use explain::ranges;
+use explain::{explain, list};
+
 /// One rule file of an overlay chain.
 pub struct Layer {
     pub file: SourceFile,
@@ -721,118 +735,6 @@ impl Lowerer<'_> {
         }
     }
 
-    fn relocation(
-        &mut self,
-        layer: usize,
-        r: &RelocationAst,
-    ) -> Option<(Relocation, Option<Relocation>)> {
-        Some(match r {
-            RelocationAst::LowestEmpty => (Relocation::LowestEmpty, None),
-            RelocationAst::Stay => (Relocation::Stay, None),
-            RelocationAst::Hand => (Relocation::Hand, None),
-            RelocationAst::To(s, fb) => {
-                let s = self.square(layer, s)?;
-                match fb {
-                    None => (Relocation::To(s), None),
-                    Some(ast::Fallback::CountingDown) => (Relocation::CountDownFrom(s), None),
-                    Some(ast::Fallback::LowestEmpty) => {
-                        (Relocation::To(s), Some(Relocation::LowestEmpty))
-                    }
-                    Some(ast::Fallback::CountingUp) => (Relocation::CountUpFrom(s), None),
-                    Some(ast::Fallback::Queue) => (Relocation::Queue(s), None),
-                }
-            }
-            RelocationAst::By {
-                back,
-                squares,
-                fallback,
-            } => {
-                let n = self.small(layer, squares, 1, 61, "a number of squares")? as i8;
-                let then = match fallback {
-                    None => WhenTaken::Refuse,
-                    Some(ast::Fallback::CountingDown) => WhenTaken::CountDown,
-                    Some(ast::Fallback::CountingUp) => WhenTaken::CountUp,
-                    Some(ast::Fallback::LowestEmpty) => WhenTaken::LowestEmpty,
-                    Some(ast::Fallback::Queue) => {
-                        // The queue enters one fixed square; a relative
-                        // move reaches a different square from each square.
-                        self.bad(
-                            layer,
-                            &squares.span,
-                            "a relative move cannot fall back to the queue",
-                            "relative move",
-                            "write `else counting down`, `else counting up` or `else lowest empty`, or `relocate to SQUARE else queue`",
-                        );
-                        return None;
-                    }
-                };
-                let step = if *back { -n } else { n };
-                (Relocation::By { step, then }, None)
-            }
-        })
-    }
-
-    fn pred(&mut self, layer: usize, p: &PredNode, inherited: &str) -> Option<Pred> {
-        let own = p
-            .clauses
-            .iter()
-            .map(|c| c.node.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let clause = if own.is_empty() {
-            inherited.to_string()
-        } else {
-            own
-        };
-        let run_len =
-            |lw: &mut Self, n: &ast::Spanned<u32>| lw.small(layer, n, 1, 63, "a run length");
-        Some(match &p.pred {
-            PredAst::RunAtLeast(n) => {
-                let n = run_len(self, n)?;
-                Pred::RunLength {
-                    lengths: u64::MAX << n,
-                    clause,
-                }
-            }
-            PredAst::RunExactly(n) => Pred::RunLength {
-                lengths: 1 << run_len(self, n)?,
-                clause,
-            },
-            PredAst::RunIn(ns) => {
-                let mut lengths = 0u64;
-                for n in ns {
-                    lengths |= 1 << run_len(self, n)?;
-                }
-                Pred::RunLength { lengths, clause }
-            }
-            PredAst::Middle => Pred::Middle { clause },
-            PredAst::On(set) => Pred::OnSquare {
-                squares: self.squares(layer, set),
-                clause,
-            },
-            PredAst::Taken(set) => Pred::Taken {
-                squares: self.squares(layer, set),
-                clause,
-            },
-            PredAst::OwnerSkips => Pred::OwnerSkips { clause },
-            PredAst::OwnerOn(set) => Pred::OwnerOn {
-                squares: self.squares(layer, set),
-                clause,
-            },
-            PredAst::And(ps) => Pred::And(
-                ps.iter()
-                    .map(|q| self.pred(layer, q, &clause))
-                    .collect::<Option<_>>()?,
-            ),
-            PredAst::Or(ps) => Pred::Or(
-                ps.iter()
-                    .map(|q| self.pred(layer, q, &clause))
-                    .collect::<Option<_>>()?,
-            ),
-            PredAst::Not(q) => Pred::Not(Box::new(self.pred(layer, q, &clause)?)),
-        })
-    }
-
     fn lower_scope(&mut self, layer: usize, decls: &[Decl]) -> Vec<Item> {
         let mut out = Vec::new();
         for d in decls {
@@ -843,432 +745,93 @@ impl Lowerer<'_> {
 
     fn lower(&mut self, layer: usize, d: &Decl, out: &mut Vec<Item>) {
         let clause = clause_of(d);
-        let mut push = |key: Key, setting: Setting| {
-            out.push(Item {
-                key,
-                setting,
-                clause: clause.clone(),
-                layer,
-                span: d.span,
-            })
-        };
-        match &d.kind {
-            DeclKind::Title(t) => push(Key::Title, Setting::Text(t.clone())),
-            DeclKind::Source(t) => push(Key::Source, Setting::Text(t.clone())),
-            DeclKind::Status(t) => push(Key::Status, Setting::Text(t.clone())),
-            DeclKind::Goal(g) => push(Key::Goal, Setting::Goal(*g)),
-            DeclKind::Guard => push(Key::Guard, Setting::Flag),
-            DeclKind::BearOffVoluntary => push(Key::BearOffVoluntary, Setting::Flag),
-            DeclKind::StartThrow(t) => {
-                if let Some(t) = self.small(layer, t, 1, 31, "a throw value") {
-                    push(Key::StartThrow, Setting::Values(vec![t]));
-                }
-            }
-            DeclKind::Die { faces, values } => {
-                let Some(n) = self.small(layer, faces, 2, 31, "the number of faces") else {
-                    return;
-                };
-                let vals: Vec<u8> = values
-                    .iter()
-                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
-                    .collect();
-                if values.len() != n as usize {
-                    // Reported once; the throws are still declared, so no
-                    // `missing` error follows.
-                    self.bad(
-                        layer,
-                        &d.span,
-                        format!("a die of {n} faces lists {} values", values.len()),
-                        format!("{} values for {n} faces", values.len()),
-                        format!(
-                            "give one value per face, e.g. `throws with a die of {n} faces: {}`",
-                            (1..=n)
-                                .map(|v| v.to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    );
-                }
-                if !vals.is_empty() {
-                    push(
-                        Key::Throws,
-                        Setting::Throws {
-                            sticks: 0,
-                            values: vals,
-                            die: true,
-                        },
-                    );
-                }
-            }
-            DeclKind::Board { len, row_len } => {
-                let l = self.small(layer, len, 2, 62, "the number of squares");
-                let r = self.small(layer, row_len, 1, 62, "the row length");
-                if let (Some(len), Some(row_len)) = (l, r) {
-                    push(Key::Board, Setting::Board { len, row_len });
-                }
-            }
+        // Each construct's checks live in its module (`lower/*.rs`); a
+        // declaration without checks is its setting.
+        let decided = match &d.kind {
+            DeclKind::Title(t) => Some((Key::Title, Setting::Text(t.clone()))),
+            DeclKind::Source(t) => Some((Key::Source, Setting::Text(t.clone()))),
+            DeclKind::Status(t) => Some((Key::Status, Setting::Text(t.clone()))),
+            DeclKind::Board { len, row_len } => self.lower_board(layer, len, row_len),
             DeclKind::House {
                 ident,
                 square,
                 name,
                 glyph,
-            } => {
-                let sq = ast::Spanned::new(SquareRef::Number(square.node), square.span);
-                if let Some(s) = self.square(layer, &sq) {
-                    push(
-                        Key::House(s),
-                        Setting::House {
-                            ident: ident.node.clone(),
-                            name: name.clone(),
-                            glyph: glyph.clone(),
-                        },
-                    );
-                }
-            }
-            DeclKind::Pieces(n) => {
-                if let Some(n) = self.small(layer, n, 1, 31, "the number of pieces per side") {
-                    push(Key::Pieces, Setting::Count(n));
-                }
-            }
-            DeclKind::Setup { side, squares } => {
-                let set = self.squares(layer, squares);
-                push(Key::Setup(*side), Setting::Squares(set));
-            }
-            DeclKind::StarterFixed(side) => push(Key::Starter, Setting::Starter(Some(*side))),
-            DeclKind::StarterByLot => push(Key::Starter, Setting::Starter(None)),
+            } => self.lower_house(layer, ident, square, name, glyph),
+            DeclKind::Pieces(n) => self.lower_pieces(layer, n),
+            DeclKind::Setup { side, squares } => Some((
+                Key::Setup(*side),
+                Setting::Squares(self.squares(layer, squares)),
+            )),
+            DeclKind::Enter {
+                square,
+                throws,
+                bound,
+            } => self.lower_enter(layer, square, throws, *bound),
+            DeclKind::StarterFixed(side) => Some((Key::Starter, Setting::Starter(Some(*side)))),
+            DeclKind::StarterByLot => Some((Key::Starter, Setting::Starter(None))),
             DeclKind::Opening {
                 side,
                 throw,
                 from,
                 lapse,
-            } => {
-                if throw.is_none() && from.is_none() {
-                    self.bad(layer, &d.span, "an opening constraint must name a throw, a square or both", "constrains nothing", "write e.g. `opening black: throw 1 from 10` or `opening white: from 9 else any move`");
-                    return;
-                }
-                let t = throw
-                    .as_ref()
-                    .and_then(|t| self.small(layer, t, 1, 31, "a throw value"));
-                let f = from.as_ref().and_then(|f| self.square(layer, f));
-                if throw.is_some() && t.is_none() || from.is_some() && f.is_none() {
-                    return;
-                }
-                push(
-                    Key::Opening(*side),
-                    Setting::Opening {
-                        throw: t,
-                        from: f,
-                        lapse: *lapse,
-                    },
-                );
+            } => self.lower_opening(layer, d, *side, throw, from, *lapse),
+            DeclKind::StartThrow(t) => self.lower_start_throw(layer, t),
+            DeclKind::Throws { sticks, map } => self.lower_sticks(layer, d, sticks, map),
+            DeclKind::Die { faces, values } => self.lower_die(layer, d, faces, values),
+            DeclKind::Extra(vs) => self.lower_extra(layer, vs),
+            DeclKind::Backward(b) => Some((Key::Backward, Setting::Backward(*b))),
+            DeclKind::Compulsory => Some((Key::Compulsory, Setting::Flag)),
+            DeclKind::Pass { voluntary } => Some((Key::Pass, Setting::Bool(*voluntary))),
+            DeclKind::OwnPieceForbidden => Some((Key::OwnPiece, Setting::Flag)),
+            DeclKind::Opposing(h) => Some((Key::Opposing, Setting::Hit(*h))),
+            DeclKind::Guard => Some((Key::Guard, Setting::Flag)),
+            DeclKind::Split => Some((Key::Split, Setting::Flag)),
+            DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
+            DeclKind::Protect(p) => self.lower_protect(layer, p, &clause),
+            DeclKind::Runs(set) => Some((Key::Runs, Setting::Squares(self.squares(layer, set)))),
+            DeclKind::Blockades(bs) => self.lower_blockades(layer, bs),
+            DeclKind::At { squares, effect } => {
+                self.lower_at(layer, d, squares, effect, out);
+                None
             }
-            DeclKind::Throws { sticks, map } => {
-                let Some(n) = self.small(layer, sticks, 1, 8, "the number of sticks") else {
-                    return;
-                };
-                let mut values: Vec<Option<u8>> = vec![None; n as usize + 1];
-                let mut ok = true;
-                for (k, v) in map {
-                    let val = self.small(layer, v, 1, 31, "a throw value");
-                    if k.node > n as u32 {
-                        self.errors.push(RuleError::ThrowMapRange {
-                            src: self.src(layer),
-                            span: mspan(k.span.start, k.span.end),
-                            what: format!("{} marked sides cannot show with {n} sticks", k.node),
-                            label: format!("more than {n}"),
-                            help: format!("count marked sides from 0 to {n}"),
-                        });
-                        ok = false;
-                    } else if values[k.node as usize].is_some() {
-                        self.errors.push(RuleError::ThrowMapRange {
-                            src: self.src(layer),
-                            span: mspan(k.span.start, k.span.end),
-                            what: format!("the throw map gives {} marked sides twice", k.node),
-                            label: "given again".into(),
-                            help: "give one value for each count of marked sides".into(),
-                        });
-                        ok = false;
-                    } else {
-                        values[k.node as usize] = val;
-                        ok &= val.is_some();
-                    }
-                }
-                let missing: Vec<String> = (0..=n)
-                    .filter(|&k| {
-                        values[k as usize].is_none() && !map.iter().any(|(m, _)| m.node == k as u32)
-                    })
-                    .map(|k| k.to_string())
-                    .collect();
-                if !missing.is_empty() {
-                    let example = (0..=n)
-                        .map(|k| format!("{k} -> {}", if k == 0 { n + 1 } else { k }))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    self.errors.push(RuleError::ThrowMapIncomplete {
-                        src: self.src(layer),
-                        span: mspan(d.span.start, d.span.end),
-                        missing: missing.join(", "),
-                        sticks: n as u32,
-                        example: format!("throws with {n} sticks: {example}"),
-                    });
-                    ok = false;
-                }
-                if ok {
-                    push(
-                        Key::Throws,
-                        Setting::Throws {
-                            sticks: n,
-                            values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
-                            die: false,
-                        },
-                    );
-                }
-            }
-            DeclKind::Extra(vs) => {
-                let values: Vec<u8> = vs
-                    .iter()
-                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
-                    .collect();
-                push(Key::Extra, Setting::Values(values));
-            }
-            DeclKind::Backward(b) => push(Key::Backward, Setting::Backward(*b)),
-            DeclKind::Compulsory => push(Key::Compulsory, Setting::Flag),
-            DeclKind::Pass { voluntary } => push(Key::Pass, Setting::Bool(*voluntary)),
-            DeclKind::OwnPieceForbidden => push(Key::OwnPiece, Setting::Flag),
-            DeclKind::Opposing(h) => push(Key::Opposing, Setting::Hit(*h)),
-            DeclKind::Split => push(Key::Split, Setting::Flag),
-            DeclKind::OneDirection => push(Key::OneDirection, Setting::Flag),
-            DeclKind::Enter {
-                square,
-                throws,
-                bound,
-            } => {
-                let Some(square) = self.square(layer, square) else {
-                    return;
-                };
-                let throws: Vec<u8> = throws
-                    .iter()
-                    .filter_map(|v| self.small(layer, v, 1, 31, "a throw value"))
-                    .collect();
-                push(
-                    Key::Enter,
-                    Setting::Enter {
-                        square,
-                        throws,
-                        bound: *bound,
-                    },
-                );
-            }
-            DeclKind::Protect(p) => {
-                let pred = match p {
-                    None => None,
-                    Some(p) => match self.pred(layer, p, &clause) {
-                        Some(p) => Some(p),
-                        None => return,
-                    },
-                };
-                push(Key::Protect, Setting::Protect(pred));
-            }
-            DeclKind::Runs(set) => {
-                let s = self.squares(layer, set);
-                push(Key::Runs, Setting::Squares(s));
-            }
-            DeclKind::Blockades(bs) => {
-                let list: Vec<(u8, BlockadeKind)> = bs
-                    .iter()
-                    .filter_map(|b| {
-                        self.small(layer, &b.length, 1, 62, "a blockade length")
-                            .map(|n| (n, b.of))
-                    })
-                    .collect();
-                push(Key::Blockade, Setting::Blockades(list));
-            }
-            DeclKind::BearOffAllIn(set) => {
-                let s = self.squares(layer, set);
-                push(Key::BearOffAllIn, Setting::Squares(s));
-            }
-            DeclKind::BearOff(r) => push(Key::BearOff, Setting::Reach(*r)),
+            DeclKind::BearOffAllIn(set) => Some((
+                Key::BearOffAllIn,
+                Setting::Squares(self.squares(layer, set)),
+            )),
+            DeclKind::BearOff(r) => Some((Key::BearOff, Setting::Reach(*r))),
+            DeclKind::BearOffVoluntary => Some((Key::BearOffVoluntary, Setting::Flag)),
             DeclKind::PassExtra { forced, keeps } => {
-                push(Key::PassExtra(*forced), Setting::Bool(*keeps))
+                Some((Key::PassExtra(*forced), Setting::Bool(*keeps)))
             }
-            DeclKind::BoundThrow { ends_turn } => push(Key::BoundThrow, Setting::Bool(*ends_turn)),
-            DeclKind::Score(ws) => {
-                let ws = ws.as_ref().map(|ws| {
-                    ws.iter()
-                        .filter_map(|w| self.small(layer, w, 0, 255, "a score weight"))
-                        .collect()
-                });
-                push(Key::Score, Setting::Score(ws));
+            DeclKind::BoundThrow { ends_turn } => {
+                Some((Key::BoundThrow, Setting::Bool(*ends_turn)))
             }
+            DeclKind::Goal(g) => Some((Key::Goal, Setting::Goal(*g))),
+            DeclKind::Score(ws) => self.lower_score(layer, ws),
             DeclKind::Drop(target) => {
                 let keys = self.drop_keys(layer, target);
-                if let Some(&first) = keys.first() {
-                    let what = drop_words(target, &keys);
-                    push(first, Setting::Drop(keys, what));
-                }
+                keys.first().map(|&first| {
+                    (
+                        first,
+                        Setting::Drop(keys.clone(), drop_words(target, &keys)),
+                    )
+                })
             }
-            DeclKind::At { squares, effect } => {
-                let set = self.squares(layer, squares);
-                let (kind, setting) = match effect {
-                    Effect::Relocate(r) => match self.relocation(layer, r) {
-                        Some((r, fb)) => (SquareKind::Landing, Setting::Landing(r, fb)),
-                        None => return,
-                    },
-                    Effect::Gate => (SquareKind::Gate, Setting::Flag),
-                    Effect::Truncate => (SquareKind::Truncate, Setting::Flag),
-                    Effect::Immobile => (SquareKind::Immobile, Setting::Flag),
-                    Effect::Priority => (SquareKind::Priority, Setting::Flag),
-                    Effect::ExitWith(ts) => (
-                        SquareKind::Exit,
-                        Setting::Exit(self.throw_values(layer, ts)),
-                    ),
-                    Effect::ExitOnlyFromTurnStart => (SquareKind::ExitFromTurnStart, Setting::Flag),
-                    Effect::ExitNoExtra => (SquareKind::ExitNoExtra, Setting::Flag),
-                    Effect::HitSendsTo(s) => match self.square(layer, s) {
-                        Some(s) => (SquareKind::HitSends, Setting::Target(s)),
-                        None => return,
-                    },
-                    Effect::DivertTo(s) => match self.square(layer, s) {
-                        Some(s) => (SquareKind::Divert, Setting::Target(s)),
-                        None => return,
-                    },
-                    Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
-                    Effect::ExtraThrow => (SquareKind::ExtraThrow, Setting::Flag),
-                    Effect::StuckToHand => (SquareKind::StuckToHand, Setting::Flag),
-                    Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
-                    Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
-                    Effect::OvershootTo(s) => match self.square(layer, s) {
-                        Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
-                        None => return,
-                    },
-                    Effect::Lock(parts) => match self.lock(layer, d, parts) {
-                        Some(l) => (SquareKind::Lock, Setting::Lock(l)),
-                        None => return,
-                    },
-                };
-                for s in set.iter() {
-                    let sent = match &setting {
-                        Setting::Landing(r, _) => Some(*r),
-                        Setting::Lock(l) => Some(l.otherwise),
-                        _ => None,
-                    };
-                    if sent.is_some_and(|r| !r.fits(s, self.len)) {
-                        self.bad(
-                            layer,
-                            &d.span,
-                            format!("a piece that lands on square {s} would be sent off the board"),
-                            "off the board",
-                            format!("count back or forward to a square from 1 to {}", self.len),
-                        );
-                        continue;
-                    }
-                    if let Setting::Target(t) = setting
-                        && t == s
-                    {
-                        self.bad(
-                            layer,
-                            &d.span,
-                            format!("square {s} sends pieces to itself"),
-                            "sends to itself",
-                            "name another square",
-                        );
-                        continue;
-                    }
-                    out.push(Item {
-                        key: Key::Square(kind, s),
-                        setting: setting.clone(),
-                        clause: clause.clone(),
-                        layer,
-                        span: d.span,
-                    });
-                }
-            }
-        }
-    }
-
-    fn lock(
-        &mut self,
-        layer: usize,
-        d: &Decl,
-        parts: &[ast::Spanned<LockPart>],
-    ) -> Option<LockSpec> {
-        let mut spec = LockSpec {
-            release: None,
-            exit: Some(Vec::new()),
-            otherwise: Relocation::Stay,
-            fail_ends_turn: true,
-            exit_gives_extra: true,
-            release_misses_turn: false,
         };
-        let mut seen: Vec<(std::mem::Discriminant<LockPart>, Span)> = Vec::new();
-        let mut has_exit = false;
-        let mut ok = true;
-        for p in parts {
-            let disc = std::mem::discriminant(&p.node);
-            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == disc) {
-                self.errors.push(RuleError::Duplicate {
-                    src: self.src(layer),
-                    span: mspan(p.span.start, p.span.end),
-                    first: mspan(first.start, first.end),
-                    what: "this part of the lock".into(),
-                });
-                ok = false;
-                continue;
-            }
-            seen.push((disc, p.span));
-            match &p.node {
-                LockPart::Release(r) => match r {
-                    RelocationAst::To(s, fb) => {
-                        let s = self.square(layer, s)?;
-                        let when_taken = fb.map(|fb| match fb {
-                            ast::Fallback::CountingDown => Relocation::CountDownFrom(s),
-                            ast::Fallback::CountingUp => Relocation::CountUpFrom(s),
-                            ast::Fallback::LowestEmpty => Relocation::LowestEmpty,
-                            ast::Fallback::Queue => Relocation::Queue(s),
-                        });
-                        spec.release = Some((s, when_taken));
-                    }
-                    _ => {
-                        self.bad(
-                            layer,
-                            &p.span,
-                            "a lock releases its piece to a named square",
-                            "no square",
-                            "write e.g. `release to 15`",
-                        );
-                        ok = false;
-                    }
-                },
-                LockPart::Exit(ts) => {
-                    has_exit = true;
-                    spec.exit = self.throw_values(layer, ts);
-                }
-                LockPart::Otherwise(r) => match self.relocation(layer, r)? {
-                    (r, None) => spec.otherwise = r,
-                    _ => {
-                        self.bad(layer, &p.span, "`else lowest empty` cannot follow a failed lock throw", "not supported here", "write `otherwise relocate to lowest empty` or `otherwise relocate to 15 else counting down`");
-                        ok = false;
-                    }
-                },
-                LockPart::FailureEndsTurn(b) => spec.fail_ends_turn = *b,
-                LockPart::ExitNoExtra => spec.exit_gives_extra = false,
-                LockPart::ReleaseMissesTurn => spec.release_misses_turn = true,
-            }
-        }
-        if !has_exit {
-            self.bad(
+        if let Some((key, setting)) = decided {
+            out.push(Item {
+                key,
+                setting,
+                clause,
                 layer,
-                &d.span,
-                "a lock must say which throws bear its piece off",
-                "no `exit with`",
-                "add e.g. `exit with 4`",
-            );
-            ok = false;
+                span: d.span,
+            });
         }
-        ok.then_some(spec)
     }
 
-    /// Checks the merged declarations as a whole and builds the rule set.
+    /// Checks the merged declarations as a whole and builds the rule set,
+    /// construct by construct, in the order their errors are reported.
     fn build(
         &mut self,
         map: &BTreeMap<Key, Item>,
@@ -1277,530 +840,32 @@ impl Lowerer<'_> {
         options: Vec<(String, String)>,
         selected: Vec<String>,
     ) -> Option<Ruleset> {
-        let get = |k: Key| map.get(&k);
-        let missing = |lw: &mut Self, what: &str, example: &str| {
-            lw.errors.push(RuleError::Missing {
-                src: lw.src(top),
-                span: None,
-                what: what.into(),
-                example: example.into(),
-            });
-        };
-        let text = |k: Key| match get(k).map(|i| &i.setting) {
-            Some(Setting::Text(t)) => t.clone(),
-            _ => String::new(),
-        };
-        if get(Key::Title).is_none() {
-            missing(self, "its title", "title \"Kendall-style rules\"");
-        }
-        let board = match get(Key::Board).map(|i| &i.setting) {
-            Some(Setting::Board { len, row_len }) => Some(Board {
-                len: *len,
-                row_len: *row_len,
-            }),
-            _ => {
-                missing(
-                    self,
-                    "how big the board is",
-                    "board 30 squares in rows of 10",
-                );
-                None
-            }
-        };
-        let pieces = match get(Key::Pieces).map(|i| &i.setting) {
-            Some(Setting::Count(n)) => Some(*n),
-            _ => {
-                missing(self, "how many pieces each side has", "pieces 5 per side");
-                None
-            }
-        };
-        let mut setup: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-        for side in Side::BOTH {
-            match get(Key::Setup(side)) {
-                Some(Item {
-                    setting: Setting::Squares(s),
-                    span,
-                    layer,
-                    ..
-                }) => {
-                    setup[side.index()] = s.iter().collect();
-                    // An empty setup is `in hand`: every piece enters (PC-1).
-                    if let Some(p) = pieces
-                        && s.len() != p as u32
-                        && !s.is_empty()
-                    {
-                        self.errors.push(RuleError::SetupCount {
-                            src: self.src(*layer),
-                            span: mspan(span.start, span.end),
-                            side: side.name().to_string(),
-                            count: s.len() as usize,
-                            pieces: p,
-                        });
-                    }
-                }
-                _ => missing(
-                    self,
-                    &format!("where {} starts", side.name()),
-                    &format!("setup {} on 1, 3, 5, 7, 9", side.name().to_lowercase()),
-                ),
-            }
-        }
-        if let (Some(w), Some(b)) = (get(Key::Setup(Side::White)), get(Key::Setup(Side::Black)))
-            && let (Setting::Squares(ws), Setting::Squares(bs)) = (&w.setting, &b.setting)
-            && let Some(sq) = SquareSet(ws.0 & bs.0).iter().next()
-        {
-            let other = if w.layer == b.layer {
-                Some(mspan(w.span.start, w.span.end))
-            } else {
-                None
-            };
-            self.errors.push(RuleError::SetupOverlap {
-                src: self.src(b.layer),
-                span: mspan(b.span.start, b.span.end),
-                other,
-                square: sq,
-                side: "Black".into(),
-                other_side: "White".into(),
-            });
-        }
-        let starter = match get(Key::Starter) {
-            Some(Item {
-                setting: Setting::Starter(Some(s)),
-                clause,
-                ..
-            }) => Some(Starter::Fixed(*s, clause.clone())),
-            Some(Item {
-                setting: Setting::Starter(None),
-                clause,
-                ..
-            }) => Some(Starter::ByLot(clause.clone())),
-            _ => {
-                missing(self, "who moves first", "starter white");
-                None
-            }
-        };
-        let opening: Vec<OpeningRule> = map
-            .values()
-            .filter_map(|i| match (&i.key, &i.setting) {
-                (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
-                    Some(OpeningRule {
-                        side: *side,
-                        throw: *throw,
-                        from: *from,
-                        lapse: *lapse,
-                        clause: i.clause.clone(),
-                    })
-                }
-                _ => None,
-            })
-            .collect();
-        let throws = match get(Key::Throws) {
-            Some(Item {
-                setting:
-                    Setting::Throws {
-                        sticks,
-                        values,
-                        die,
-                    },
-                clause,
-                ..
-            }) => {
-                let (extra, extra_clause) = match get(Key::Extra) {
-                    Some(Item {
-                        setting: Setting::Values(v),
-                        clause,
-                        ..
-                    }) => (bits(v), clause.clone()),
-                    _ => {
-                        missing(
-                            self,
-                            "which throws give another throw",
-                            "extra throw on 1, 4, 5",
-                        );
-                        (0, String::new())
-                    }
-                };
-                Some(Throws {
-                    sticks: *sticks,
-                    values: values.clone(),
-                    die: *die,
-                    extra,
-                    clause: clause.clone(),
-                    extra_clause,
-                })
-            }
-            _ => {
-                missing(
-                    self,
-                    "what the throws are worth",
-                    "throws with 4 sticks: 0 -> 5, 1 -> 1, 2 -> 2, 3 -> 3, 4 -> 4",
-                );
-                None
-            }
-        };
+        let m = Merged(map);
+        self.build_title(&m, top);
+        let board = self.build_board(&m, top);
+        let pieces = self.build_pieces(&m, top);
+        let setup = self.build_setup(&m, top, pieces);
+        let starter = self.build_starter(&m, top);
+        let opening = opening::build_opening(&m);
+        let throws = self.build_throws(&m, top);
         let all_throws: u32 = throws.as_ref().map_or(u32::MAX, |t| bits(&t.values));
-        let clause = |k: Key| get(k).map(|i| i.clause.clone()).unwrap_or_default();
-
-        // Square sets gathered from per-square declarations.
-        let set_of = |kind: SquareKind| -> (SquareSet, Clause) {
-            let mut set = SquareSet::EMPTY;
-            let mut clauses: Vec<String> = Vec::new();
-            for (k, i) in map.iter() {
-                if let Key::Square(kk, s) = k
-                    && *kk == kind
-                {
-                    set.insert(*s);
-                    if !clauses.contains(&i.clause) {
-                        clauses.push(i.clause.clone());
-                    }
-                }
-            }
-            (set, clauses.join(", "))
-        };
-        let (gates, gate_clause) = set_of(SquareKind::Gate);
-        let (truncate_at, truncate_clause) = set_of(SquareKind::Truncate);
-        let (immobile, immobile_clause) = set_of(SquareKind::Immobile);
-        let (no_backward, no_backward_clause) = set_of(SquareKind::NoBackward);
-        let (priority, priority_clause) = set_of(SquareKind::Priority);
-        let (overshoot, _) = set_of(SquareKind::Overshoot);
-        let setup_squares = [
-            setup[0].iter().copied().collect::<SquareSet>(),
-            setup[1].iter().copied().collect::<SquareSet>(),
-        ];
-        for s in SquareSet(gates.0 & truncate_at.0).iter() {
-            let g = &map[&Key::Square(SquareKind::Gate, s)];
-            let t = &map[&Key::Square(SquareKind::Truncate, s)];
-            self.errors.push(RuleError::Conflict {
-                src: self.src(t.layer),
-                span: mspan(t.span.start, t.span.end),
-                other: (g.layer == t.layer).then(|| mspan(g.span.start, g.span.end)),
-                what: format!("square {s} is both a gate and a truncation square"),
-                label: "truncates".into(),
-                help:
-                    "a gate forbids moves that would pass it; truncation stops them on it: keep one"
-                        .into(),
-            });
-        }
-        let entry = match get(Key::Enter) {
-            Some(Item {
-                setting:
-                    Setting::Enter {
-                        square,
-                        throws,
-                        bound,
-                    },
-                clause,
-                ..
-            }) => Some(Entry {
-                square: *square,
-                throws: bits(throws),
-                bound_extra: *bound,
-                clause: clause.clone(),
-            }),
-            _ => None,
-        };
-        // PC-2: an entry throw the sticks can never show enters nothing.
-        if let (Some(e), Some(i)) = (&entry, get(Key::Enter))
-            && e.throws & !all_throws != 0
-        {
-            let never: Vec<u8> = (0..32u8)
-                .filter(|v| e.throws & !all_throws & (1 << v) != 0)
-                .collect();
-            self.errors.push(RuleError::Conflict {
-                src: self.src(i.layer),
-                span: mspan(i.span.start, i.span.end),
-                other: None,
-                what: format!(
-                    "pieces enter with a throw of {}, which no throw of these rules gives",
-                    list(&never)
-                ),
-                label: "never thrown".into(),
-                help: "enter with throw values that the throw map gives".into(),
-            });
-        }
-        // Pieces that start in hand or go back to it need a way to enter.
-        let in_hand = |side| matches!(get(Key::Setup(side)).map(|i| &i.setting), Some(Setting::Squares(s)) if s.is_empty());
-        let uses_hand = Side::BOTH.into_iter().any(in_hand)
-            || map.iter().any(|(k, i)| {
-                matches!(k, Key::Square(SquareKind::StuckToHand, _))
-                    || matches!(i.setting, Setting::Landing(Relocation::Hand, _))
-                    || matches!(&i.setting, Setting::Lock(l) if l.otherwise == Relocation::Hand)
-            });
-        if uses_hand && entry.is_none() {
-            missing(
-                self,
-                "how pieces enter from the hand (pieces start there or go back there)",
-                "enter from hand on 1 with 1",
-            );
-        }
-        let movement = Movement {
-            backward: match get(Key::Backward).map(|i| &i.setting) {
-                Some(Setting::Backward(b)) => *b,
-                _ => Backward::Never,
-            },
-            backward_clause: clause(Key::Backward),
-            compulsory_clause: clause(Key::Compulsory),
-            voluntary_pass: matches!(
-                get(Key::Pass).map(|i| &i.setting),
-                Some(Setting::Bool(true))
-            ),
-            voluntary_pass_clause: clause(Key::Pass),
-            priority,
-            priority_clause,
-            gates,
-            gate_clause,
-            truncate_at,
-            truncate_clause,
-            immobile,
-            immobile_clause,
-            no_backward,
-            no_backward_clause,
-            own_clause: clause(Key::OwnPiece),
-            hit: match get(Key::Opposing).map(|i| &i.setting) {
-                Some(Setting::Hit(h)) => *h,
-                _ => Hit::Swap,
-            },
-            swap_clause: clause(Key::Opposing),
-            overshoot,
-            setup_guard: get(Key::Guard).is_some(),
-            setup_guard_clause: clause(Key::Guard),
-            setup_squares,
-            bear_off_voluntary: get(Key::BearOffVoluntary).is_some(),
-            bear_off_voluntary_clause: clause(Key::BearOffVoluntary),
-            start_throw: match get(Key::StartThrow).map(|i| &i.setting) {
-                Some(Setting::Values(v)) => v.first().copied(),
-                _ => None,
-            },
-            start_throw_clause: clause(Key::StartThrow),
-            split: get(Key::Split).is_some(),
-            split_clause: clause(Key::Split),
-            one_direction: get(Key::OneDirection).is_some(),
-            one_direction_clause: clause(Key::OneDirection),
-        };
+        self.check_gate_and_truncate(&m);
+        let entry = self.build_entry(&m, top, all_throws);
+        let movement = movement::build_movement(&m, &setup);
         let len = board.map_or(self.len, |b| b.len);
-        let protection = Protection {
-            rule: match get(Key::Protect).map(|i| &i.setting) {
-                Some(Setting::Protect(p)) => p.clone(),
-                _ => None,
-            },
-            run_squares: match get(Key::Runs).map(|i| &i.setting) {
-                Some(Setting::Squares(s)) => *s,
-                _ => SquareSet::range(1, len),
-            },
-        };
-        let blockades = match get(Key::Blockade) {
-            Some(Item {
-                setting: Setting::Blockades(bs),
-                clause,
-                ..
-            }) => bs
-                .iter()
-                .map(|&(length, of)| Blockade {
-                    length,
-                    of,
-                    clause: clause.clone(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let mut squares = vec![SquareRule::default(); len as usize + 1];
-        for (k, i) in map.iter() {
-            let Key::Square(kind, s) = *k else { continue };
-            // A square off the board was reported when it was read; with a
-            // syntax error elsewhere the board may be unknown, so squares
-            // were only checked against the largest board.
-            let Some(sq) = squares.get_mut(s as usize) else {
-                continue;
-            };
-            let c = i.clause.clone();
-            match (&kind, &i.setting) {
-                (SquareKind::Landing, Setting::Landing(r, fb)) => {
-                    sq.on_land = Some(Landing {
-                        effect: *r,
-                        clause: c,
-                        when_taken: *fb,
-                    })
-                }
-                (SquareKind::Exit, Setting::Exit(ts)) => {
-                    sq.exit_throws = Some(ts.as_ref().map_or(all_throws, |v| bits(v)));
-                    sq.exit_clause = c;
-                }
-                (SquareKind::ExitFromTurnStart, _) => {
-                    sq.exit_from_turn_start = true;
-                    sq.exit_from_turn_start_clause = c;
-                }
-                (SquareKind::HitSends, Setting::Target(t)) => {
-                    sq.hit_sends_to = Some(*t);
-                    sq.hit_clause = c;
-                }
-                (SquareKind::Divert, Setting::Target(t)) => {
-                    sq.divert_when_protected = Some(*t);
-                    sq.divert_clause = c;
-                }
-                (SquareKind::BoundExtra, _) => {
-                    sq.bound_extra = true;
-                    sq.bound_clause = c;
-                }
-                (SquareKind::ExtraThrow, _) => {
-                    sq.extra_throw = true;
-                    sq.extra_clause = c;
-                }
-                (SquareKind::StuckToHand, _) => {
-                    sq.stuck_to_hand = true;
-                    sq.stuck_clause = c;
-                }
-                (SquareKind::MissTurn, _) => {
-                    sq.miss_turn = true;
-                    sq.miss_clause = c;
-                }
-                (SquareKind::Overshoot, Setting::Target(t)) => {
-                    sq.overshoot_to = Some(*t);
-                    sq.overshoot_clause = c;
-                }
-                (SquareKind::Lock, Setting::Lock(l)) => {
-                    sq.lock = Some(Lock {
-                        release_to: l.release.map(|r| r.0),
-                        release_when_taken: l.release.and_then(|r| r.1),
-                        exit_throws: l.exit.as_ref().map_or(all_throws, |v| bits(v)),
-                        otherwise: l.otherwise,
-                        fail_ends_turn: l.fail_ends_turn,
-                        exit_gives_extra: l.exit_gives_extra,
-                        release_misses_turn: l.release_misses_turn,
-                        clause: c,
-                    })
-                }
-                _ => {}
-            }
-        }
-        for (k, i) in map.iter() {
-            if let Key::Square(SquareKind::ExitNoExtra, s) = *k
-                && let Some(square) = squares.get_mut(s as usize)
-            {
-                match &mut square.lock {
-                    Some(l) => l.exit_gives_extra = false,
-                    None => self.errors.push(RuleError::Conflict {
-                        src: self.src(i.layer),
-                        span: mspan(i.span.start, i.span.end),
-                        other: None,
-                        what: format!(
-                            "square {s} has no lock, so no exit throw to take the extra throw from"
-                        ),
-                        label: "needs a lock".into(),
-                        help: format!(
-                            "declare the lock first: `at {s}: lock: exit with 4, otherwise stay`"
-                        ),
-                    }),
-                }
-            }
-        }
-        for (s, sq) in squares.iter().enumerate() {
-            if sq.lock.is_some()
-                && !matches!(
-                    sq.on_land,
-                    Some(Landing {
-                        effect: Relocation::Stay,
-                        ..
-                    })
-                )
-            {
-                let l = &map[&Key::Square(SquareKind::Lock, s as u8)];
-                self.errors.push(RuleError::Conflict {
-                    src: self.src(l.layer),
-                    span: mspan(l.span.start, l.span.end),
-                    other: map.get(&Key::Square(SquareKind::Landing, s as u8)).filter(|o| o.layer == l.layer).map(|o| mspan(o.span.start, o.span.end)),
-                    what: format!("square {s} locks its piece, but a piece that lands there does not stay"),
-                    label: "lock".into(),
-                    help: format!("a locking square must keep the piece that lands on it: declare `at {s}: stay`"),
-                });
-            }
-        }
-        let bear_off = BearOff {
-            all_in: match get(Key::BearOffAllIn).map(|i| &i.setting) {
-                Some(Setting::Squares(s)) => Some(*s),
-                _ => None,
-            },
-            all_in_clause: clause(Key::BearOffAllIn),
-            reach: match get(Key::BearOff).map(|i| &i.setting) {
-                Some(Setting::Reach(r)) => *r,
-                _ => {
-                    missing(
-                        self,
-                        "how a piece bears off",
-                        "bear off by exact throw past the end",
-                    );
-                    Reach::ExactPast
-                }
-            },
-            clause: clause(Key::BearOff),
-        };
-        let bool_of = |k: Key, default: bool| match get(k).map(|i| &i.setting) {
-            Some(Setting::Bool(b)) => *b,
-            _ => default,
-        };
-        let turn = TurnRules {
-            forced_pass_keeps_extra: bool_of(Key::PassExtra(true), false),
-            forced_pass_clause: clause(Key::PassExtra(true)),
-            voluntary_pass_keeps_extra: bool_of(Key::PassExtra(false), true),
-            bound_pass_ends_turn: bool_of(Key::BoundThrow, false),
-        };
-        let score_by_row = match get(Key::Score) {
-            Some(Item {
-                setting: Setting::Score(Some(ws)),
-                span,
-                layer,
-                ..
-            }) => {
-                if let Some(b) = board
-                    && ws.len() != b.rows() as usize
-                {
-                    let sp = *span;
-                    self.bad(
-                        *layer,
-                        &sp,
-                        format!(
-                            "the score gives {} row weights for a board of {} rows",
-                            ws.len(),
-                            b.rows()
-                        ),
-                        "wrong number of weights",
-                        format!(
-                            "give one weight per row, from the start of the track ({} rows)",
-                            b.rows()
-                        ),
-                    );
-                }
-                Some(ws.clone())
-            }
-            _ => None,
-        };
-        let end = EndRules {
-            goal: match get(Key::Goal).map(|i| &i.setting) {
-                Some(Setting::Goal(g)) => *g,
-                _ => Goal::BearOffAll,
-            },
-            score_by_row,
-            clause: clause(Key::Score),
-            goal_clause: clause(Key::Goal),
-        };
-
-        let houses: Vec<House> = map
-            .values()
-            .filter_map(|i| match (&i.key, &i.setting) {
-                (Key::House(s), Setting::House { name, glyph, .. }) => Some(House {
-                    square: *s,
-                    name: name.clone(),
-                    glyph: glyph.clone(),
-                    clause: i.clause.clone(),
-                }),
-                _ => None,
-            })
-            .collect();
+        let protection = protection::build_protection(&m, len);
+        let blockades = protection::build_blockades(&m);
+        let squares = self.build_squares(&m, len, all_throws);
+        let bear_off = self.build_bear_off(&m, top);
+        let turn = end::build_turn(&m);
+        let end = self.build_end(&m, board);
+        let houses = board::build_houses(&m);
         let explained = explain(map, &houses, all_throws);
         let meta = Meta {
             name: name.to_string(),
-            title: text(Key::Title),
-            source: text(Key::Source),
-            status: text(Key::Status),
+            title: m.text(Key::Title),
+            source: m.text(Key::Source),
+            status: m.text(Key::Status),
             options,
             selected,
             explained,
@@ -1827,6 +892,57 @@ impl Lowerer<'_> {
         // The fast path's tables, from the finished rule set.
         rules.fast = crate::engine::FastTables::compile(&rules);
         Some(rules)
+    }
+
+    /// Reports a declaration every rule set needs and the chain lacks.
+    fn missing(&mut self, top: usize, what: &str, example: &str) {
+        self.errors.push(RuleError::Missing {
+            src: self.src(top),
+            span: None,
+            what: what.into(),
+            example: example.into(),
+        });
+    }
+}
+
+/// The merged declarations, by key, as `build` reads them.
+struct Merged<'m>(&'m BTreeMap<Key, Item>);
+
+impl<'m> Merged<'m> {
+    fn get(&self, k: Key) -> Option<&'m Item> {
+        self.0.get(&k)
+    }
+    fn setting(&self, k: Key) -> Option<&'m Setting> {
+        self.get(k).map(|i| &i.setting)
+    }
+    fn clause(&self, k: Key) -> Clause {
+        self.get(k).map(|i| i.clause.clone()).unwrap_or_default()
+    }
+    fn text(&self, k: Key) -> String {
+        match self.setting(k) {
+            Some(Setting::Text(t)) => t.clone(),
+            _ => String::new(),
+        }
+    }
+    fn items(&self) -> impl Iterator<Item = (&'m Key, &'m Item)> + use<'m> {
+        self.0.iter()
+    }
+    /// The squares with a rule of one kind, and the distinct clauses cited
+    /// for them, in square order.
+    fn set_of(&self, kind: SquareKind) -> (SquareSet, Clause) {
+        let mut set = SquareSet::EMPTY;
+        let mut clauses: Vec<String> = Vec::new();
+        for (k, i) in self.0.iter() {
+            if let Key::Square(kk, s) = k
+                && *kk == kind
+            {
+                set.insert(*s);
+                if !clauses.contains(&i.clause) {
+                    clauses.push(i.clause.clone());
+                }
+            }
+        }
+        (set, clauses.join(", "))
     }
 }
 
@@ -1970,356 +1086,6 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::MissTurn => "the missed turn",
         SquareKind::Overshoot => "the overshoot",
     }
-}
-
-// ---------------------------------------------------------------------------
-// Every rule in words, for `senet rules show`.
-
-struct Namer<'a> {
-    houses: &'a [House],
-}
-
-impl Namer<'_> {
-    fn sq(&self, s: u8) -> String {
-        match self.houses.iter().find(|h| h.square == s) {
-            Some(h) => format!("square {s} ({})", h.name),
-            None => format!("square {s}"),
-        }
-    }
-    fn set(&self, set: SquareSet) -> String {
-        let v: Vec<u8> = set.iter().collect();
-        ranges(&v)
-    }
-    fn reloc(&self, r: Relocation) -> String {
-        r.sentence(&|s| self.sq(s))
-    }
-}
-
-/// `1..10` style text for a sorted list of squares or numbers.
-pub fn ranges(v: &[u8]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        if j >= i + 2 {
-            parts.push(format!("{}..{}", v[i], v[j]));
-        } else {
-            for x in &v[i..=j] {
-                parts.push(x.to_string());
-            }
-        }
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
-fn list(v: &[u8]) -> String {
-    match v {
-        [] => "none".into(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!(
-            "{} or {}",
-            init.iter()
-                .map(u8::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-            last
-        ),
-    }
-}
-
-fn throws_text(ts: &Throwset, all: u32) -> String {
-    match ts {
-        None => "any throw".into(),
-        Some(v) if bits(v) == all => "any throw".into(),
-        Some(v) => format!("a throw of {}", list(v)),
-    }
-}
-
-fn exit_text(ts: &Throwset, all: u32) -> String {
-    match throws_text(ts, all).as_str() {
-        "any throw" => "a piece here bears off with any throw".into(),
-        t => format!("a piece here bears off only with {t}"),
-    }
-}
-
-fn pred_text(p: &Pred, n: &Namer) -> String {
-    match p {
-        Pred::RunLength { lengths, .. } => {
-            let ls: Vec<u8> = (0..64u8).filter(|i| lengths & (1u64 << i) != 0).collect();
-            if ls.len() > 1 && ls.windows(2).all(|w| w[1] == w[0] + 1) && *ls.last().unwrap() == 63
-            {
-                format!("it is in a run of {} or more", ls[0])
-            } else {
-                format!("it is in a run of {}", list(&ls))
-            }
-        }
-        Pred::Middle { .. } => "it is the middle piece of its run".into(),
-        Pred::OnSquare { squares, .. } => format!("it stands on {}", n.set(*squares)),
-        Pred::Taken { squares, .. } => format!("a piece stands on {}", n.set(*squares)),
-        Pred::OwnerOn { squares, .. } => {
-            format!("its owner has a piece on {}", n.set(*squares))
-        }
-        Pred::OwnerSkips { .. } => "its owner is to miss their next turn".into(),
-        Pred::And(ps) => ps
-            .iter()
-            .map(|q| paren(q, n))
-            .collect::<Vec<_>>()
-            .join(" and "),
-        Pred::Or(ps) => ps
-            .iter()
-            .map(|q| paren(q, n))
-            .collect::<Vec<_>>()
-            .join(" or "),
-        Pred::Not(q) => match &**q {
-            Pred::Middle { .. } => "it is not the middle piece of its run".into(),
-            q => format!("not ({})", pred_text(q, n)),
-        },
-    }
-}
-
-/// The distinct clauses cited inside a predicate, in order.
-fn pred_clauses(p: &Pred) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |c: &String| {
-        for part in c.split(", ").filter(|s| !s.is_empty()) {
-            if !out.iter().any(|o| o == part) {
-                out.push(part.to_string());
-            }
-        }
-    };
-    match p {
-        Pred::RunLength { clause, .. }
-        | Pred::Middle { clause }
-        | Pred::OnSquare { clause, .. }
-        | Pred::Taken { clause, .. }
-        | Pred::OwnerOn { clause, .. }
-        | Pred::OwnerSkips { clause } => add(clause),
-        Pred::And(ps) | Pred::Or(ps) => {
-            for q in ps {
-                for c in pred_clauses(q) {
-                    add(&c);
-                }
-            }
-        }
-        Pred::Not(q) => {
-            for c in pred_clauses(q) {
-                add(&c);
-            }
-        }
-    }
-    out
-}
-
-fn paren(p: &Pred, n: &Namer) -> String {
-    match p {
-        Pred::And(_) | Pred::Or(_) => format!("({})", pred_text(p, n)),
-        _ => pred_text(p, n),
-    }
-}
-
-fn explain(map: &BTreeMap<Key, Item>, houses: &[House], all_throws: u32) -> Vec<(String, Clause)> {
-    let n = Namer { houses };
-    let mut out: Vec<(String, Clause)> = Vec::new();
-    // Square declarations are grouped when consecutive keys of one kind say
-    // the same thing with the same clause.
-    let mut group: Option<(SquareKind, String, Clause, Vec<u8>)> = None;
-    let flush = |group: &mut Option<(SquareKind, String, Clause, Vec<u8>)>,
-                 out: &mut Vec<(String, Clause)>| {
-        if let Some((_, text, clause, squares)) = group.take() {
-            let subject = if squares.len() == 1 {
-                let s = n.sq(squares[0]);
-                let mut c = s.chars();
-                c.next()
-                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-                    .unwrap_or_default()
-            } else {
-                format!("Squares {}", ranges(&squares))
-            };
-            out.push((format!("{subject}: {text}."), clause));
-        }
-    };
-    for (k, i) in map {
-        let c = match &i.setting {
-            Setting::Protect(Some(p)) if i.clause.is_empty() => pred_clauses(p).join(", "),
-            _ => i.clause.clone(),
-        };
-        if let Key::Square(kind, s) = *k {
-            let text = match &i.setting {
-                Setting::Landing(r, fb) => {
-                    let mut t = format!("a piece that lands here {}", n.reloc(*r));
-                    if let (Relocation::To(_), Some(f)) = (r, fb) {
-                        t += &format!("; if that square is taken, it {}", n.reloc(*f));
-                    } else if let Relocation::To(_) = r {
-                        t += "; if that square is taken, the move is not allowed";
-                    }
-                    t
-                }
-                Setting::Exit(ts) => exit_text(ts, all_throws),
-                Setting::Target(t) if kind == SquareKind::HitSends => format!("an opposing piece moved onto here is not swapped: it goes to {}", n.sq(*t)),
-                Setting::Target(t) if kind == SquareKind::Overshoot => format!("a forward move that would pass it ends on {} instead", n.sq(*t)),
-                Setting::Target(t) => format!("when a move targets a protected opposing piece here and the mover has no other forward move, the mover goes to {} instead", n.sq(*t)),
-                Setting::Lock(l) => {
-                    let mut parts = vec!["while a player has a piece here, none of their other pieces may move".to_string()];
-                    if let Some((s, fb)) = l.release {
-                        let mut t = format!(
-                            "at each unit they may move it to {} without a throw, which ends the turn{}",
-                            n.sq(s),
-                            if l.release_misses_turn { " and makes them miss their next turn" } else { "" }
-                        );
-                        match fb {
-                            None => t += " (not when that square is taken)",
-                            Some(r) => t += &format!("; if that square is taken the piece {}", n.reloc(r)),
-                        }
-                        parts.push(t);
-                    }
-                    parts.push(format!("or throw: {} bears it off", throws_text(&l.exit, all_throws)));
-                    if !l.exit_gives_extra {
-                        parts.push("and that throw gives no further throw".into());
-                    }
-                    let other = match l.otherwise {
-                        Relocation::Stay => "any other throw leaves it here".to_string(),
-                        r => format!("on any other throw it {}", n.reloc(r)),
-                    };
-                    parts.push(format!("{other}{}", if l.fail_ends_turn { " and ends the turn" } else { "; the turn goes on as the throw allows" }));
-                    parts.join("; ")
-                }
-                _ => match kind {
-                    SquareKind::Gate => "no move may pass it; a piece must land on it exactly before going further".into(),
-                    SquareKind::Truncate => "a move that would pass it stops on it".into(),
-                    SquareKind::Immobile => "a piece here never moves along the track; it may only bear off".into(),
-                    SquareKind::Priority => "while a piece here can move, the player must move one of the pieces on such squares".into(),
-                    SquareKind::ExitFromTurnStart => "a piece here bears off only if it stood here when the turn began".into(),
-                    SquareKind::ExitNoExtra => "the throw that bears the locked piece off gives no further throw".into(),
-                    SquareKind::BoundExtra => "a piece that moves here earns one extra throw, which must be used by that piece".into(),
-                    SquareKind::MissTurn => "a piece that moves here makes its owner miss their next turn".into(),
-                    SquareKind::ExtraThrow => "a piece that lands here gives its owner another throw, taken once the current throw is used".into(),
-                    SquareKind::NoBackward => "a piece here never moves backward".into(),
-                    SquareKind::StuckToHand => "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends".into(),
-                    _ => String::new(),
-                },
-            };
-            if let Some((gk, gt, gc, gs)) = &mut group
-                && *gk == kind
-                && *gt == text
-                && *gc == c
-            {
-                gs.push(s);
-                continue;
-            }
-            flush(&mut group, &mut out);
-            group = Some((kind, text, c, vec![s]));
-            continue;
-        }
-        flush(&mut group, &mut out);
-        let text = match (k, &i.setting) {
-            // The header is provenance, not a rule: `Meta` carries it.
-            (Key::Title | Key::Source | Key::Status, _) => continue,
-            (Key::Goal, Setting::Goal(Goal::MostBorneOff)) => "The game ends when neither side has a piece in play; the side that bore off more pieces wins, and equal counts are a draw.".into(),
-            (Key::Goal, _) => "The first player to bear off all their pieces wins.".into(),
-            (Key::Guard, _) => "A piece on one of its side's starting squares may move only when the square in front of it is empty.".into(),
-            (Key::StartThrow, Setting::Values(v)) => format!("A side whose pieces all still stand on their starting squares moves only with a throw of {}; any other throw is passed.", list(v)),
-            (Key::BearOffVoluntary, _) => "Bearing off is never compulsory: when every legal move bears off, the player may pass instead.".into(),
-            (Key::Board, Setting::Board { len, row_len }) => format!(
-                "The board has {len} squares in {} rows of {row_len}; the track runs boustrophedon (row 1 left to right, row 2 right to left, ...), and bearing off is step {}.",
-                len.div_ceil(*row_len),
-                len + 1
-            ),
-            (Key::House(s), Setting::House { name, glyph, .. }) => match glyph {
-                Some(g) => format!("Square {s}: {name} ({g})."),
-                None => format!("Square {s}: {name}."),
-            },
-            (Key::Pieces, Setting::Count(p)) => format!("Each side has {p} pieces."),
-            (Key::Setup(side), Setting::Squares(s)) if s.is_empty() => format!("{} starts with every piece in hand.", side.name()),
-            (Key::Setup(side), Setting::Squares(s)) => format!("{} starts on squares {}.", side.name(), n.set(*s)),
-            (Key::Enter, Setting::Enter { square, throws, bound }) => format!(
-                "A throw of {} (whole, never a part of a split throw) may enter a piece from the hand onto {} when it is empty{}.",
-                list(throws),
-                n.sq(*square),
-                if *bound { "; entering gives another throw, which must move the entered piece (alone, or as one part of a split)" } else { "" }
-            ),
-            (Key::Split, _) => "A throw may be split in two parts, each moving a different piece forward by its part; the second part moves on the board the first left.".into(),
-            (Key::OneDirection, _) => "All the moves of a turn go in one direction: after a forward move the turn's later throws move forward only (or are passed), after a backward move backward only.".into(),
-            (Key::Starter, Setting::Starter(Some(s))) => format!("{} moves first.", s.name()),
-            (Key::Starter, _) => "Who moves first is decided by lot; the game record names the first player.".into(),
-            (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
-                let mut t = format!("{}'s first unit", side.name());
-                if let Some(v) = throw {
-                    t += &format!(" must be a throw of {v}");
-                }
-                if let Some(f) = from {
-                    t += &format!("{} the piece on {}", if throw.is_some() { " moving" } else { " must move" }, n.sq(*f));
-                }
-                t += match lapse {
-                    Lapse::AnyMove => "; if that is impossible, the constraint lapses and any legal unit may be played.",
-                    Lapse::Pass => "; if that is impossible, the unit is a pass.",
-                };
-                t
-            }
-            (Key::Throws, Setting::Throws { values, die: true, .. }) => format!(
-                "A throw uses one die of {} faces, each equally likely: {}.",
-                values.len(),
-                values.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
-            ),
-            (Key::Throws, Setting::Throws { sticks, values, .. }) => format!(
-                "A throw uses {sticks} sticks; by the number of marked sides up: {}.",
-                values.iter().enumerate().map(|(k, v)| format!("{k} gives {v}")).collect::<Vec<_>>().join(", ")
-            ),
-            (Key::Extra, Setting::Values(v)) if v.is_empty() => "No throw gives another throw.".into(),
-            (Key::Extra, Setting::Values(v)) => format!("A throw of {} gives another throw.", list(v)),
-            (Key::Backward, Setting::Backward(Backward::Never)) => "Pieces move forward only.".into(),
-            (Key::Backward, Setting::Backward(Backward::OneSquareWhenNoForward)) => "When no forward move exists, a piece must move backward one square, whatever the throw (same landing rules).".into(),
-            (Key::Backward, Setting::Backward(Backward::ToEmptyWhenNoForward)) => "When no forward move exists, a piece must move backward by the throw, onto an empty square only.".into(),
-            (Key::Backward, _) => "When no forward move exists, a piece must move backward by the throw (same landing rules).".into(),
-            (Key::Compulsory, _) => "A forward move is compulsory when one exists.".into(),
-            (Key::Pass, Setting::Bool(true)) => "A player may pass voluntarily at any unit.".into(),
-            (Key::Pass, _) => "A player may pass only when no move is legal.".into(),
-            (Key::OwnPiece, _) => "A piece may not land on a piece of its own colour.".into(),
-            (Key::Opposing, Setting::Hit(Hit::LowestEmpty)) => "A piece that lands on an opposing piece sends it to the lowest-numbered empty square.".into(),
-            (Key::Opposing, Setting::Hit(Hit::Forbidden)) => "No move may land on an opposing piece: no two pieces share a square and nothing is hit.".into(),
-            (Key::Opposing, Setting::Hit(Hit::Capture)) => "A piece that lands on an opposing piece captures it: the opposing piece leaves the game.".into(),
-            (Key::Opposing, _) => "A piece that lands on an opposing piece swaps with it: the opposing piece goes to the square the mover came from.".into(),
-            (Key::Protect, Setting::Protect(None)) => "No piece is protected.".into(),
-            (Key::Protect, Setting::Protect(Some(p))) => format!("An opposing piece cannot be hit when {}.", pred_text(p, &n)),
-            (Key::Runs, Setting::Squares(s)) => format!("Runs are counted on squares {} only; pieces elsewhere never form or extend a run.", n.set(*s)),
-            (Key::Blockade, Setting::Blockades(bs)) if bs.is_empty() => "No blockades.".into(),
-            (Key::Blockade, Setting::Blockades(bs)) => bs
-                .iter()
-                .map(|(len, of)| {
-                    let whose = match of {
-                        BlockadeKind::Opposing => "opposing pieces",
-                        BlockadeKind::OneColour => "pieces of one colour (either colour)",
-                        BlockadeKind::Any => "pieces (any colours)",
-                    };
-                    format!("No move may pass over {len} {whose} on consecutive squares.")
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-            (Key::BearOffAllIn, Setting::Squares(s)) => format!("A piece may bear off only while all its side's pieces on the board are on squares {}.", n.set(*s)),
-            (Key::BearOff, Setting::Reach(Reach::ExactPast)) => "A piece bears off with the exact throw that takes it one step past the last square.".into(),
-            (Key::BearOff, Setting::Reach(Reach::ExactLast)) => "A piece bears off with the exact throw that takes it to the last square.".into(),
-            (Key::BearOff, _) => "A piece bears off with any throw that takes it past the last square.".into(),
-            (Key::PassExtra(forced), Setting::Bool(keeps)) => format!(
-                "A {} pass {} a pending extra throw.",
-                if *forced { "forced" } else { "voluntary" },
-                if *keeps { "keeps" } else { "loses" }
-            ),
-            (Key::BoundThrow, Setting::Bool(true)) => "A bound extra throw that the piece cannot use ends the turn.".into(),
-            (Key::BoundThrow, _) => "A bound extra throw that the piece cannot use is passed; the turn goes on as its value allows.".into(),
-            (Key::Score, Setting::Score(None)) => "The game is not scored.".into(),
-            (Key::Score, Setting::Score(Some(ws))) => format!(
-                "The winner scores, for each opposing piece left on the board, by row from the start of the track: {}.",
-                ws.iter().enumerate().map(|(r, w)| format!("row {} {w}", r + 1)).collect::<Vec<_>>().join(", ")
-            ),
-            _ => continue,
-        };
-        out.push((text, c));
-    }
-    flush(&mut group, &mut out);
-    out
 }
 
 /// The checks between selected options and the warnings about dead values:
