@@ -11,7 +11,11 @@ mod position;
 mod ruleset;
 mod unit;
 
-pub use constructs::relocation::{Relocation, WhenTaken};
+pub use constructs::{
+    Backward, BearOff, Blockade, BlockadeKind, Board, EndRules, Entry, Goal, Hit, House, Landing,
+    Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach, Relocation, SquareRule,
+    Starter, Throws, TurnRules, WhenTaken,
+};
 pub(crate) use fast::FastTables;
 pub use movegen::{Effects, Forbid, Refusal};
 pub use position::{Heading, Position, Queue};

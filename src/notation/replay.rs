@@ -11,6 +11,7 @@ use super::syntax::{
     CommandKind, Comment, Game, MoveSep, Node, PartSyntax, Reloc, Span, Target, UnitBody,
     UnitSyntax,
 };
+use crate::engine::constructs::words::Names;
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
 
 pub use super::finding::{Code, Finding, Severity};
@@ -1011,7 +1012,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     if let (Some(r), true) = (turned, to_sq > from && g_to < from) {
                         // A forward move in a turn that went backward (PC-4).
                         message = refusal_reason(rules, p, r, throw.unwrap_or(0));
-                        label = self.short(r);
+                        label = self.short(p, r);
                         clause = clause_of(rules, r, p);
                     } else if to_sq < from && g_to > from {
                         // A backward move where the rules want the forward one.
@@ -1104,7 +1105,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     } else {
                         clause_of(rules, r, p)
                     };
-                    label = self.short(r);
+                    label = self.short(p, r);
                 } else {
                     message = format!("{u} is not legal here");
                 }
@@ -1168,167 +1169,15 @@ impl<'r, 'v> Replayer<'r, 'v> {
         String::new()
     }
 
-    fn short(&self, r: &Refusal) -> String {
-        match r.forbid {
-            Forbid::OwnPiece => "own piece there".into(),
-            Forbid::Protected => "protected piece".into(),
-            Forbid::Blockade(_) => "blockade in the way".into(),
-            Forbid::Gate(g) => format!("passes {g}"),
-            Forbid::Immobile => "this piece only bears off".into(),
-            Forbid::BeyondEnd => "beyond the end".into(),
-            Forbid::ExitThrow => "wrong throw to bear off".into(),
-            Forbid::NotAllIn => "not all pieces home".into(),
-            Forbid::Priority => "another piece must move".into(),
-            Forbid::Backward => "backward not allowed".into(),
-            Forbid::Opening => "the opening binds this unit".into(),
-            Forbid::Bound => "the throw belongs to another piece".into(),
-            Forbid::Locked => "pieces held by the water".into(),
-            Forbid::RelocationBlocked => "nowhere to go".into(),
-            Forbid::MissedTurn => "turn missed".into(),
-            Forbid::ArrivedThisTurn => "arrived this turn".into(),
-            Forbid::NoPiece => "no piece".into(),
-            Forbid::BeforeStart => "before the first square".into(),
-            Forbid::BackwardOntoPiece => "backward onto a piece".into(),
-            Forbid::Guard => "the square in front is taken".into(),
-            Forbid::StartingThrow => "the starting throw is still due".into(),
-            Forbid::Occupied => "square taken".into(),
-            Forbid::Direction => "the turn goes the other way".into(),
-            Forbid::NoBackward => "never moves backward from here".into(),
-        }
+    fn short(&self, p: &Position, r: &Refusal) -> String {
+        r.words(self.rules, p, 0).short
     }
 }
 
-/// A sentence on why the move from `r.from` is refused.
+/// A sentence on why the move from `r.from` is refused: the words of the
+/// construct that refused it.
 pub fn refusal_reason(rules: &Ruleset, p: &Position, r: &Refusal, throw: u8) -> String {
-    let side = p.to_move;
-    let sq = |s: u8| square_name(rules, s);
-    let from = r.from;
-    let to = r.to;
-    match r.forbid {
-        Forbid::OwnPiece => format!(
-            "{} holds a {side} piece: a piece may not land on its own colour",
-            sq(to)
-        ),
-        Forbid::Protected => format!(
-            "the {} piece on {} is protected and cannot be {}",
-            side.other(),
-            sq(to),
-            match rules.movement.hit {
-                crate::engine::Hit::Capture => "captured",
-                crate::engine::Hit::Swap => "swapped",
-                _ => "hit",
-            }
-        ),
-        Forbid::Blockade(i) => {
-            let b = &rules.blockades[i as usize];
-            let kind = match b.of {
-                crate::engine::BlockadeKind::Opposing => {
-                    format!("{} {} pieces", b.length, side.other())
-                }
-                crate::engine::BlockadeKind::OneColour => {
-                    format!("{} adjacent pieces of one colour", b.length)
-                }
-                crate::engine::BlockadeKind::Any => format!("{} adjacent pieces", b.length),
-            };
-            format!("the move from {from} passes over {kind} in a row, which block the way")
-        }
-        Forbid::Gate(g) => format!(
-            "the move from {from} would pass {}, which must be landed on exactly",
-            sq(g)
-        ),
-        Forbid::Immobile => format!(
-            "a piece on {} does not move along the track; it only bears off",
-            sq(from)
-        ),
-        Forbid::BeyondEnd => format!(
-            "a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"
-        ),
-        Forbid::ExitThrow => {
-            let ok: Vec<String> = (1..32u8)
-                .filter(|&v| {
-                    rules.squares[from as usize]
-                        .exit_throws
-                        .is_some_and(|e| e & (1 << v) != 0)
-                })
-                .map(|v| v.to_string())
-                .collect();
-            format!(
-                "a piece on {} bears off only with a throw of {}",
-                sq(from),
-                join_or(&ok)
-            )
-        }
-        Forbid::NotAllIn => {
-            let region = rules.bear_off.all_in.map(describe_set).unwrap_or_default();
-            format!("{side} may bear off only when all its pieces are on {region}")
-        }
-        Forbid::Priority => {
-            "a piece on a priority square can move, and one of those must".to_string()
-        }
-        Forbid::Backward => {
-            format!("a forward move exists, so the piece on {from} may not move backward")
-        }
-        Forbid::Opening => match rules.opening.iter().find(|o| o.side == side) {
-            Some(o) => match (o.throw, o.from) {
-                (Some(t), Some(f)) if t != throw => {
-                    format!("{side}'s opening unit is a throw of {t} moving the piece on {f}")
-                }
-                (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
-                _ => "the opening binds this unit".to_string(),
-            },
-            None => "the opening binds this unit".to_string(),
-        },
-        Forbid::Bound => match &rules.entry {
-            Some(e) if e.bound_extra && p.bound == Some(e.square) => format!(
-                "the throw that entering gives must move the piece that entered on {}, alone or as one part of a split",
-                sq(e.square)
-            ),
-            _ => format!(
-                "the pending throw must be used by the piece on {}",
-                p.bound.map(sq).unwrap_or_default()
-            ),
-        },
-        Forbid::Locked => {
-            format!("{side} has a piece held in the water: no other piece of {side} may move")
-        }
-        Forbid::RelocationBlocked => {
-            format!("the piece could not be placed where {} sends it", sq(to))
-        }
-        Forbid::MissedTurn => format!("{side}'s turn is missed"),
-        Forbid::ArrivedThisTurn => format!(
-            "the piece reached {} this turn and may bear off from it only in a later turn",
-            sq(from)
-        ),
-        Forbid::NoPiece => format!("there is no {side} piece on {from}"),
-        Forbid::BeforeStart => {
-            format!("a throw of {throw} would carry the piece on {from} back past square 1")
-        }
-        Forbid::BackwardOntoPiece => format!(
-            "a backward move must end on an empty square, and {} is taken",
-            sq(to)
-        ),
-        Forbid::Guard => format!(
-            "the piece on {} still stands on its starting square and may not move until {} is empty",
-            sq(from),
-            sq(from + 1)
-        ),
-        Forbid::StartingThrow => {
-            let need = rules.movement.start_throw.unwrap_or(0);
-            format!("{side} has not yet thrown the {need} it needs before its first move")
-        }
-        Forbid::Occupied => format!(
-            "{} holds a {} piece, and no move may land on a piece",
-            sq(to),
-            side.other()
-        ),
-        Forbid::NoBackward => format!("a piece on {} never moves backward", sq(from)),
-        Forbid::Direction => match p.heading {
-            crate::engine::Heading::Backward => {
-                format!("{side}'s turn has gone backward, so every move of the turn goes backward")
-            }
-            _ => format!("{side}'s turn has gone forward, so no move of the turn may go backward"),
-        },
-    }
+    r.words(rules, p, throw).sentence
 }
 
 /// The clause that forbids a refused move. A throw bound to the piece that
@@ -1366,10 +1215,10 @@ fn miss_clause(rules: &Ruleset) -> String {
 
 /// "square 27 (House of Water)".
 pub fn square_name(rules: &Ruleset, s: u8) -> String {
-    match rules.houses.iter().find(|h| h.square == s) {
-        Some(h) => format!("square {s} ({})", h.name),
-        None => format!("square {s}"),
+    Names {
+        houses: rules.houses(),
     }
+    .sq(s)
 }
 
 fn reloc_of(r: Reloc) -> Relocated {
@@ -1443,26 +1292,6 @@ fn join_or(items: &[String]) -> String {
         0 => String::new(),
         1 => items[0].clone(),
         n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
-fn describe_set(set: crate::engine::SquareSet) -> String {
-    let squares: Vec<u8> = set.iter().collect();
-    if squares.is_empty() {
-        return String::new();
-    }
-    let contiguous = squares.windows(2).all(|w| w[1] == w[0] + 1);
-    if contiguous && squares.len() > 2 {
-        format!("squares {}..{}", squares[0], squares[squares.len() - 1])
-    } else {
-        format!(
-            "squares {}",
-            squares
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
     }
 }
 

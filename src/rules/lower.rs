@@ -23,8 +23,9 @@ mod protection;
 mod squares;
 mod throws;
 
-pub use explain::ranges;
-use explain::{explain, list};
+use crate::engine::constructs::words::list;
+pub use crate::engine::constructs::words::ranges;
+use explain::explain;
 
 /// One rule file of an overlay chain.
 pub struct Layer {
@@ -96,16 +97,6 @@ pub enum Key {
 /// A throw set after checking: `None` is any throw.
 type Throwset = Option<Vec<u8>>;
 
-#[derive(Debug, Clone, PartialEq)]
-struct LockSpec {
-    release: Option<(u8, Option<Relocation>)>,
-    exit: Throwset,
-    otherwise: Relocation,
-    fail_ends_turn: bool,
-    exit_gives_extra: bool,
-    release_misses_turn: bool,
-}
-
 /// The checked content of a declaration.
 #[derive(Debug, Clone, PartialEq)]
 enum Setting {
@@ -143,7 +134,7 @@ enum Setting {
     Landing(Relocation, Option<Relocation>),
     Exit(Throwset),
     Target(u8),
-    Lock(LockSpec),
+    Lock(LockDecl),
     Reach(Reach),
     Score(Option<Vec<u8>>),
     Enter {

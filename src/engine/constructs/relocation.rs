@@ -8,7 +8,8 @@
 //! Everything about the construct is here: the model value, how it is
 //! resolved against the occupied squares, and its words.
 
-use crate::engine::{Relocated, SquareSet};
+use super::words::{Names, Refused, Said, cl};
+use crate::engine::{Clause, Relocated, SquareSet};
 
 /// Where a relocated piece goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +195,55 @@ impl Relocation {
             }
         }
     }
+}
+
+/// What happens to a piece that lands on a square.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Landing {
+    pub effect: Relocation,
+    pub clause: Clause,
+    /// When `effect` is `To(s)` and `s` is occupied: `None`, the move is
+    /// illegal; `Some(r)`, the piece is relocated by `r` instead (A-3
+    /// alternative "lowest empty square": `Some(LowestEmpty)`). Added by the
+    /// rules compiler.
+    pub when_taken: Option<Relocation>,
+}
+
+// Words of a landing.
+
+impl Landing {
+    /// `rules show`, after "Square 27: ": where a piece that lands goes.
+    /// `effect` and `when_taken` as declared.
+    pub fn sentence(names: &Names, effect: Relocation, when_taken: Option<Relocation>) -> String {
+        let reloc = |r: Relocation| r.sentence(&|s| names.sq(s));
+        let mut t = format!("a piece that lands here {}", reloc(effect));
+        if let (Relocation::To(_), Some(f)) = (effect, when_taken) {
+            t += &format!("; if that square is taken, it {}", reloc(f));
+        } else if let Relocation::To(_) = effect {
+            t += "; if that square is taken, the move is not allowed";
+        }
+        t
+    }
+
+    /// The square's `rules summary` part: `land count-down-from 15 [T-14]`.
+    pub fn token(&self) -> String {
+        let fb = self
+            .when_taken
+            .map(|f| format!(" else {}", f.token()))
+            .unwrap_or_default();
+        format!("land {}{fb}{}", self.effect.token(), cl(&self.clause))
+    }
+}
+
+/// A move refused because the square its piece would be sent to is taken.
+pub(crate) fn refused(cx: &Refused) -> Said {
+    Said::new(
+        "nowhere to go",
+        format!(
+            "the piece could not be placed where {} sends it",
+            cx.sq(cx.refusal.to)
+        ),
+    )
 }
 
 #[cfg(test)]

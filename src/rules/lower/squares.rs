@@ -149,8 +149,8 @@ impl Lowerer<'_> {
         layer: usize,
         d: &Decl,
         parts: &[ast::Spanned<LockPart>],
-    ) -> Option<LockSpec> {
-        let mut spec = LockSpec {
+    ) -> Option<LockDecl> {
+        let mut spec = LockDecl {
             release: None,
             exit: Some(Vec::new()),
             otherwise: Relocation::Stay,
@@ -311,18 +311,7 @@ impl Lowerer<'_> {
                     sq.overshoot_to = Some(*t);
                     sq.overshoot_clause = c;
                 }
-                (SquareKind::Lock, Setting::Lock(l)) => {
-                    sq.lock = Some(Lock {
-                        release_to: l.release.map(|r| r.0),
-                        release_when_taken: l.release.and_then(|r| r.1),
-                        exit_throws: l.exit.as_ref().map_or(all_throws, |v| bits(v)),
-                        otherwise: l.otherwise,
-                        fail_ends_turn: l.fail_ends_turn,
-                        exit_gives_extra: l.exit_gives_extra,
-                        release_misses_turn: l.release_misses_turn,
-                        clause: c,
-                    })
-                }
+                (SquareKind::Lock, Setting::Lock(l)) => sq.lock = Some(l.resolve(all_throws, c)),
                 _ => {}
             }
         }

@@ -1,0 +1,158 @@
+//! Bearing off: the throw that takes a piece off, the region all of a
+//! side's pieces must stand in first (K-13), voluntary bearing off (KD-6),
+//! and the squares that bear off only with some throws or only from the
+//! turn's start.
+//!
+//! The model value with its clauses, and its words: how `senet rules show`
+//! says it, its token in `senet rules summary`, and how a move it refuses
+//! reads.
+
+use super::words::*;
+use crate::engine::*;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BearOff {
+    /// A piece may bear off only while all its side's pieces on the board are
+    /// on these squares (K-13); `None`: always.
+    pub all_in: Option<SquareSet>,
+    pub all_in_clause: Clause,
+    /// The step a bearing-off move must reach.
+    pub reach: Reach,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Exactly one step past the last square (A-2 default).
+    ExactPast,
+    /// Exactly the last square: reaching it removes the piece (A-2 alternative).
+    ExactLast,
+    /// Any move beyond the last square (JQ-9).
+    Beyond,
+}
+
+// Words.
+
+/// `rules show`: `bear off voluntary` (KD-6).
+pub const VOLUNTARY: &str = "Bearing off is never compulsory: when every legal move bears off, the player may pass instead.";
+/// `rules show`, after "Square 30: ": `exit only from turn start`.
+pub const EXIT_FROM_TURN_START: &str =
+    "a piece here bears off only if it stood here when the turn began";
+
+impl Reach {
+    /// `rules show`.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Reach::ExactPast => {
+                "A piece bears off with the exact throw that takes it one step past the last square."
+            }
+            Reach::ExactLast => {
+                "A piece bears off with the exact throw that takes it to the last square."
+            }
+            Reach::Beyond => "A piece bears off with any throw that takes it past the last square.",
+        }
+    }
+}
+
+/// `rules show`: `bear off only when all in SQUARES` (K-13).
+pub fn all_in_sentence(names: &Names, squares: SquareSet) -> String {
+    format!(
+        "A piece may bear off only while all its side's pieces on the board are on squares {}.",
+        names.set(squares)
+    )
+}
+
+/// `rules show`, after "Square 30: ": `exit with THROWS`, with the throws
+/// as declared (`None`: any) among all the rules give.
+pub fn exit_sentence(ts: &Option<Vec<u8>>, all: u32) -> String {
+    match throws_text(ts, all).as_str() {
+        "any throw" => "a piece here bears off with any throw".into(),
+        t => format!("a piece here bears off only with {t}"),
+    }
+}
+
+impl BearOff {
+    /// The `rules summary` line.
+    pub fn token(&self) -> String {
+        format!(
+            "bear off: {:?}{}; all in {}{}",
+            self.reach,
+            cl(&self.clause),
+            self.all_in.map_or("-".into(), set_token),
+            cl(&self.all_in_clause)
+        )
+    }
+}
+
+/// The `rules summary` line of voluntary bearing off, when declared.
+pub fn voluntary_token(m: &Movement) -> Option<String> {
+    m.bear_off_voluntary
+        .then(|| format!("bear off voluntary{}", cl(&m.bear_off_voluntary_clause)))
+}
+
+/// `squares 26..30`, or `squares 26, 28` for a set that is not one range.
+fn region(set: SquareSet) -> String {
+    let squares: Vec<u8> = set.iter().collect();
+    if squares.is_empty() {
+        return String::new();
+    }
+    let contiguous = squares.windows(2).all(|w| w[1] == w[0] + 1);
+    if contiguous && squares.len() > 2 {
+        format!("squares {}..{}", squares[0], squares[squares.len() - 1])
+    } else {
+        format!(
+            "squares {}",
+            squares
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// A move refused by the bear-off rules.
+pub(crate) fn refused(cx: &Refused) -> Said {
+    let (from, throw, side) = (cx.refusal.from, cx.throw, cx.side());
+    match cx.refusal.forbid {
+        Forbid::BeyondEnd => Said::new(
+            "beyond the end",
+            format!(
+                "a throw of {throw} carries the piece on {from} beyond the end: bearing off needs the exact throw"
+            ),
+        ),
+        Forbid::ExitThrow => {
+            let ok = cx.rules.squares()[from as usize]
+                .exit_throws
+                .map_or(Vec::new(), |e| values_of(e & !1));
+            Said::new(
+                "wrong throw to bear off",
+                format!(
+                    "a piece on {} bears off only with a throw of {}",
+                    cx.sq(from),
+                    if ok.is_empty() {
+                        String::new()
+                    } else {
+                        list(&ok)
+                    }
+                ),
+            )
+        }
+        Forbid::NotAllIn => {
+            let region = cx.rules.bear_off().all_in.map(region).unwrap_or_default();
+            Said::new(
+                "not all pieces home",
+                format!("{side} may bear off only when all its pieces are on {region}"),
+            )
+        }
+        // `ArrivedThisTurn`: the dispatcher sends only this module's
+        // refusals.
+        _ => Said::new(
+            "arrived this turn",
+            format!(
+                "the piece reached {} this turn and may bear off from it only in a later turn",
+                cx.sq(from)
+            ),
+        ),
+    }
+}

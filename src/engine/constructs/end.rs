@@ -1,0 +1,121 @@
+//! The turn and the end of a game: what a pass does to a pending extra
+//! throw, what an unusable bound throw does, the goal and the score.
+//!
+//! The model value with its clauses, and its words: how `senet rules show`
+//! says it, its token in `senet rules summary`, and how a move it refuses
+//! reads.
+
+use super::words::*;
+use crate::engine::*;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRules {
+    /// A forced pass keeps a pending extra throw (A-1 alternative).
+    pub forced_pass_keeps_extra: bool,
+    pub forced_pass_clause: Clause,
+    /// A voluntary pass keeps the extra throw (A-11 default).
+    pub voluntary_pass_keeps_extra: bool,
+    /// A throw bound to a piece that cannot be used ends the turn (A-13 alt.)
+    pub bound_pass_ends_turn: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndRules {
+    /// How the game is won.
+    pub goal: Goal,
+    /// Points per opposing piece left, by row from the start of the track
+    /// (K-14: `[3, 2, 1]`); `None`: the rule set does not score.
+    pub score_by_row: Option<Vec<u8>>,
+    pub clause: Clause,
+    pub goal_clause: Clause,
+}
+
+/// How a game is won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// The first side to bear off all its pieces wins (K-4).
+    BearOffAll,
+    /// The game ends when neither side has a piece in play (pieces can be
+    /// captured); the side that bore off more wins, equal counts draw (BL-7).
+    MostBorneOff,
+}
+
+// Words.
+
+impl Goal {
+    /// `rules show`.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Goal::MostBorneOff => {
+                "The game ends when neither side has a piece in play; the side that bore off more pieces wins, and equal counts are a draw."
+            }
+            Goal::BearOffAll => "The first player to bear off all their pieces wins.",
+        }
+    }
+}
+
+/// `rules show`: the score as declared (`None`: not scored).
+pub fn score_sentence(weights: Option<&[u8]>) -> String {
+    match weights {
+        None => "The game is not scored.".into(),
+        Some(ws) => format!(
+            "The winner scores, for each opposing piece left on the board, by row from the start of the track: {}.",
+            ws.iter()
+                .enumerate()
+                .map(|(r, w)| format!("row {} {w}", r + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `rules show`: what a forced or voluntary pass does to a pending extra
+/// throw.
+pub fn pass_extra_sentence(forced: bool, keeps: bool) -> String {
+    format!(
+        "A {} pass {} a pending extra throw.",
+        if forced { "forced" } else { "voluntary" },
+        if keeps { "keeps" } else { "loses" }
+    )
+}
+
+/// `rules show`: what a bound extra throw the piece cannot use does.
+pub fn bound_throw_sentence(ends_turn: bool) -> &'static str {
+    if ends_turn {
+        "A bound extra throw that the piece cannot use ends the turn."
+    } else {
+        "A bound extra throw that the piece cannot use is passed; the turn goes on as its value allows."
+    }
+}
+
+impl TurnRules {
+    /// The `rules summary` line.
+    pub fn token(&self) -> String {
+        format!(
+            "turn: forced pass keeps extra {}{}; voluntary pass keeps extra {}; bound pass ends turn {}",
+            self.forced_pass_keeps_extra,
+            cl(&self.forced_pass_clause),
+            self.voluntary_pass_keeps_extra,
+            self.bound_pass_ends_turn
+        )
+    }
+}
+
+impl EndRules {
+    /// The `rules summary` line.
+    pub fn token(&self) -> String {
+        format!(
+            "end: goal{}{}; score {}{}",
+            if self.goal == Goal::MostBorneOff {
+                " most-borne-off"
+            } else {
+                ""
+            },
+            cl(&self.goal_clause),
+            self.score_by_row
+                .as_ref()
+                .map_or("none".into(), |w| format!("{w:?}")),
+            cl(&self.clause)
+        )
+    }
+}

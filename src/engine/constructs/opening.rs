@@ -1,0 +1,149 @@
+//! How a game opens: who moves first, the constraints on each side's
+//! first unit from the standard setup (K-5, K-7), and the starting throw a
+//! side waits for before its first move (KD-10).
+//!
+//! The model value with its clauses, and its words: how `senet rules show`
+//! says it, its token in `senet rules summary`, and how a move it refuses
+//! reads.
+
+use super::words::*;
+use crate::engine::*;
+
+/// Who moves first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Starter {
+    /// Always this side.
+    Fixed(Side, Clause),
+    /// Decided by lot: the record must name the first player.
+    ByLot(Clause),
+}
+
+/// A constraint on the opening of a game from the standard setup (K-5, K-7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpeningRule {
+    /// Whose first turn this binds.
+    pub side: Side,
+    /// The throw value the first unit must have (K-5: the roll-off's 1).
+    pub throw: Option<u8>,
+    /// The square the first unit must move from.
+    pub from: Option<u8>,
+    /// What happens when the constrained move is impossible.
+    pub lapse: Lapse,
+    pub clause: Clause,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lapse {
+    /// The constraint lapses: any legal unit (A-10 default).
+    AnyMove,
+    /// The unit is a pass.
+    Pass,
+}
+
+// Words.
+
+/// `rules show`: who moves first (`None`: by lot).
+pub fn starter_sentence(side: Option<Side>) -> String {
+    match side {
+        Some(s) => format!("{} moves first.", s.name()),
+        None => "Who moves first is decided by lot; the game record names the first player.".into(),
+    }
+}
+
+/// `rules show`: one side's opening constraint.
+pub fn sentence(
+    names: &Names,
+    side: Side,
+    throw: Option<u8>,
+    from: Option<u8>,
+    lapse: Lapse,
+) -> String {
+    let mut t = format!("{}'s first unit", side.name());
+    if let Some(v) = throw {
+        t += &format!(" must be a throw of {v}");
+    }
+    if let Some(f) = from {
+        t += &format!(
+            "{} the piece on {}",
+            if throw.is_some() {
+                " moving"
+            } else {
+                " must move"
+            },
+            names.sq(f)
+        );
+    }
+    t += match lapse {
+        Lapse::AnyMove => {
+            "; if that is impossible, the constraint lapses and any legal unit may be played."
+        }
+        Lapse::Pass => "; if that is impossible, the unit is a pass.",
+    };
+    t
+}
+
+/// `rules show`: the starting throw (KD-10).
+pub fn start_throw_sentence(values: &[u8]) -> String {
+    format!(
+        "A side whose pieces all still stand on their starting squares moves only with a throw of {}; any other throw is passed.",
+        list(values)
+    )
+}
+
+impl Starter {
+    /// The `rules summary` line.
+    pub fn token(&self) -> String {
+        match self {
+            Starter::Fixed(s, c) => format!("starter: {}{}", s.name(), cl(c)),
+            Starter::ByLot(c) => format!("starter: by lot{}", cl(c)),
+        }
+    }
+}
+
+impl OpeningRule {
+    /// The `rules summary` line.
+    pub fn token(&self) -> String {
+        format!(
+            "opening {}: throw {} from {} else {:?}{}",
+            self.side.name(),
+            self.throw.map_or("-".into(), |t| t.to_string()),
+            self.from.map_or("-".into(), |t| t.to_string()),
+            self.lapse,
+            cl(&self.clause)
+        )
+    }
+}
+
+/// The `rules summary` line of the starting throw, when there is one.
+pub fn start_throw_token(m: &Movement) -> Option<String> {
+    m.start_throw
+        .map(|t| format!("start throw: {t}{}", cl(&m.start_throw_clause)))
+}
+
+/// A unit refused because the opening binds it.
+pub(crate) fn refused(cx: &Refused) -> Said {
+    let side = cx.side();
+    let sentence = match cx.rules.opening().iter().find(|o| o.side == side) {
+        Some(o) => match (o.throw, o.from) {
+            (Some(t), Some(f)) if t != cx.throw => {
+                format!("{side}'s opening unit is a throw of {t} moving the piece on {f}")
+            }
+            (_, Some(f)) => format!("{side}'s first unit must move the piece on {f}"),
+            _ => "the opening binds this unit".to_string(),
+        },
+        None => "the opening binds this unit".to_string(),
+    };
+    Said::new("the opening binds this unit", sentence)
+}
+
+/// A move refused because the side has not thrown its starting throw.
+pub(crate) fn refused_start(cx: &Refused) -> Said {
+    let need = cx.rules.movement().start_throw.unwrap_or(0);
+    Said::new(
+        "the starting throw is still due",
+        format!(
+            "{} has not yet thrown the {need} it needs before its first move",
+            cx.side()
+        ),
+    )
+}

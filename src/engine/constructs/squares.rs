@@ -1,0 +1,207 @@
+//! The rules of single squares (`at SQUARES: EFFECT`) that are flags or
+//! a target square: gates, truncation, immobile squares, priority, no
+//! backward move, where a hit piece goes, diversion, overshoot, extra and
+//! bound throws, missed turns and the way back to the hand. A square's
+//! landing (relocation), lock and exit have their own modules.
+//!
+//! The model value with its clauses, and its words: how `senet rules show`
+//! says it, its token in `senet rules summary`, and how a move it refuses
+//! reads.
+
+use super::words::*;
+use crate::engine::*;
+
+/// What a square does.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SquareRule {
+    /// What happens to a piece that lands here.
+    pub on_land: Option<Landing>,
+    /// Bear off from this square only with these throws (bit `v`), whatever
+    /// the distance; `None`: the general bear-off rule.
+    pub exit_throws: Option<u32>,
+    pub exit_clause: Clause,
+    /// An opposing piece hit here is sent to this square (then that square's
+    /// landing rule applies) instead of swapping (T-18, B-15).
+    pub hit_sends_to: Option<u8>,
+    pub hit_clause: Clause,
+    /// When a move targets a protected opposing piece here and the mover has
+    /// no other forward move, the mover goes to this square instead (B-13).
+    pub divert_when_protected: Option<u8>,
+    pub divert_clause: Clause,
+    /// A piece that moves here gives its owner an extra throw that must be
+    /// used by this piece.
+    pub bound_extra: bool,
+    pub bound_clause: Clause,
+    /// A piece that moves here makes its owner miss the next turn.
+    pub miss_turn: bool,
+    pub miss_clause: Clause,
+    /// A piece here may bear off only if it already stood here when the turn
+    /// began (A-14 alternative of B-11). Added by the rules compiler.
+    pub exit_from_turn_start: bool,
+    pub exit_from_turn_start_clause: Clause,
+    /// While its owner has a piece here, the owner's other pieces cannot move
+    /// and each unit deals with this piece (B-12).
+    pub lock: Option<Lock>,
+    /// A forward move that would pass this square ends on this other square
+    /// instead, whose landing rule then applies (KD-10 Trap).
+    pub overshoot_to: Option<u8>,
+    pub overshoot_clause: Clause,
+    /// A piece that lands here gives its owner another throw, taken once the
+    /// current throw is fully used (PC-6).
+    pub extra_throw: bool,
+    pub extra_clause: Clause,
+    /// When a throw gives its owner no legal unit, a piece here goes back to
+    /// the hand instead of the pass (PC-5: `3:1-hand`).
+    pub stuck_to_hand: bool,
+    pub stuck_clause: Clause,
+}
+
+// Words: the `rules show` sentence of each effect, after "Square 12: ".
+
+pub const GATE: &str = "no move may pass it; a piece must land on it exactly before going further";
+pub const TRUNCATE: &str = "a move that would pass it stops on it";
+pub const IMMOBILE: &str = "a piece here never moves along the track; it may only bear off";
+pub const PRIORITY: &str =
+    "while a piece here can move, the player must move one of the pieces on such squares";
+pub const BOUND_EXTRA: &str =
+    "a piece that moves here earns one extra throw, which must be used by that piece";
+pub const MISS_TURN: &str = "a piece that moves here makes its owner miss their next turn";
+pub const EXTRA_THROW: &str =
+    "a piece that lands here gives its owner another throw, taken once the current throw is used";
+pub const NO_BACKWARD: &str = "a piece here never moves backward";
+pub const STUCK_TO_HAND: &str = "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends";
+
+/// `at S: hit sends to T` (T-18).
+pub fn hit_sends_sentence(names: &Names, t: u8) -> String {
+    format!(
+        "an opposing piece moved onto here is not swapped: it goes to {}",
+        names.sq(t)
+    )
+}
+
+/// `at S: overshoot to T` (KD-10 Trap).
+pub fn overshoot_sentence(names: &Names, t: u8) -> String {
+    format!(
+        "a forward move that would pass it ends on {} instead",
+        names.sq(t)
+    )
+}
+
+/// `at S: protected target diverts to T` (B-13).
+pub fn divert_sentence(names: &Names, t: u8) -> String {
+    format!(
+        "when a move targets a protected opposing piece here and the mover has no other forward move, the mover goes to {} instead",
+        names.sq(t)
+    )
+}
+
+/// The `rules summary` lines of the square sets that shape a move.
+pub fn set_tokens(m: &Movement) -> [String; 4] {
+    [
+        format!(
+            "priority: {}{}",
+            set_token(m.priority),
+            cl(&m.priority_clause)
+        ),
+        format!("gates: {}{}", set_token(m.gates), cl(&m.gate_clause)),
+        format!(
+            "truncate: {}{}",
+            set_token(m.truncate_at),
+            cl(&m.truncate_clause)
+        ),
+        format!(
+            "immobile: {}{}",
+            set_token(m.immobile),
+            cl(&m.immobile_clause)
+        ),
+    ]
+}
+
+/// The `rules summary` line of the squares that never move backward,
+/// when there are some.
+pub fn no_backward_token(m: &Movement) -> Option<String> {
+    (!m.no_backward.is_empty()).then(|| {
+        format!(
+            "no backward from: {}{}",
+            set_token(m.no_backward),
+            cl(&m.no_backward_clause)
+        )
+    })
+}
+
+impl SquareRule {
+    /// The `rules summary` line of a square with rules: `square 27: land
+    /// count-down-from 15 [T-14]; ...`.
+    pub fn token(&self, s: usize) -> String {
+        let mut parts = Vec::new();
+        if let Some(l) = &self.on_land {
+            parts.push(l.token());
+        }
+        if let Some(e) = self.exit_throws {
+            parts.push(format!("exit {}{}", bitlist(e), cl(&self.exit_clause)));
+        }
+        if self.exit_from_turn_start {
+            parts.push(format!(
+                "exit-from-turn-start{}",
+                cl(&self.exit_from_turn_start_clause)
+            ));
+        }
+        if let Some(h) = self.hit_sends_to {
+            parts.push(format!("hit-sends-to {h}{}", cl(&self.hit_clause)));
+        }
+        if let Some(d) = self.divert_when_protected {
+            parts.push(format!("divert {d}{}", cl(&self.divert_clause)));
+        }
+        if self.bound_extra {
+            parts.push(format!("bound-extra{}", cl(&self.bound_clause)));
+        }
+        if self.miss_turn {
+            parts.push(format!("miss-turn{}", cl(&self.miss_clause)));
+        }
+        if self.extra_throw {
+            parts.push(format!("extra-throw{}", cl(&self.extra_clause)));
+        }
+        if self.stuck_to_hand {
+            parts.push(format!("stuck-to-hand{}", cl(&self.stuck_clause)));
+        }
+        if let Some(d) = self.overshoot_to {
+            parts.push(format!("overshoot-to {d}{}", cl(&self.overshoot_clause)));
+        }
+        if let Some(l) = &self.lock {
+            parts.push(l.token());
+        }
+        format!("square {s}: {}", parts.join("; "))
+    }
+}
+
+/// A move refused by the rule of a square: a gate passed, an immobile
+/// piece, a priority square, no backward move, a missed turn.
+pub(crate) fn refused(cx: &Refused) -> Said {
+    let from = cx.refusal.from;
+    match cx.refusal.forbid {
+        Forbid::Gate(g) => Said::new(
+            format!("passes {g}"),
+            format!(
+                "the move from {from} would pass {}, which must be landed on exactly",
+                cx.sq(g)
+            ),
+        ),
+        Forbid::Immobile => Said::new(
+            "this piece only bears off",
+            format!(
+                "a piece on {} does not move along the track; it only bears off",
+                cx.sq(from)
+            ),
+        ),
+        Forbid::Priority => Said::new(
+            "another piece must move",
+            "a piece on a priority square can move, and one of those must",
+        ),
+        Forbid::NoBackward => Said::new(
+            "never moves backward from here",
+            format!("a piece on {} never moves backward", cx.sq(from)),
+        ),
+        // `MissedTurn`: the dispatcher sends only this module's refusals.
+        _ => Said::new("turn missed", format!("{}'s turn is missed", cx.side())),
+    }
+}
