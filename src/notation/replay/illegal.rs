@@ -644,4 +644,74 @@ impl Replayer<'_, '_> {
             w.message = format!("{u} is not legal here");
         }
     }
+
+    /// The clause that forbids a backward move: forward only (K-4), or
+    /// compulsory forward moves where backward ones exist (B-8).
+    fn backward_clause(&self) -> String {
+        let m = &self.rules.movement;
+        if m.backward == crate::engine::Backward::Never || m.compulsory_clause.is_empty() {
+            m.backward_clause.clone()
+        } else {
+            m.compulsory_clause.clone()
+        }
+    }
+
+    /// The clause that put a piece elsewhere than its throw: truncation
+    /// on the way, or a diversion (B-13) at the target.
+    fn divert_clause(&self, p: &Position, from: u8, to: u8) -> String {
+        let rules = self.rules;
+        if rules
+            .movement
+            .truncate_at
+            .iter()
+            .any(|t| from < t && t < to)
+        {
+            return rules.movement.truncate_clause.clone();
+        }
+        if let Some(s) = rules.squares.get(to as usize)
+            && s.divert_when_protected.is_some()
+            && p.at(to).is_some()
+        {
+            return s.divert_clause.clone();
+        }
+        String::new()
+    }
+
+    /// The short label of a refusal, beside the written unit.
+    fn short(&self, p: &Position, r: &Refusal) -> String {
+        r.words(self.rules, p, 0).short
+    }
+}
+
+/// The clause that forbids a refused move. A throw bound to the piece that
+/// just entered (PC-2) is the entry rule's, which the square does not carry.
+fn clause_of(rules: &Ruleset, r: &Refusal, p: &Position) -> String {
+    let clause = rules.clause_of(r, p);
+    match (&rules.entry, r.forbid) {
+        (Some(e), Forbid::Bound) if clause.is_empty() && p.bound == Some(e.square) => {
+            e.clause.clone()
+        }
+        _ => clause,
+    }
+}
+
+/// `PC-2, PC-3`: two clause lists as one, without repeats or empty parts.
+fn join_clauses(a: &str, b: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for c in a.split(", ").chain(b.split(", ")) {
+        if !c.is_empty() && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out.join(", ")
+}
+
+/// The clause of the square that makes its owner miss a turn.
+fn miss_clause(rules: &Ruleset) -> String {
+    rules
+        .squares
+        .iter()
+        .find(|s| s.miss_turn)
+        .map(|s| s.miss_clause.clone())
+        .unwrap_or_default()
 }
