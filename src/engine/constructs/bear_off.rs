@@ -145,7 +145,7 @@ pub(crate) fn refused(cx: &Refused) -> Said {
                 format!("{side} may bear off only when all its pieces are on {region}"),
             )
         }
-        // `ArrivedThisTurn`: the dispatcher sends only this module's
+        // `ArrivedThisTurn`: `Refusal::words` sends only this module's
         // refusals.
         _ => Said::new(
             "arrived this turn",

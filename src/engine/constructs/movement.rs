@@ -265,7 +265,7 @@ pub(crate) fn refused(cx: &Refused) -> Said {
                 ),
             },
         ),
-        // `NoPiece`, and any refusal of this construct to come.
+        // `NoPiece`: `Refusal::words` sends only this module's refusals.
         _ => Said::new("no piece", format!("there is no {side} piece on {from}")),
     }
 }

@@ -201,7 +201,7 @@ pub(crate) fn refused(cx: &Refused) -> Said {
             "never moves backward from here",
             format!("a piece on {} never moves backward", cx.sq(from)),
         ),
-        // `MissedTurn`: the dispatcher sends only this module's refusals.
+        // `MissedTurn`: `Refusal::words` sends only this module's refusals.
         _ => Said::new("turn missed", format!("{}'s turn is missed", cx.side())),
     }
 }
