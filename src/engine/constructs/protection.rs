@@ -212,3 +212,50 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_every_length_from_n_reads_as_n_or_more() {
+        let houses = [House {
+            square: 26,
+            name: "House of Happiness".into(),
+            glyph: None,
+            clause: String::new(),
+        }];
+        let names = Names { houses: &houses };
+        let p = Pred::Or(vec![
+            Pred::RunLength {
+                lengths: u64::MAX << 2,
+                clause: "K-9a".into(),
+            },
+            Pred::And(vec![
+                Pred::OnSquare {
+                    squares: SquareSet::range(26, 30),
+                    clause: "K-9b".into(),
+                },
+                Pred::Not(Box::new(Pred::Middle {
+                    clause: "K-9a".into(),
+                })),
+            ]),
+        ]);
+        assert_eq!(
+            p.sentence(&names),
+            "it is in a run of 2 or more or (it stands on 26..30 and it is not the middle piece of its run)"
+        );
+        assert_eq!(
+            p.token(),
+            "or(run >=2 [K-9a], and(on {26..30} [K-9b], not(middle [K-9a])))"
+        );
+        assert_eq!(p.clauses(), ["K-9a", "K-9b"]);
+        // Two lengths are a list, not "or more".
+        let two = Pred::RunLength {
+            lengths: 0b1100,
+            clause: String::new(),
+        };
+        assert_eq!(two.sentence(&names), "it is in a run of 2 or 3");
+        assert_eq!(two.token(), "run in {2, 3}");
+    }
+}
