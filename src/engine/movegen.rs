@@ -9,6 +9,7 @@
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
+use super::fast::THROWS;
 use super::unit::{Part, Relocated};
 use super::{
     Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
@@ -139,10 +140,7 @@ impl Ruleset {
     #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
-        if self.fast.enabled && self.legal_fast(pos, throw, out) {
-            return;
-        }
-        self.generate(pos, throw, out, &mut |_| {});
+        self.generate::<false>(pos, throw, out, &mut Vec::new());
     }
 
     /// The units due without a throw: `skip` for a missed turn, or a lock's
@@ -212,7 +210,7 @@ impl Ruleset {
     pub fn refusals(&self, pos: &Position, throw: u8) -> Vec<Refusal> {
         let mut out = Vec::new();
         let mut refused = Vec::new();
-        self.generate(pos, throw, &mut out, &mut |r| refused.push(r));
+        self.generate::<true>(pos, throw, &mut out, &mut refused);
         // A piece may have a legal move in one direction and a refused one in
         // the other (T-9b, MB-1): keep every refusal that is not itself a
         // legal move.
@@ -388,79 +386,63 @@ impl Ruleset {
         self.opening.iter().find(|o| o.side == side)
     }
 
-    /// The one generator: legal units into `out`, refusals to `refuse`.
-    fn generate(
+    /// The one generator, as a fixed list of stages: the units legal for
+    /// `throw` into `out` and, when `WHY`, the refusal of every move a stage
+    /// forbids into `why` (`legal_units` asks without, `refusals` with: the
+    /// same pass, so what `moves --why` and `check` explain is what the
+    /// generator decided). A stage for a construct the rule set does not
+    /// have costs a test of a rule, the same in every position.
+    ///
+    /// The stages, in order:
+    /// 1. a missed turn;
+    /// 2. a piece on a lock square (B-12);
+    /// 3. an opening that wants another throw (K-5, K-7);
+    /// 4. a starting throw still due (KD-10);
+    /// 5. one direction per turn (PC-4);
+    /// 6. forward moves ([`forward_stage`](Self::forward_stage): candidates
+    ///    per throw as square sets, cleared by the setup guard, gates,
+    ///    exits, blockades, own and protected pieces);
+    /// 7. the opening's square moved from;
+    /// 8. priority squares;
+    /// 9. entries from the hand (PC-2) and split throws (PC-3);
+    /// 10. a diverted move (B-13);
+    /// 11. backward moves ([`backward_stage`](Self::backward_stage));
+    /// 12. the passes and the return to the hand (PC-5).
+    pub(super) fn generate<const WHY: bool>(
         &self,
         pos: &Position,
         throw: u8,
         out: &mut Vec<Unit>,
-        refuse: &mut impl FnMut(Refusal),
+        why: &mut Vec<Refusal>,
     ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let extra_mark = self.throws.gives_extra(throw);
-        if self.skip_due(pos) {
-            for from in me.iter() {
-                refuse(Refusal {
+        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
+            if WHY {
+                why.extend(me.iter().map(|from| Refusal {
                     from,
                     to: from,
-                    forbid: Forbid::MissedTurn,
-                });
+                    forbid,
+                }));
             }
+        };
+        if self.skip_due(pos) {
+            refuse_all(Forbid::MissedTurn, why);
             return;
         }
 
         // A piece on a lock square: it alone is dealt with (B-12).
-        for from in me.iter() {
-            if let Some(lock) = &self.squares[from as usize].lock {
-                for other in me.iter().filter(|&s| s != from) {
-                    refuse(Refusal {
-                        from: other,
-                        to: other,
-                        forbid: Forbid::Locked,
-                    });
-                }
-                let off = self.board.off();
-                if lock.exit_throws & (1 << throw) != 0 {
-                    out.push(Unit::bear_off(throw, from, off, extra_mark));
-                    return;
-                }
-                match self.relocate(pos, lock.otherwise, from) {
-                    Some(None) | None => {
-                        out.push(Unit::pass(throw, extra_mark, true));
-                    }
-                    Some(Some(dest)) => out.push(Unit {
-                        kind: UnitKind::Move,
-                        throw,
-                        from,
-                        to: match dest {
-                            Relocated::Square(s) => s,
-                            Relocated::Queue => from,
-                            // Written `1-hand`, as PC-5's return.
-                            Relocated::Hand => 0,
-                        },
-                        relocated: None,
-                        hit: false,
-                        extra_mark,
-                        off: false,
-                        forced: false,
-                        split: None,
-                    }),
-                }
-                return;
-            }
+        let locked = me.0 & self.fast.lock_squares;
+        if locked != 0 {
+            self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
+            return;
         }
 
         let opening = self.opening_rule(pos);
         if let Some(rule) = opening {
             if rule.throw.is_some_and(|t| t != throw) {
-                for from in me.iter() {
-                    refuse(Refusal {
-                        from,
-                        to: from,
-                        forbid: Forbid::Opening,
-                    });
-                }
+                refuse_all(Forbid::Opening, why);
                 return;
             }
         }
@@ -470,13 +452,7 @@ impl Ruleset {
             && need != throw
             && self.start_throw_due(pos)
         {
-            for from in me.iter() {
-                refuse(Refusal {
-                    from,
-                    to: from,
-                    forbid: Forbid::StartingThrow,
-                });
-            }
+            refuse_all(Forbid::StartingThrow, why);
             out.push(Unit::pass(throw, extra_mark, true));
             return;
         }
@@ -490,45 +466,42 @@ impl Ruleset {
             Heading::Any
         };
         if heading == Heading::Backward {
-            for from in me.iter() {
-                refuse(Refusal {
-                    from,
-                    to: from.saturating_add(throw),
-                    forbid: Forbid::Direction,
-                });
-            }
-            if let Some(e) = &self.entry
-                && e.throws & (1 << throw) != 0
-                && pos.hand[side.index()] > 0
-            {
-                refuse(Refusal {
-                    from: 0,
-                    to: e.square,
-                    forbid: Forbid::Direction,
-                });
-            }
-        }
-        // Forward moves.
-        for from in me.iter().filter(|_| heading != Heading::Backward) {
-            if let Some(b) = pos.bound {
-                if from != b {
-                    refuse(Refusal {
+            if WHY {
+                for from in me.iter() {
+                    why.push(Refusal {
                         from,
                         to: from.saturating_add(throw),
-                        forbid: Forbid::Bound,
+                        forbid: Forbid::Direction,
                     });
-                    continue;
+                }
+                if let Some(e) = &self.entry
+                    && e.throws & (1 << throw) != 0
+                    && pos.hand[side.index()] > 0
+                {
+                    why.push(Refusal {
+                        from: 0,
+                        to: e.square,
+                        forbid: Forbid::Direction,
+                    });
                 }
             }
-            match self.attempt(pos, from, throw, Dir::Forward) {
-                Ok(u) => out.push(u),
-                Err((r, d)) => {
-                    if d.is_some() && divert.is_none() {
-                        divert = d;
+        } else {
+            // A throw bound to a piece (R-11, PC-2) moves that piece only.
+            let mut movers = me.0;
+            if let Some(b) = pos.bound {
+                let bound = if b < 64 { 1u64 << b } else { 0 };
+                if WHY {
+                    for from in SquareSet(movers & !bound).iter() {
+                        why.push(Refusal {
+                            from,
+                            to: from.saturating_add(throw),
+                            forbid: Forbid::Bound,
+                        });
                     }
-                    refuse(r);
                 }
+                movers &= bound;
             }
+            self.forward_stage::<WHY>(pos, throw, movers, out, why, &mut divert);
         }
         // Opening constraint on the square moved from (K-5, K-7).
         if let Some(rule) = opening {
@@ -539,22 +512,26 @@ impl Ruleset {
                     while i < out.len() {
                         if out[i].from != need {
                             let u = out.remove(i);
-                            refuse(Refusal {
-                                from: u.from,
-                                to: u.to,
-                                forbid: Forbid::Opening,
-                            });
+                            if WHY {
+                                why.push(Refusal {
+                                    from: u.from,
+                                    to: u.to,
+                                    forbid: Forbid::Opening,
+                                });
+                            }
                         } else {
                             i += 1;
                         }
                     }
                 } else if rule.lapse == super::Lapse::Pass {
                     for u in out.drain(start..) {
-                        refuse(Refusal {
-                            from: u.from,
-                            to: u.to,
-                            forbid: Forbid::Opening,
-                        });
+                        if WHY {
+                            why.push(Refusal {
+                                from: u.from,
+                                to: u.to,
+                                forbid: Forbid::Opening,
+                            });
+                        }
                     }
                     out.push(Unit::pass(throw, extra_mark, true));
                     return;
@@ -563,16 +540,18 @@ impl Ruleset {
         }
         // Priority squares.
         let prio = self.movement.priority;
-        if !prio.is_empty() && out[start..].iter().any(|u| prio.contains(u.from)) {
+        if me.0 & prio.0 != 0 && out[start..].iter().any(|u| prio.contains(u.from)) {
             let mut i = start;
             while i < out.len() {
                 if !prio.contains(out[i].from) {
                     let u = out.remove(i);
-                    refuse(Refusal {
-                        from: u.from,
-                        to: u.to,
-                        forbid: Forbid::Priority,
-                    });
+                    if WHY {
+                        why.push(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Priority,
+                        });
+                    }
                 } else {
                     i += 1;
                 }
@@ -580,7 +559,9 @@ impl Ruleset {
         }
         if heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
-            self.entries(pos, throw, extra_mark, out, refuse);
+            if self.entry.is_some() {
+                self.entries::<WHY>(pos, throw, extra_mark, out, why);
+            }
             // PC-3: the throw split between two pieces.
             if self.movement.split {
                 self.split_units(pos, throw, extra_mark, out);
@@ -594,32 +575,28 @@ impl Ruleset {
         }
         if out.len() == start && heading == Heading::Forward {
             // PC-4: no backward move in a turn that went forward.
-            for from in me.iter() {
-                if throw < from && !self.movement.immobile.contains(from) {
-                    let forbid = if self.movement.no_backward.contains(from) {
-                        Forbid::NoBackward
-                    } else {
-                        Forbid::Direction
-                    };
-                    refuse(Refusal {
-                        from,
-                        to: from - throw,
-                        forbid,
-                    });
+            if WHY {
+                for from in me.iter() {
+                    if throw < from && !self.movement.immobile.contains(from) {
+                        let forbid = if self.movement.no_backward.contains(from) {
+                            Forbid::NoBackward
+                        } else {
+                            Forbid::Direction
+                        };
+                        why.push(Refusal {
+                            from,
+                            to: from - throw,
+                            forbid,
+                        });
+                    }
                 }
             }
         } else if out.len() == start && pos.bound.is_none() {
             // Backward moves when no forward move exists (T-9b, B-9).
-            for from in me.iter() {
-                if self.movement.backward == Backward::Never {
-                    continue;
-                }
-                match self.attempt(pos, from, throw, Dir::Backward) {
-                    Ok(u) => out.push(u),
-                    Err((r, _)) => refuse(r),
-                }
+            if self.movement.backward != Backward::Never {
+                self.backward_stage::<WHY>(pos, throw, out, why);
             }
-        } else if pos.bound.is_none() && self.movement.backward != Backward::Never {
+        } else if WHY && pos.bound.is_none() && self.movement.backward != Backward::Never {
             let step = self.backward_step(throw);
             for from in me.iter() {
                 if step < from && !self.movement.immobile.contains(from) {
@@ -629,7 +606,7 @@ impl Ruleset {
                     } else {
                         Forbid::Backward
                     };
-                    refuse(Refusal {
+                    why.push(Refusal {
                         from,
                         to: from - step,
                         forbid,
@@ -639,8 +616,8 @@ impl Ruleset {
         }
         if out.len() == start {
             // PC-5: a piece that cannot move from its square goes back to hand.
-            let stuck = me.iter().find(|&s| self.squares[s as usize].stuck_to_hand);
-            match stuck {
+            let stuck = me.0 & self.fast.stuck_squares;
+            match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
                 Some(from) => out.push(Unit {
                     kind: UnitKind::Move,
                     throw,
@@ -660,6 +637,311 @@ impl Ruleset {
         } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
             // KD-6: bearing off is never compulsory.
             out.push(Unit::pass(throw, extra_mark, false));
+        }
+    }
+
+    /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
+    /// other pieces are held; the piece bears off with the lock's throws and
+    /// otherwise goes where the lock sends it, or the throw is passed.
+    fn lock_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        from: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let me = pos.pieces[pos.to_move.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let Some(lock) = &self.squares[from as usize].lock else {
+            // `lock_squares` holds the squares with a lock.
+            return;
+        };
+        if WHY {
+            for other in me.iter().filter(|&s| s != from) {
+                why.push(Refusal {
+                    from: other,
+                    to: other,
+                    forbid: Forbid::Locked,
+                });
+            }
+        }
+        let off = self.board.off();
+        if lock.exit_throws & (1 << throw) != 0 {
+            out.push(Unit::bear_off(throw, from, off, extra_mark));
+            return;
+        }
+        match self.relocate(pos, lock.otherwise, from) {
+            Some(None) | None => {
+                out.push(Unit::pass(throw, extra_mark, true));
+            }
+            Some(Some(dest)) => out.push(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from,
+                to: match dest {
+                    Relocated::Square(s) => s,
+                    Relocated::Queue => from,
+                    // Written `1-hand`, as PC-5's return.
+                    Relocated::Hand => 0,
+                },
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: false,
+                forced: false,
+                split: None,
+            }),
+        }
+    }
+
+    /// The refusal of the move of the piece on `from`, which a stage's
+    /// masks cleared: the reason, in the order in which the rules are
+    /// tried, is [`attempt`](Self::attempt)'s.
+    fn explain(&self, pos: &Position, from: u8, throw: u8, dir: Dir, why: &mut Vec<Refusal>) {
+        match self.attempt(pos, from, throw, dir) {
+            Err((r, _)) => why.push(r),
+            Ok(u) => debug_assert!(false, "the masks refused {u}, which is legal"),
+        }
+    }
+
+    /// Stage 6, forward moves of the pieces on `movers`. The candidates are
+    /// square sets per throw, compiled with the rule set (`FastTables`):
+    /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
+    /// moves never legal (`fwd_dead`); each rule then clears the squares it
+    /// forbids in this position (the setup guard, blockades, own and
+    /// protected pieces, a bear-off region). Squares whose move the tables
+    /// do not decide (truncation, overshoot, landings that relocate, hits
+    /// that divert) are tried one by one by [`attempt`](Self::attempt).
+    /// Units come in the order of the squares moved from.
+    #[inline]
+    fn forward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        movers: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let extra_mark = self.throws.gives_extra(throw);
+        // JQ-4: a piece on its setup square with the square in front taken
+        // does not move, forward or backward (refused first by `attempt`).
+        let guarded = if self.movement.setup_guard {
+            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+        let movers = movers & !guarded;
+        // A throw the tables do not cover (not one of the rule set's
+        // values): every move is tried by `attempt`.
+        let tabled = f.enabled && (throw as usize) < THROWS && f.throws >> throw & 1 != 0;
+        let (t, plain, unhit_from, dead, off_from) = if tabled {
+            let t = throw as usize;
+            (
+                t,
+                f.fwd_plain[t],
+                f.fwd_unhit[t],
+                f.fwd_dead[t],
+                f.fwd_off[t],
+            )
+        } else {
+            (0, 0, 0, 0, 0)
+        };
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        // Every ordinary step is this unit with its squares and hit filled in.
+        let template = Unit {
+            kind: UnitKind::Move,
+            throw,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
+        };
+        // Ordinary steps that are legal: not onto an own or a protected
+        // piece; and the pieces the tables do not decide alone.
+        let blocked = if self.blockades.is_empty() || !tabled {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = movers & unhit_from & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !off_from;
+        }
+        if slow == 0 {
+            // Ordinary steps only (most positions): no other test per piece.
+            let mut bits = steps;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(step(
+                    from,
+                    from + throw,
+                    opp & (1u64 << (from + throw)) != 0,
+                ));
+            }
+        }
+        let mut bits = if slow == 0 { 0 } else { steps | slow };
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if steps & b != 0 {
+                out.push(step(from, from + throw, opp & (b << t) != 0));
+            } else if off_from & f.off_sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
+            } else if off_from & b != 0 {
+                match self.bear_off_unit(pos, from, throw, extra_mark) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else {
+                match self.attempt(pos, from, throw, Dir::Forward) {
+                    Ok(u) => out.push(u),
+                    Err((r, d)) => {
+                        if d.is_some() && divert.is_none() {
+                            *divert = d;
+                        }
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        if WHY {
+            // The squares the masks cleared.
+            for from in SquareSet(movers & !(steps | slow)).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+    }
+
+    /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
+    /// MB-1, JQ-7), as [`forward_stage`](Self::forward_stage) does forward
+    /// moves: `back_plain` steps, cleared by blockades, own pieces and
+    /// protected or forbidden hits; `back_dead` never legal; the rest tried
+    /// by [`attempt`](Self::attempt).
+    #[inline]
+    fn backward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let guarded = if self.movement.setup_guard {
+            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        let movers = me & !guarded;
+        let tabled = f.enabled && (throw as usize) < THROWS && f.throws >> throw & 1 != 0;
+        let (back, back_dead) = if tabled {
+            (f.back_plain[throw as usize], f.back_dead[throw as usize])
+        } else {
+            (0, 0)
+        };
+        let stepb = self.backward_step(throw);
+        // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
+        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
+            || self.movement.hit == Hit::Forbidden;
+        let (prot, blocked) = if back == 0 {
+            (0, 0)
+        } else {
+            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
+            (prot, blocked)
+        };
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = movers;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if back & blocked & b != 0 {
+                // The path holds a blockade.
+                if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back & b != 0 {
+                let tb = b >> stepb;
+                let hit = opp & tb != 0;
+                if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
+                    out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: from - stepb,
+                        relocated: None,
+                        hit,
+                        extra_mark,
+                        off: false,
+                        forced: false,
+                        split: None,
+                    });
+                } else if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back_dead & b == 0 {
+                match self.attempt(pos, from, throw, Dir::Backward) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else if WHY {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
         }
     }
 
@@ -838,13 +1120,13 @@ impl Ruleset {
 
     /// PC-2: entering a piece from the hand with a whole throw, onto an
     /// empty entry square.
-    fn entries(
+    fn entries<const WHY: bool>(
         &self,
         pos: &Position,
         throw: u8,
         extra_mark: bool,
         out: &mut Vec<Unit>,
-        refuse: &mut impl FnMut(Refusal),
+        why: &mut Vec<Refusal>,
     ) {
         let Some(entry) = &self.entry else { return };
         if pos.hand[pos.to_move.index()] == 0 || entry.throws & (1 << throw) == 0 {
@@ -858,11 +1140,15 @@ impl Ruleset {
             None => None,
         };
         match forbid {
-            Some(forbid) => refuse(Refusal {
-                from: 0,
-                to,
-                forbid,
-            }),
+            Some(forbid) => {
+                if WHY {
+                    why.push(Refusal {
+                        from: 0,
+                        to,
+                        forbid,
+                    });
+                }
+            }
             None => out.push(Unit {
                 kind: UnitKind::Move,
                 throw,
