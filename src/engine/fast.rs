@@ -1,21 +1,18 @@
-//! The fast path of move generation and play, and the tables it reads.
+//! The tables of move generation and play, compiled with a rule set.
 //!
-//! The general generator (`movegen.rs`) walks every piece through
-//! `Ruleset::attempt`, which tries each rule of the rule set in turn; `play`
-//! likewise asks every square rule what it does. Most moves of a game are
-//! ordinary steps that no rule touches: a piece goes `t` squares on, onto an
-//! empty square or a swappable opposing piece. When a rule file is compiled,
-//! [`FastTables::compile`] works out, for every throw value and every square,
-//! which moves are such ordinary steps (and which are bear-offs, and which can
-//! never be legal), so that at run time they cost a few bit operations; every
-//! other move is still tried by `attempt`, so the result is the same units in
-//! the same order.
+//! Most moves of a game are ordinary steps that no rule touches: a piece
+//! goes `t` squares on, onto an empty square or a swappable opposing piece.
+//! When a rule file is compiled, [`FastTables::compile`] works out, for
+//! every throw value and every square, which moves are such ordinary steps
+//! (and which are bear-offs, and which can never be legal), as square sets.
+//! The generator's forward and backward stages (`movegen.rs`) start from
+//! them and clear the squares each rule forbids in the position; a move the
+//! tables do not decide is tried by `Ruleset::attempt`, so the result is the
+//! same units in the same order as trying every move would give.
 //!
-//! Whether the fast path serves a rule set at all is decided once, by
-//! [`fast_path_gate`]; whether it serves one position is decided by
-//! [`Ruleset::fast_position`] (a missed turn, a lock, the opening, ... go to the
-//! general generator whole). Both are exact: they are false whenever the fast
-//! code would not reproduce the general one.
+//! Here too: protection as a mask of the protected pieces
+//! ([`Ruleset::protected_mask`]), the blocked steps of a position, and the
+//! play of an ordinary unit in place ([`Ruleset::play_plain`]).
 
 use super::{
     Backward, BlockadeKind, Hit, Pred, Reach, Relocation, Ruleset, Side, SquareRule, Unit, UnitKind,
@@ -51,7 +48,9 @@ pub(crate) enum Protect {
 /// are) and print as `FastTables { enabled }` only.
 #[derive(Clone)]
 pub(crate) struct FastTables {
-    /// [`fast_path_gate`] held when the tables were computed.
+    /// The per-throw tables were computed (always, for a compiled rule set;
+    /// false in a default value, which makes every move go through
+    /// `attempt` and every unit through the general `play`).
     pub enabled: bool,
     /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
     pub throws: u32,
@@ -123,11 +122,8 @@ pub(crate) struct FastTables {
     pub hit_lowest: bool,
     /// The largest throw value the tables cover.
     pub max_throw: u8,
-    /// Squares where a piece of the side to move sends the whole position
-    /// to the general generator: the lock squares.
-    pub stop: u64,
     /// The rule set has an opening (K-5, K-7) or a starting throw (KD-10):
-    /// `fast_position` must look at the turn number and the waiting sides.
+    /// the generator's opening stage looks at the turn number.
     pub opening: bool,
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
@@ -175,7 +171,6 @@ impl Default for FastTables {
             swap_plain: 0,
             hit_lowest: false,
             max_throw: 0,
-            stop: 0,
             opening: false,
             pass_beside_moves: false,
         }
@@ -514,7 +509,7 @@ fn between(a: u8, b: u8) -> u64 {
 }
 
 impl FastTables {
-    /// The tables of a rule set; `enabled` is [`fast_path_gate`].
+    /// The tables of a rule set.
     pub fn compile(rules: &Ruleset) -> FastTables {
         let protect = match &rules.protection.rule {
             None => Protect::Nothing,
@@ -560,7 +555,7 @@ impl FastTables {
             for from in 1..=len {
                 let b = 1u64 << from;
                 // (JQ-4, the setup guard, depends on the square in front:
-                // `legal_fast` takes guarded pieces out per position.)
+                // the forward stage takes guarded pieces out per position.)
                 // Forward: the decisions of `attempt` that depend only on
                 // the squares, in its order.
                 let to = from + t;
@@ -658,7 +653,6 @@ impl FastTables {
                 f.off_sure |= 1 << s;
             }
         }
-        f.stop = f.lock_squares;
         f.hit_lowest = mv.hit == Hit::LowestEmpty;
         f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;

@@ -1,9 +1,11 @@
 //! Move generation and play over a compiled [`Ruleset`].
 //!
-//! Every candidate move is tried by one function, [`Ruleset::attempt`], which
-//! either builds the unit or says which constraint refused it. The fast path
-//! (`legal_units`) and the explaining path (`refusals`) share it, so what the
-//! checker explains is exactly what the generator decided.
+//! One generator, `Ruleset::generate`, runs a fixed list of stages over
+//! square sets; `legal_units` runs it for the units alone and `refusals`
+//! for the refusals too, so what the checker explains is exactly what the
+//! generator decided. A move the compiled tables do not decide is tried by
+//! one function, `Ruleset::attempt`, which either builds the unit or says
+//! which constraint refused it.
 
 // Nested `if let`s here test a rule and then a position fact; keeping them
 // apart reads closer to the clauses than let-chains do.
@@ -366,6 +368,7 @@ impl Ruleset {
     }
 
     /// The opening rule binding the next unit, if any.
+    #[inline]
     pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
         if pos.extra || self.opening.is_empty() {
             return None;
@@ -408,6 +411,9 @@ impl Ruleset {
     /// 10. a diverted move (B-13);
     /// 11. backward moves ([`backward_stage`](Self::backward_stage));
     /// 12. the passes and the return to the hand (PC-5).
+    // Inlined, as the one caller of each form is: most of its stages are
+    // then tests of the rule set the compiler sees together.
+    #[inline]
     pub(super) fn generate<const WHY: bool>(
         &self,
         pos: &Position,
@@ -439,7 +445,11 @@ impl Ruleset {
             return;
         }
 
-        let opening = self.opening_rule(pos);
+        let opening = if self.fast.opening {
+            self.opening_rule(pos)
+        } else {
+            None
+        };
         if let Some(rule) = opening {
             if rule.throw.is_some_and(|t| t != throw) {
                 refuse_all(Forbid::Opening, why);
