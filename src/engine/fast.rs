@@ -54,6 +54,11 @@ pub(crate) struct FastTables {
     pub enabled: bool,
     /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
     pub throws: u32,
+    /// `throws` while `enabled`, else 0: the one word the generator tests.
+    pub tabled: u64,
+    /// The rule set enters pieces from the hand (PC-2) or splits throws
+    /// (PC-3): the generator's stage 9 runs.
+    pub hand_stage: bool,
     /// Squares from which a forward move by the throw is an ordinary step:
     /// it ends on the board `t` squares on, passes no gate, truncation or
     /// overshoot square, starts on no immobile, exit or lock square, and
@@ -161,6 +166,8 @@ impl Default for FastTables {
             terms_runs: false,
             program: Vec::new(),
             program_runs: false,
+            tabled: 0,
+            hand_stage: false,
             lock_squares: 0,
             release_squares: 0,
             land_plain: 0,
@@ -657,6 +664,8 @@ impl FastTables {
         f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.enabled = true;
+        f.tabled = u64::from(f.throws);
+        f.hand_stage = rules.entry.is_some() || mv.split;
         f
     }
 }
@@ -1317,6 +1326,7 @@ mod tests {
             // The reference: the same generator with no step tables (every
             // move tried by `attempt`) and the general `play` only.
             slow.fast.enabled = false;
+            slow.fast.tabled = 0;
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
                 compare(&name, &fast, &slow, &pos, &mut rng);

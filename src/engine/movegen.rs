@@ -11,7 +11,6 @@
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
-use super::fast::THROWS;
 use super::unit::{Part, Relocated};
 use super::{
     Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
@@ -134,6 +133,32 @@ enum HitDest {
 /// for a target refused only because it was protected on a square that
 /// diverts the mover (B-13), the diverted unit.
 type Tried = Result<Unit, (Refusal, Option<Unit>)>;
+
+/// The forward moves of a throw as square sets: see `Ruleset::step_sets`.
+struct StepSets {
+    steps: u64,
+    slow: u64,
+    off_from: u64,
+}
+
+/// What stages 1 to 5 leave for the stages that follow: the direction the
+/// turn's moves have gone (PC-4), the opening rule in force (K-5, K-7) and
+/// the piece a throw is bound to (R-11, PC-2).
+#[derive(Clone, Copy)]
+struct TurnState<'a> {
+    heading: Heading,
+    opening: Option<&'a super::OpeningRule>,
+    bound: Option<u8>,
+}
+
+impl TurnState<'_> {
+    /// None of them: the state of most positions.
+    const CALM: TurnState<'static> = TurnState {
+        heading: Heading::Any,
+        opening: None,
+        bound: None,
+    };
+}
 
 impl Ruleset {
     /// The units legal for `throw` in `pos`, into `out` (cleared first).
@@ -421,84 +446,61 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) {
+        // Stages 1 to 5 concern rule state that most positions do not have:
+        // one test says whether any of them may apply. The stages that
+        // follow are compiled twice, once for that calm state (where the
+        // compiler drops every test of it) and once for the others.
+        if self.calm(pos) {
+            self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
+        } else {
+            self.generate_in_rule_state::<WHY>(pos, throw, out, why);
+        }
+    }
+
+    /// [`generate`](Self::generate) for a position some of stages 1 to 5
+    /// may concern.
+    #[inline(never)]
+    fn generate_in_rule_state<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        if let Some((heading, opening)) = self.rule_state_stages::<WHY>(pos, throw, out, why) {
+            let state = TurnState {
+                heading,
+                opening,
+                bound: pos.bound,
+            };
+            self.move_stages::<WHY>(pos, throw, state, out, why);
+        }
+    }
+
+    /// Stages 6 to 12, in the turn state that stages 1 to 5 left.
+    #[inline(always)]
+    fn move_stages<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        state: TurnState<'_>,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let extra_mark = self.throws.gives_extra(throw);
-        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
-            if WHY {
-                why.extend(me.iter().map(|from| Refusal {
-                    from,
-                    to: from,
-                    forbid,
-                }));
-            }
-        };
-        if self.skip_due(pos) {
-            refuse_all(Forbid::MissedTurn, why);
-            return;
-        }
-
-        // A piece on a lock square: it alone is dealt with (B-12).
-        let locked = me.0 & self.fast.lock_squares;
-        if locked != 0 {
-            self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
-            return;
-        }
-
-        let opening = if self.fast.opening {
-            self.opening_rule(pos)
-        } else {
-            None
-        };
-        if let Some(rule) = opening {
-            if rule.throw.is_some_and(|t| t != throw) {
-                refuse_all(Forbid::Opening, why);
-                return;
-            }
-        }
-
-        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
-        if let Some(need) = self.movement.start_throw
-            && need != throw
-            && self.start_throw_due(pos)
-        {
-            refuse_all(Forbid::StartingThrow, why);
-            out.push(Unit::pass(throw, extra_mark, true));
-            return;
-        }
-
         let start = out.len();
         let mut divert: Option<Unit> = None;
-        // PC-4: the turn's moves so far went this way.
-        let heading = if self.movement.one_direction {
-            pos.heading
-        } else {
-            Heading::Any
-        };
-        if heading == Heading::Backward {
-            if WHY {
-                for from in me.iter() {
-                    why.push(Refusal {
-                        from,
-                        to: from.saturating_add(throw),
-                        forbid: Forbid::Direction,
-                    });
-                }
-                if let Some(e) = &self.entry
-                    && e.throws & (1 << throw) != 0
-                    && pos.hand[side.index()] > 0
-                {
-                    why.push(Refusal {
-                        from: 0,
-                        to: e.square,
-                        forbid: Forbid::Direction,
-                    });
-                }
-            }
-        } else {
+        let TurnState {
+            heading,
+            opening,
+            bound,
+        } = state;
+        if heading != Heading::Backward {
             // A throw bound to a piece (R-11, PC-2) moves that piece only.
             let mut movers = me.0;
-            if let Some(b) = pos.bound {
+            if let Some(b) = bound {
                 let bound = if b < 64 { 1u64 << b } else { 0 };
                 if WHY {
                     for from in SquareSet(movers & !bound).iter() {
@@ -567,7 +569,7 @@ impl Ruleset {
                 }
             }
         }
-        if heading != Heading::Backward {
+        if self.fast.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
@@ -601,12 +603,12 @@ impl Ruleset {
                     }
                 }
             }
-        } else if out.len() == start && pos.bound.is_none() {
+        } else if out.len() == start && bound.is_none() {
             // Backward moves when no forward move exists (T-9b, B-9).
             if self.movement.backward != Backward::Never {
                 self.backward_stage::<WHY>(pos, throw, out, why);
             }
-        } else if WHY && pos.bound.is_none() && self.movement.backward != Backward::Never {
+        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
             let step = self.backward_step(throw);
             for from in me.iter() {
                 if step < from && !self.movement.immobile.contains(from) {
@@ -642,12 +644,116 @@ impl Ruleset {
                 }),
                 None => out.push(Unit::pass(throw, extra_mark, true)),
             }
-        } else if self.movement.voluntary_pass && pos.bound.is_none() {
+        } else if !self.fast.pass_beside_moves {
+            // No pass beside moves in this rule set.
+        } else if self.movement.voluntary_pass && bound.is_none() {
             out.push(Unit::pass(throw, extra_mark, false));
         } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
             // KD-6: bearing off is never compulsory.
             out.push(Unit::pass(throw, extra_mark, false));
         }
+    }
+
+    /// Whether none of stages 1 to 5 applies: no missed turn due, no piece
+    /// on a lock square, no opening or starting throw pending, no direction
+    /// taken this turn and no bound throw. Combined without branches: in
+    /// most positions all are false, and one test decides.
+    #[inline(always)]
+    fn calm(&self, pos: &Position) -> bool {
+        let side = pos.to_move.index();
+        let f = &self.fast;
+        let quiet = !(pos.skip[side] & !pos.extra)
+            & (pos.pieces[side].0 & f.lock_squares == 0)
+            & pos.bound.is_none()
+            & (!self.movement.one_direction | (pos.heading == Heading::Any));
+        // An opening binds the first turn of a side only.
+        quiet && !(f.opening && (self.start_throw_due(pos) || self.opening_rule(pos).is_some()))
+    }
+
+    /// Stages 1 to 5 (a missed turn, a lock, an opening, a starting throw,
+    /// one direction per turn): `None` when one of them decided the whole
+    /// list; else the turn's heading and the opening rule in force, for the
+    /// stages that follow.
+    #[inline(never)]
+    fn rule_state_stages<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Option<(Heading, Option<&super::OpeningRule>)> {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
+            if WHY {
+                why.extend(me.iter().map(|from| Refusal {
+                    from,
+                    to: from,
+                    forbid,
+                }));
+            }
+        };
+        if self.skip_due(pos) {
+            refuse_all(Forbid::MissedTurn, why);
+            return None;
+        }
+
+        // A piece on a lock square: it alone is dealt with (B-12).
+        let locked = me.0 & self.fast.lock_squares;
+        if locked != 0 {
+            self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
+            return None;
+        }
+
+        let opening = if self.fast.opening {
+            self.opening_rule(pos)
+        } else {
+            None
+        };
+        if let Some(rule) = opening {
+            if rule.throw.is_some_and(|t| t != throw) {
+                refuse_all(Forbid::Opening, why);
+                return None;
+            }
+        }
+
+        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
+        if let Some(need) = self.movement.start_throw
+            && need != throw
+            && self.start_throw_due(pos)
+        {
+            refuse_all(Forbid::StartingThrow, why);
+            out.push(Unit::pass(throw, extra_mark, true));
+            return None;
+        }
+
+        // PC-4: the turn's moves so far went this way.
+        let heading = if self.movement.one_direction {
+            pos.heading
+        } else {
+            Heading::Any
+        };
+        if heading == Heading::Backward && WHY {
+            for from in me.iter() {
+                why.push(Refusal {
+                    from,
+                    to: from.saturating_add(throw),
+                    forbid: Forbid::Direction,
+                });
+            }
+            if let Some(e) = &self.entry
+                && e.throws & (1 << throw) != 0
+                && pos.hand[side.index()] > 0
+            {
+                why.push(Refusal {
+                    from: 0,
+                    to: e.square,
+                    forbid: Forbid::Direction,
+                });
+            }
+        }
+        Some((heading, opening))
     }
 
     /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
@@ -734,7 +840,6 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
     ) {
-        let f = &self.fast;
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
@@ -752,24 +857,11 @@ impl Ruleset {
             }
         }
         let movers = movers & !guarded;
-        // A throw the tables do not cover (not one of the rule set's
-        // values): every move is tried by `attempt`.
-        let tabled = f.enabled && (throw as usize) < THROWS && f.throws >> throw & 1 != 0;
-        let (t, plain, unhit_from, dead, off_from) = if tabled {
-            let t = throw as usize;
-            (
-                t,
-                f.fwd_plain[t],
-                f.fwd_unhit[t],
-                f.fwd_dead[t],
-                f.fwd_off[t],
-            )
-        } else {
-            (0, 0, 0, 0, 0)
-        };
-        // The protected opposing pieces, if an ordinary step lands on one
-        // (the shift-and of B-7 costs less than the test).
-        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        let StepSets {
+            steps,
+            slow,
+            off_from,
+        } = self.step_sets(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit {
             kind: UnitKind::Move,
@@ -789,25 +881,6 @@ impl Ruleset {
             hit,
             ..template
         };
-        // Ordinary steps that are legal: not onto an own or a protected
-        // piece; and the pieces the tables do not decide alone.
-        let blocked = if self.blockades.is_empty() || !tabled {
-            0
-        } else {
-            self.blocked_steps(me, opp, throw, false)
-        };
-        let unhit = movers & unhit_from & !blocked;
-        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
-            | (unhit & !((me | opp) >> t));
-        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
-        // K-13, JQ-9: while some piece of the side is outside the region
-        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
-        // would refuse each one.
-        if let Some(region) = self.bear_off.all_in
-            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
-        {
-            slow &= !off_from;
-        }
         if slow == 0 {
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
@@ -821,13 +894,43 @@ impl Ruleset {
                 ));
             }
         }
-        let mut bits = if slow == 0 { 0 } else { steps | slow };
+        if slow != 0 {
+            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+        }
+        if WHY {
+            // The squares the masks cleared.
+            for from in SquareSet(movers & !(steps | slow)).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+    }
+
+    /// The forward moves of stage 6 from `squares` when some of them are
+    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
+    /// the tables leave to [`attempt`](Self::attempt), in the order of the
+    /// squares. Out of line: few positions need it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn forward_slow<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        squares: u64,
+        steps: u64,
+        off_from: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let f = &self.fast;
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = squares;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let b = 1u64 << from;
             if steps & b != 0 {
-                out.push(step(from, from + throw, opp & (b << t) != 0));
+                out.push(self.plain_step(pos, from, throw));
             } else if off_from & f.off_sure & b != 0 {
                 out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
             } else if off_from & b != 0 {
@@ -853,11 +956,59 @@ impl Ruleset {
                 }
             }
         }
-        if WHY {
-            // The squares the masks cleared.
-            for from in SquareSet(movers & !(steps | slow)).iter() {
-                self.explain(pos, from, throw, Dir::Forward, why);
-            }
+    }
+
+    /// The forward moves by `throw` of the pieces on `movers` (none held
+    /// by the setup guard), as square sets from the tables: `steps`, the
+    /// ordinary steps that are legal (not onto an own or a protected piece,
+    /// no blockade on the path); `slow`, the squares whose move the tables
+    /// do not decide, left to [`attempt`](Self::attempt) (bear-offs among
+    /// them in `off_from`). A square in neither has no legal move.
+    #[inline(always)]
+    fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        // A throw the tables do not cover (not one of the rule set's
+        // values): every move is tried by `attempt`.
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (t, plain, unhit_from, dead, off_from) = if tabled {
+            let t = throw as usize;
+            (
+                t,
+                f.fwd_plain[t],
+                f.fwd_unhit[t],
+                f.fwd_dead[t],
+                f.fwd_off[t],
+            )
+        } else {
+            (0, 0, 0, 0, 0)
+        };
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        let blocked = if self.blockades.is_empty() || !tabled {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = movers & unhit_from & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !off_from;
+        }
+        StepSets {
+            steps,
+            slow,
+            off_from,
         }
     }
 
@@ -866,7 +1017,9 @@ impl Ruleset {
     /// moves: `back_plain` steps, cleared by blockades, own pieces and
     /// protected or forbidden hits; `back_dead` never legal; the rest tried
     /// by [`attempt`](Self::attempt).
-    #[inline]
+    // Out of line: it runs only when no forward move exists, and kept out
+    // of the caller it leaves the forward stage its registers.
+    #[inline(never)]
     fn backward_stage<const WHY: bool>(
         &self,
         pos: &Position,
@@ -884,7 +1037,7 @@ impl Ruleset {
             0
         };
         let movers = me & !guarded;
-        let tabled = f.enabled && (throw as usize) < THROWS && f.throws >> throw & 1 != 0;
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
         let (back, back_dead) = if tabled {
             (f.back_plain[throw as usize], f.back_dead[throw as usize])
         } else {
@@ -1179,12 +1332,22 @@ impl Ruleset {
     /// to a piece (PC-2) must move that piece in one of the parts. Splits
     /// never enter a piece.
     fn split_units(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
-        let side = pos.to_move.index();
         for first in 1..throw {
             let rest = throw - first;
-            for x in pos.pieces[side].iter() {
-                let Ok(u1) = self.attempt(pos, x, first, Dir::Forward) else {
-                    continue;
+            // The first parts: ordinary steps from the square sets, the
+            // others tried by `attempt`, in the order of the squares.
+            let sets = self.step_sets(pos, first, self.unguarded(pos));
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let u1 = if sets.steps >> x & 1 != 0 {
+                    self.plain_step(pos, x, first)
+                } else {
+                    match self.attempt(pos, x, first, Dir::Forward) {
+                        Ok(u) => u,
+                        Err(_) => continue,
+                    }
                 };
                 let mut mid = *pos;
                 let mut fx = Effects::default();
@@ -1195,20 +1358,70 @@ impl Ruleset {
                     None if !part.off => part.to,
                     _ => 0,
                 };
-                for y in mid.pieces[side].iter().filter(|&y| y != landed) {
-                    if pos.bound.is_some_and(|b| b != x && b != y) {
-                        continue;
-                    }
-                    if let Ok(u2) = self.attempt(&mid, y, rest, Dir::Forward) {
-                        out.push(Unit {
-                            throw,
-                            extra_mark,
-                            split: Some(u2.first_part()),
-                            ..u1
-                        });
-                    }
+                // The second part moves another piece than the one just
+                // moved; a bound throw keeps one of the two.
+                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
+                if let Some(b) = pos.bound
+                    && b != x
+                {
+                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+                }
+                let sets2 = self.step_sets(&mid, rest, ys);
+                let mut ys = sets2.steps | sets2.slow;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as u8;
+                    ys &= ys - 1;
+                    let u2 = if sets2.steps >> y & 1 != 0 {
+                        self.plain_step(&mid, y, rest)
+                    } else {
+                        match self.attempt(&mid, y, rest, Dir::Forward) {
+                            Ok(u) => u,
+                            Err(_) => continue,
+                        }
+                    };
+                    out.push(Unit {
+                        throw,
+                        extra_mark,
+                        split: Some(u2.first_part()),
+                        ..u1
+                    });
                 }
             }
+        }
+    }
+
+    /// The pieces of the side to move that the setup guard (JQ-4) does not
+    /// hold: a guarded piece has no move, forward or backward.
+    #[inline(always)]
+    fn unguarded(&self, pos: &Position) -> u64 {
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        if self.movement.setup_guard {
+            let taken = pos.occupied().0;
+            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+        } else {
+            me
+        }
+    }
+
+    /// The ordinary step of the piece on `from` by `throw`, which
+    /// [`step_sets`](Self::step_sets) found legal: the unit `attempt` would
+    /// give for it.
+    #[inline(always)]
+    fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
+        let to = from + throw;
+        let opp = pos.pieces[pos.to_move.other().index()].0;
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit: opp >> to & 1 != 0,
+            extra_mark: self.throws.gives_extra(throw),
+            off: false,
+            forced: false,
+            split: None,
         }
     }
 
