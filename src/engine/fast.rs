@@ -189,28 +189,25 @@ impl Default for FastTables {
 #[inline]
 #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
 fn runs_by_length(bits: u64, max: usize, exact: &mut [u64; 17]) -> Option<u64> {
-    // `win` holds the first squares of n-square windows, `ge` the pieces in
-    // runs of n or more; a run of exactly n starts on a piece with none
-    // before it, with an n-window and no n+1-window. (`exact` is the
-    // caller's: returned by value, the array would be copied.)
+    // One step per run (a side has a handful of pieces): its first square,
+    // its length, its squares. (`exact` is the caller's: returned by value,
+    // the array would be copied.)
     let mut middle = 0;
-    let first = bits & !(bits << 1);
-    let (mut win, mut ge) = (bits, bits);
-    // Half-open ranges: `..=` compiles to slower loops here.
-    #[allow(clippy::range_plus_one)]
-    for n in 1..max + 1 {
-        let win_next = win & (bits >> n);
-        let mut ge_next = win_next;
-        for i in 1..n + 1 {
-            ge_next |= win_next << i;
+    let mut rest = bits;
+    while rest != 0 {
+        let lo = rest.trailing_zeros();
+        let n = (!(rest >> lo)).trailing_zeros();
+        if n as usize > max {
+            return None;
         }
-        exact[n] = ge & !ge_next;
+        let run = (u64::MAX >> (64 - n)) << lo;
+        exact[n as usize] |= run;
         if n % 2 == 1 {
-            middle |= (first & win & !win_next) << (n / 2);
+            middle |= 1u64 << (lo + n / 2);
         }
-        (win, ge) = (win_next, ge_next);
+        rest &= !run;
     }
-    (ge == 0).then_some(middle)
+    Some(middle)
 }
 
 /// The pieces of `bits` in runs of `k` or more: shift-and finds the first

@@ -1017,9 +1017,7 @@ impl Ruleset {
     /// moves: `back_plain` steps, cleared by blockades, own pieces and
     /// protected or forbidden hits; `back_dead` never legal; the rest tried
     /// by [`attempt`](Self::attempt).
-    // Out of line: it runs only when no forward move exists, and kept out
-    // of the caller it leaves the forward stage its registers.
-    #[inline(never)]
+    #[inline]
     fn backward_stage<const WHY: bool>(
         &self,
         pos: &Position,
