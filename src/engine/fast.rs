@@ -1,31 +1,26 @@
-//! The fast path of move generation and play, and the tables it reads.
+//! The tables of move generation and play, compiled with a rule set.
 //!
-//! The general generator (`movegen.rs`) walks every piece through
-//! `Ruleset::attempt`, which tries each rule of the rule set in turn; `play`
-//! likewise asks every square rule what it does. Most moves of a game are
-//! ordinary steps that no rule touches: a piece goes `t` squares on, onto an
-//! empty square or a swappable opposing piece. When a rule file is compiled,
-//! [`FastTables::compile`] works out, for every throw value and every square,
-//! which moves are such ordinary steps (and which are bear-offs, and which can
-//! never be legal), so that at run time they cost a few bit operations; every
-//! other move is still tried by `attempt`, so the result is the same units in
-//! the same order.
+//! Most moves of a game are ordinary steps that no rule touches: a piece
+//! goes `t` squares on, onto an empty square or a swappable opposing piece.
+//! When a rule file is compiled, [`FastTables::compile`] works out, for
+//! every throw value and every square, which moves are such ordinary steps
+//! (and which are bear-offs, and which can never be legal), as square sets.
+//! The generator's forward and backward stages (`movegen.rs`) start from
+//! them and clear the squares each rule forbids in the position; a move the
+//! tables do not decide is tried by `Ruleset::attempt`, so the result is the
+//! same units in the same order as trying every move would give.
 //!
-//! Whether the fast path serves a rule set at all is decided once, by
-//! [`fast_path_gate`]; whether it serves one position is decided by
-//! [`Ruleset::fast_position`] (a missed turn, a lock, the opening, ... go to the
-//! general generator whole). Both are exact: they are false whenever the fast
-//! code would not reproduce the general one.
+//! Here too: protection as a mask of the protected pieces
+//! ([`Ruleset::protected_mask`]), the blocked steps of a position, and the
+//! play of an ordinary unit in place ([`Ruleset::play_plain`]).
 
 use super::{
-    Backward, BlockadeKind, Hit, Movement, Pred, Reach, Relocation, Ruleset, Side, SquareRule,
-    TurnRules, Unit, UnitKind,
+    Backward, BlockadeKind, Hit, Pred, Reach, Relocation, Ruleset, Side, SquareRule, Unit, UnitKind,
 };
 use super::{Effects, Position};
-use crate::engine::movegen::Dir;
 
 /// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
-const THROWS: usize = 32;
+pub(super) const THROWS: usize = 32;
 
 /// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
 /// when the rule file is compiled.
@@ -53,10 +48,17 @@ pub(crate) enum Protect {
 /// are) and print as `FastTables { enabled }` only.
 #[derive(Clone)]
 pub(crate) struct FastTables {
-    /// [`fast_path_gate`] held when the tables were computed.
+    /// The per-throw tables were computed (always, for a compiled rule set;
+    /// false in a default value, which makes every move go through
+    /// `attempt` and every unit through the general `play`).
     pub enabled: bool,
     /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
     pub throws: u32,
+    /// `throws` while `enabled`, else 0: the one word the generator tests.
+    pub tabled: u64,
+    /// The rule set enters pieces from the hand (PC-2) or splits throws
+    /// (PC-3): the generator's stage 9 runs.
+    pub hand_stage: bool,
     /// Squares from which a forward move by the throw is an ordinary step:
     /// it ends on the board `t` squares on, passes no gate, truncation or
     /// overshoot square, starts on no immobile, exit or lock square, and
@@ -107,6 +109,11 @@ pub(crate) struct FastTables {
     /// The squares of the board: a plain unit lands on one of them. What a
     /// landing triggers there is in the masks below and `lock_squares`.
     pub land_plain: u64,
+    /// The squares of the board.
+    pub board_squares: u64,
+    /// Squares from which a piece that cannot move goes back to the hand
+    /// (PC-5).
+    pub stuck_squares: u64,
     /// Squares whose landing piece makes its owner miss the next turn
     ///
     pub miss_squares: u64,
@@ -120,11 +127,8 @@ pub(crate) struct FastTables {
     pub hit_lowest: bool,
     /// The largest throw value the tables cover.
     pub max_throw: u8,
-    /// Squares where a piece of the side to move sends the whole position
-    /// to the general generator: the lock squares.
-    pub stop: u64,
     /// The rule set has an opening (K-5, K-7) or a starting throw (KD-10):
-    /// `fast_position` must look at the turn number and the waiting sides.
+    /// the generator's opening stage looks at the turn number.
     pub opening: bool,
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
@@ -162,146 +166,22 @@ impl Default for FastTables {
             terms_runs: false,
             program: Vec::new(),
             program_runs: false,
+            tabled: 0,
+            hand_stage: false,
             lock_squares: 0,
             release_squares: 0,
             land_plain: 0,
+            board_squares: 0,
+            stuck_squares: 0,
             miss_squares: 0,
             bound_squares: 0,
             swap_plain: 0,
             hit_lowest: false,
             max_throw: 0,
-            stop: 0,
             opening: false,
             pass_beside_moves: false,
         }
     }
-}
-
-/// THE GATE: whether the fast path may serve this rule set at all. Computed
-/// once, when the rule file is compiled, into [`FastTables::enabled`].
-///
-/// It destructures `Ruleset`, `Movement` and `TurnRules` without `..`, so
-/// that a new field (a new rule construct) does not compile until someone
-/// decides here whether the fast path handles it. A construct that the fast
-/// code does not reproduce exactly must make this function return `false`.
-///
-/// **Excluded** (the gate is false):
-/// - pieces in hand (`entry`, PC-1/PC-2), split throws and one direction per
-///   turn (PC-3, PC-4), landing forbidden on opposing pieces (PC-3), squares
-///   without backward moves (PC-4), and the square rules `extra_throw` (PC-6)
-///   and `stuck_to_hand` (PC-5): the fast code neither generates nor plays
-///   any of them;
-/// - a board longer than 62 squares, throws of 32 and more, blockades of
-///   32 pieces and more (the masks);
-/// - a rule set without throw values.
-///
-/// **Handled by sending the whole position to the general generator**
-/// (`Ruleset::fast_position`): a missed turn due, a bound throw
-/// pending, a piece of the side to move on a lock square (B-12), an
-/// opening rule binding the unit (K-5, K-7), a starting throw still due
-/// (KD-10), a throw value the rule set does not have.
-///
-/// **Handled by sending single moves to `Ruleset::attempt`** (the tables
-/// leave them out of `fwd_plain`/`back_plain`): gates (T-13, B-11; a move
-/// passing one is `fwd_dead`), truncation, overshoot (KD-10 Trap),
-/// immobile and exit squares (T-15, B-14), landing relocations, locks and
-/// the queue as landing rules (T-14, B-12, R-12), diversion of a protected
-/// target (B-13).
-///
-/// **Handled by sending single units to the general `play`**
-/// (`Ruleset::plays_plainly` false): a non-empty queue, a piece of
-/// the mover on a lock square, a relocated unit, a hit that is neither a
-/// plain swap nor sent to the lowest empty square (`swap_plain`:
-/// `hit_sends_to`, `Hit::Capture`), units without a throw and skips.
-///
-/// **Handled by the fast code itself**: protection (any `Pred`, as a mask
-/// per position, [`Ruleset::protected_mask`]), the setup guard (JQ-4: the
-/// guarded pieces as a mask per position, in `legal_fast`), priority
-/// squares (R-2: the forward moves filtered as `generate` does), blockades
-/// (K-10, R-5, JQ-5: one mask of blocked steps per position,
-/// `blocked_steps`; bear-offs go through `bear_off_unit`, which tests their
-/// path), compulsory forward moves, backward moves (`Backward::*`, JQ-7's
-/// empty targets included), forced, voluntary (T-10) and bear-off (KD-6)
-/// passes, bearing off (`Reach::*`, `all_in`, A-14 via `bear_off_unit`); in
-/// `play` (`Ruleset::play_plain`): ordinary steps, landings in a lock
-/// square (B-12 water: `Effects::water`), on a missed-turn square
-/// and on a square that binds an extra throw, plain swaps and hits
-/// sent to the lowest empty square (JQ-6), bear-offs and passes, with the
-/// win test (pieces in hand counted) and the turn bookkeeping.
-///
-/// A new construct that changes what a position, a unit or `play` means
-/// (pieces in hand, split throws, one direction per turn, ...) must either
-/// make this function false while it is in use, or send the positions and
-/// units it affects to the general code in `fast_position` and
-/// `plays_plainly`.
-pub(crate) fn fast_path_gate(rules: &Ruleset) -> bool {
-    let Ruleset {
-        meta: _,
-        board,
-        houses: _,
-        pieces: _,
-        setup: _,
-        entry,         // EXCLUDED
-        starter: _,    // read through `opening_rule` (position fallback)
-        opening: _,    // position fallback
-        throws,        // values only
-        movement,      // below
-        protection: _, // any predicate: `protected_mask`
-        blockades,     // masks per position: `blocked_steps`
-        squares,       // per (square, throw) in the tables; two rules EXCLUDED
-        bear_off: _,   // `bear_off_unit`, tables
-        turn,          // below
-        end: _,        // `winner`, as in `play`
-        fast: _,
-    } = rules;
-    let Movement {
-        backward: _, // every kind, in `back_plain` / `legal_fast`
-        backward_clause: _,
-        compulsory_clause: _,
-        voluntary_pass: _, // as in `generate`
-        voluntary_pass_clause: _,
-        priority: _, // filtered as in `generate`, in `legal_fast`
-        priority_clause: _,
-        gates: _, // tables
-        gate_clause: _,
-        truncate_at: _, // tables; `Effects::truncation` as in `play`
-        truncate_clause: _,
-        immobile: _, // tables
-        immobile_clause: _,
-        own_clause: _,
-        hit, // `swap_plain`; `Forbidden` EXCLUDED
-        swap_clause: _,
-        overshoot: _,   // tables
-        setup_guard: _, // a mask per position in `legal_fast`
-        setup_guard_clause: _,
-        setup_squares: _,      // the same
-        bear_off_voluntary: _, // as in `generate`
-        bear_off_voluntary_clause: _,
-        start_throw: _, // position fallback
-        start_throw_clause: _,
-        no_backward, // EXCLUDED
-        no_backward_clause: _,
-        split, // EXCLUDED
-        split_clause: _,
-        one_direction, // EXCLUDED
-        one_direction_clause: _,
-    } = movement;
-    let TurnRules {
-        forced_pass_keeps_extra: _, // pass in `play_plain`
-        forced_pass_clause: _,
-        voluntary_pass_keeps_extra: _, // pass in `play_plain`
-        bound_pass_ends_turn: _,       // bound throws: position fallback
-    } = turn;
-    blockades.iter().all(|b| b.length < 32)
-        && entry.is_none()
-        && !split
-        && !one_direction
-        && *hit != Hit::Forbidden
-        && no_backward.is_empty()
-        && squares.iter().all(|s| !s.extra_throw && !s.stuck_to_hand)
-        && board.len <= 62
-        && !throws.values.is_empty()
-        && throws.values.iter().all(|&v| (v as usize) < THROWS)
 }
 
 /// The pieces of `bits` in runs of exactly n (`exact[n]`, n = 1..=max) and
@@ -309,28 +189,25 @@ pub(crate) fn fast_path_gate(rules: &Ruleset) -> bool {
 #[inline]
 #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
 fn runs_by_length(bits: u64, max: usize, exact: &mut [u64; 17]) -> Option<u64> {
-    // `win` holds the first squares of n-square windows, `ge` the pieces in
-    // runs of n or more; a run of exactly n starts on a piece with none
-    // before it, with an n-window and no n+1-window. (`exact` is the
-    // caller's: returned by value, the array would be copied.)
+    // One step per run (a side has a handful of pieces): its first square,
+    // its length, its squares. (`exact` is the caller's: returned by value,
+    // the array would be copied.)
     let mut middle = 0;
-    let first = bits & !(bits << 1);
-    let (mut win, mut ge) = (bits, bits);
-    // Half-open ranges: `..=` compiles to slower loops here.
-    #[allow(clippy::range_plus_one)]
-    for n in 1..max + 1 {
-        let win_next = win & (bits >> n);
-        let mut ge_next = win_next;
-        for i in 1..n + 1 {
-            ge_next |= win_next << i;
+    let mut rest = bits;
+    while rest != 0 {
+        let lo = rest.trailing_zeros();
+        let n = (!(rest >> lo)).trailing_zeros();
+        if n as usize > max {
+            return None;
         }
-        exact[n] = ge & !ge_next;
+        let run = (u64::MAX >> (64 - n)) << lo;
+        exact[n as usize] |= run;
         if n % 2 == 1 {
-            middle |= (first & win & !win_next) << (n / 2);
+            middle |= 1u64 << (lo + n / 2);
         }
-        (win, ge) = (win_next, ge_next);
+        rest &= !run;
     }
-    (ge == 0).then_some(middle)
+    Some(middle)
 }
 
 /// The pieces of `bits` in runs of `k` or more: shift-and finds the first
@@ -636,7 +513,7 @@ fn between(a: u8, b: u8) -> u64 {
 }
 
 impl FastTables {
-    /// The tables of a rule set; `enabled` is [`fast_path_gate`].
+    /// The tables of a rule set.
     pub fn compile(rules: &Ruleset) -> FastTables {
         let protect = match &rules.protection.rule {
             None => Protect::Nothing,
@@ -670,9 +547,6 @@ impl FastTables {
             program_runs,
             ..FastTables::default()
         };
-        if !fast_path_gate(rules) {
-            return f;
-        }
         let len = rules.board.len;
         let off = rules.board.off();
         let mv = &rules.movement;
@@ -685,7 +559,7 @@ impl FastTables {
             for from in 1..=len {
                 let b = 1u64 << from;
                 // (JQ-4, the setup guard, depends on the square in front:
-                // `legal_fast` takes guarded pieces out per position.)
+                // the forward stage takes guarded pieces out per position.)
                 // Forward: the decisions of `attempt` that depend only on
                 // the squares, in its order.
                 let to = from + t;
@@ -721,7 +595,11 @@ impl FastTables {
                     } else {
                         f.fwd_dead[t as usize] |= b;
                     }
-                } else if leaves_plainly(sq(from)) && to <= len && lands_plainly(sq(to)) {
+                } else if leaves_plainly(sq(from))
+                    && to <= len
+                    && lands_plainly(sq(to))
+                    && mv.hit != Hit::Forbidden
+                {
                     f.fwd_plain[t as usize] |= b;
                 } else if leaves_plainly(sq(from)) && to <= len && unrelocated(&sq(to).on_land) {
                     // B-13 diversion only happens on a hit.
@@ -738,7 +616,8 @@ impl FastTables {
                 };
                 if sq(from).lock.is_some() {
                     // general
-                } else if immobile || step >= from {
+                } else if immobile || step >= from || mv.no_backward.contains(from) {
+                    // (PC-4: a square without backward moves.)
                     f.back_dead[t as usize] |= b;
                 } else if lands_plainly(sq(from - step)) {
                     f.back_plain[t as usize] |= b;
@@ -753,7 +632,15 @@ impl FastTables {
                     f.release_squares |= 1 << s;
                 }
             }
-            f.land_plain |= 1 << s;
+            // PC-6: a landing that gives another throw is played by the
+            // general `play`.
+            f.board_squares |= 1 << s;
+            if r.stuck_to_hand {
+                f.stuck_squares |= 1 << s;
+            }
+            if !r.extra_throw {
+                f.land_plain |= 1 << s;
+            }
             if r.miss_turn {
                 f.miss_squares |= 1 << s;
             }
@@ -770,205 +657,22 @@ impl FastTables {
                 f.off_sure |= 1 << s;
             }
         }
-        f.stop = f.lock_squares;
         f.hit_lowest = mv.hit == Hit::LowestEmpty;
         f.opening = !rules.opening.is_empty() || mv.start_throw.is_some();
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.enabled = true;
+        f.tabled = u64::from(f.throws);
+        f.hand_stage = rules.entry.is_some() || mv.split;
         f
     }
 }
 
 impl Ruleset {
-    /// Whether the fast generator serves this position and throw; when not,
-    /// the general generator decides the whole position (see
-    /// [`fast_path_gate`]).
-    #[inline]
-    pub(crate) fn fast_position(&self, pos: &Position, throw: u8) -> bool {
-        let side = pos.to_move.index();
-        let me = pos.pieces[side].0;
-        let f = &self.fast;
-        // `throws` has no bit 32 and up: a larger throw is never served.
-        (throw as usize) < THROWS
-            && f.throws & (1 << throw) != 0
-            && me & f.stop == 0
-            && (pos.extra || !pos.skip[side]) // no missed turn due
-            && pos.bound.is_none()
-            && (!f.opening
-                || !(self.movement.start_throw.is_some() && pos.waiting[side])
-                    // An opening binds the first turn of a side only
-                    // (`opening_rule`: turn 1 or 2, no pending throw).
-                    && (self.opening.is_empty()
-                        || pos.turn > 2
-                        || pos.extra
-                        || self.opening_rule(pos).is_none()))
-    }
-
-    /// The legal units for `throw`, into `out` (empty on entry), when the
-    /// fast path serves the position; `false` (and `out` untouched) when it
-    /// does not. Same units, same order as the general generator.
-    #[inline]
-    pub(crate) fn legal_fast(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) -> bool {
-        if !self.fast_position(pos, throw) {
-            return false;
-        }
-        let f = &self.fast;
-        let t = throw as usize;
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        // JQ-4: a piece on its setup square with the square in front taken
-        // does not move, forward or backward (refused first by `attempt`).
-        let movers = if self.movement.setup_guard {
-            me & !(self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1))
-        } else {
-            me
-        };
-        let extra_mark = self.throws.gives_extra(throw);
-        let plain = f.fwd_plain[t];
-        // The protected opposing pieces, if an ordinary step lands on one
-        // (the shift-and of B-7 costs less than the test).
-        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-        // Every ordinary step is this unit with its squares and hit filled in.
-        let template = Unit {
-            kind: UnitKind::Move,
-            throw,
-            from: 0,
-            to: 0,
-            relocated: None,
-            hit: false,
-            extra_mark,
-            off: false,
-            forced: false,
-            split: None,
-        };
-        let step = |from: u8, to: u8, hit: bool| Unit {
-            from,
-            to,
-            hit,
-            ..template
-        };
-        let mut divert: Option<Unit> = None;
-        // Ordinary steps that are legal: not onto an own or a protected
-        // piece; and the pieces the tables do not decide alone.
-        let blocked = if self.blockades.is_empty() {
-            0
-        } else {
-            self.blocked_steps(me, opp, throw, false)
-        };
-        let unhit = movers & f.fwd_unhit[t] & !blocked;
-        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
-            | (unhit & !((me | opp) >> t));
-        let mut slow = (movers & !plain & !f.fwd_unhit[t] & !f.fwd_dead[t]) | (unhit & (opp >> t));
-        // K-13, JQ-9: while some piece of the side is outside the region
-        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
-        // would refuse each one.
-        if let Some(region) = self.bear_off.all_in
-            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
-        {
-            slow &= !f.fwd_off[t];
-        }
-        if slow == 0 {
-            // Ordinary steps only (most positions): no other test per piece.
-            let mut bits = steps;
-            while bits != 0 {
-                let from = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                out.push(step(
-                    from,
-                    from + throw,
-                    opp & (1u64 << (from + throw)) != 0,
-                ));
-            }
-        }
-        let mut bits = if slow == 0 { 0 } else { steps | slow };
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let b = 1u64 << from;
-            if steps & b != 0 {
-                out.push(step(from, from + throw, opp & (b << t) != 0));
-            } else if f.fwd_off[t] & f.off_sure & b != 0 {
-                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
-            } else if f.fwd_off[t] & b != 0 {
-                if let Ok(u) = self.bear_off_unit(pos, from, throw, extra_mark) {
-                    out.push(u);
-                }
-            } else {
-                match self.attempt(pos, from, throw, Dir::Forward) {
-                    Ok(u) => out.push(u),
-                    Err((_, d)) => {
-                        if d.is_some() && divert.is_none() {
-                            divert = d;
-                        }
-                    }
-                }
-            }
-        }
-        // a piece on a priority square that can move must, as the
-        // general generator filters its forward moves.
-        let prio = self.movement.priority.0;
-        if me & prio != 0 && out.iter().any(|u| prio & (1u64 << u.from) != 0) {
-            out.retain(|u| prio & (1u64 << u.from) != 0);
-        }
-        // B-13: a diverted move counts as a forward move when no other exists.
-        if out.is_empty()
-            && let Some(u) = divert
-        {
-            out.push(u);
-        }
-        // Backward moves when no forward move exists (T-9b, B-9).
-        if out.is_empty() && self.movement.backward != Backward::Never {
-            let back = f.back_plain[t];
-            let stepb = if self.movement.backward == Backward::OneSquareWhenNoForward {
-                1
-            } else {
-                throw
-            };
-            let to_empty = self.movement.backward == Backward::ToEmptyWhenNoForward;
-            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
-            let blocked = if self.blockades.is_empty() {
-                0
-            } else {
-                self.blocked_steps(me, opp, stepb, true)
-            };
-            let mut bits = movers;
-            while bits != 0 {
-                let from = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                let b = 1u64 << from;
-                if back & blocked & b != 0 {
-                    // The path holds a blockade (refused by `attempt` too).
-                } else if back & b != 0 {
-                    let tb = b >> stepb;
-                    let hit = opp & tb != 0;
-                    if me & tb == 0 && !(hit && (to_empty || prot & tb != 0)) {
-                        out.push(step(from, from - stepb, hit));
-                    }
-                } else if f.back_dead[t] & b == 0
-                    && let Ok(u) = self.attempt(pos, from, throw, Dir::Backward)
-                {
-                    out.push(u);
-                }
-            }
-        }
-        if out.is_empty() {
-            out.push(Unit::pass(throw, extra_mark, true));
-        } else if !f.pass_beside_moves {
-        } else if self.movement.voluntary_pass {
-            out.push(Unit::pass(throw, extra_mark, false));
-        } else if self.movement.bear_off_voluntary && out.iter().all(|u| u.off) {
-            // KD-6: bearing off is never compulsory.
-            out.push(Unit::pass(throw, extra_mark, false));
-        }
-        true
-    }
-
     /// The squares from which a move of `step` squares (backward when
     /// `backward`) passes a blockade: some blockade's run of `length`
     /// pieces lies wholly strictly between the two ends, as
     /// `Ruleset::blocked` finds on the move's path.
-    fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
+    pub(super) fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
         /// The first squares of `n` consecutive set bits.
         fn starts(bits: u64, n: u32) -> u64 {
             let mut r = bits;
@@ -1146,7 +850,7 @@ impl Ruleset {
     /// [`protected_mask`](Self::protected_mask) where `needed`, else 0,
     /// or the mask anyway where that is cheaper than a branch.
     #[inline]
-    fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
+    pub(super) fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
         match self.fast.protect {
             Protect::Nothing => 0,
             Protect::Runs { .. } => self.protected_mask(pos, owner),
@@ -1280,6 +984,7 @@ impl Ruleset {
                 pos_ok
                     & ((unit.from | unit.to) < 64)
                     & unit.relocated.is_none()
+                    & unit.split.is_none()
                     & (me & (1u64 << (unit.from & 63)) != 0)
                     & (unit.off | (landing & to != 0))
             }
@@ -1305,7 +1010,7 @@ impl Ruleset {
             // the rule sets that swap.)
             let dest = if self.fast.hit_lowest {
                 let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
-                1u64 << (!left & self.fast.land_plain).trailing_zeros()
+                1u64 << (!left & self.fast.board_squares).trailing_zeros()
             } else {
                 from
             };
@@ -1368,6 +1073,15 @@ impl Ruleset {
         // A bound throw keeps the turn going (the piece is on the board, so
         // the side has a piece in play).
         p.bound = if bound { Some(unit.to) } else { None };
+        // PC-4: the turn's moves so far went this way (a rule of the set,
+        // the same every time).
+        if self.movement.one_direction && unit.kind == UnitKind::Move {
+            p.heading = if fx.backward {
+                super::Heading::Backward
+            } else {
+                super::Heading::Forward
+            };
+        }
         p.end_turn_if(ends_turn);
         fx.turn_ended = ends_turn;
         fx
@@ -1397,9 +1111,8 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         waiting: _,
         turn: _,
         arrived: _,
-        hand: _, // entered only under an `entry`, which the gate excludes; a
-        // position written by hand may hold some: counted in play
-        heading: _, // only under `one_direction`, which the gate excludes
+        hand: _,    // entries are played by the general `play`; counted for the win
+        heading: _, // set under `one_direction`
     } = p;
     let Effects {
         hit_to: _,
@@ -1607,7 +1320,10 @@ mod tests {
             }
             served += 1;
             let mut slow = fast.clone();
-            slow.fast = FastTables::default();
+            // The reference: the same generator with no step tables (every
+            // move tried by `attempt`) and the general `play` only.
+            slow.fast.enabled = false;
+            slow.fast.tabled = 0;
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
                 compare(&name, &fast, &slow, &pos, &mut rng);

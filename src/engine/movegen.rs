@@ -1,9 +1,11 @@
 //! Move generation and play over a compiled [`Ruleset`].
 //!
-//! Every candidate move is tried by one function, [`Ruleset::attempt`], which
-//! either builds the unit or says which constraint refused it. The fast path
-//! (`legal_units`) and the explaining path (`refusals`) share it, so what the
-//! checker explains is exactly what the generator decided.
+//! One generator, `Ruleset::generate`, runs a fixed list of stages over
+//! square sets; `legal_units` runs it for the units alone and `refusals`
+//! for the refusals too, so what the checker explains is exactly what the
+//! generator decided. A move the compiled tables do not decide is tried by
+//! one function, `Ruleset::attempt`, which either builds the unit or says
+//! which constraint refused it.
 
 // Nested `if let`s here test a rule and then a position fact; keeping them
 // apart reads closer to the clauses than let-chains do.
@@ -132,6 +134,32 @@ enum HitDest {
 /// diverts the mover (B-13), the diverted unit.
 type Tried = Result<Unit, (Refusal, Option<Unit>)>;
 
+/// The forward moves of a throw as square sets: see `Ruleset::step_sets`.
+struct StepSets {
+    steps: u64,
+    slow: u64,
+    off_from: u64,
+}
+
+/// What stages 1 to 5 leave for the stages that follow: the direction the
+/// turn's moves have gone (PC-4), the opening rule in force (K-5, K-7) and
+/// the piece a throw is bound to (R-11, PC-2).
+#[derive(Clone, Copy)]
+struct TurnState<'a> {
+    heading: Heading,
+    opening: Option<&'a super::OpeningRule>,
+    bound: Option<u8>,
+}
+
+impl TurnState<'_> {
+    /// None of them: the state of most positions.
+    const CALM: TurnState<'static> = TurnState {
+        heading: Heading::Any,
+        opening: None,
+        bound: None,
+    };
+}
+
 impl Ruleset {
     /// The units legal for `throw` in `pos`, into `out` (cleared first).
     /// Empty when the throw itself is not allowed now (a missed turn, or an
@@ -139,10 +167,7 @@ impl Ruleset {
     #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
-        if self.fast.enabled && self.legal_fast(pos, throw, out) {
-            return;
-        }
-        self.generate(pos, throw, out, &mut |_| {});
+        self.generate::<false>(pos, throw, out, &mut Vec::new());
     }
 
     /// The units due without a throw: `skip` for a missed turn, or a lock's
@@ -212,7 +237,7 @@ impl Ruleset {
     pub fn refusals(&self, pos: &Position, throw: u8) -> Vec<Refusal> {
         let mut out = Vec::new();
         let mut refused = Vec::new();
-        self.generate(pos, throw, &mut out, &mut |r| refused.push(r));
+        self.generate::<true>(pos, throw, &mut out, &mut refused);
         // A piece may have a legal move in one direction and a refused one in
         // the other (T-9b, MB-1): keep every refusal that is not itself a
         // legal move.
@@ -368,6 +393,7 @@ impl Ruleset {
     }
 
     /// The opening rule binding the next unit, if any.
+    #[inline]
     pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
         if pos.extra || self.opening.is_empty() {
             return None;
@@ -388,147 +414,106 @@ impl Ruleset {
         self.opening.iter().find(|o| o.side == side)
     }
 
-    /// The one generator: legal units into `out`, refusals to `refuse`.
-    fn generate(
+    /// The one generator, as a fixed list of stages: the units legal for
+    /// `throw` into `out` and, when `WHY`, the refusal of every move a stage
+    /// forbids into `why` (`legal_units` asks without, `refusals` with: the
+    /// same pass, so what `moves --why` and `check` explain is what the
+    /// generator decided). A stage for a construct the rule set does not
+    /// have costs a test of a rule, the same in every position.
+    ///
+    /// The stages, in order:
+    /// 1. a missed turn;
+    /// 2. a piece on a lock square (B-12);
+    /// 3. an opening that wants another throw (K-5, K-7);
+    /// 4. a starting throw still due (KD-10);
+    /// 5. one direction per turn (PC-4);
+    /// 6. forward moves ([`forward_stage`](Self::forward_stage): candidates
+    ///    per throw as square sets, cleared by the setup guard, gates,
+    ///    exits, blockades, own and protected pieces);
+    /// 7. the opening's square moved from;
+    /// 8. priority squares;
+    /// 9. entries from the hand (PC-2) and split throws (PC-3);
+    /// 10. a diverted move (B-13);
+    /// 11. backward moves ([`backward_stage`](Self::backward_stage));
+    /// 12. the passes and the return to the hand (PC-5).
+    // Inlined, as the one caller of each form is: most of its stages are
+    // then tests of the rule set the compiler sees together.
+    #[inline]
+    pub(super) fn generate<const WHY: bool>(
         &self,
         pos: &Position,
         throw: u8,
         out: &mut Vec<Unit>,
-        refuse: &mut impl FnMut(Refusal),
+        why: &mut Vec<Refusal>,
+    ) {
+        // Stages 1 to 5 concern rule state that most positions do not have:
+        // one test says whether any of them may apply. The stages that
+        // follow are compiled twice, once for that calm state (where the
+        // compiler drops every test of it) and once for the others.
+        if self.calm(pos) {
+            self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
+        } else {
+            self.generate_in_rule_state::<WHY>(pos, throw, out, why);
+        }
+    }
+
+    /// [`generate`](Self::generate) for a position some of stages 1 to 5
+    /// may concern.
+    #[inline(never)]
+    fn generate_in_rule_state<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        if let Some((heading, opening)) = self.rule_state_stages::<WHY>(pos, throw, out, why) {
+            let state = TurnState {
+                heading,
+                opening,
+                bound: pos.bound,
+            };
+            self.move_stages::<WHY>(pos, throw, state, out, why);
+        }
+    }
+
+    /// Stages 6 to 12, in the turn state that stages 1 to 5 left.
+    #[inline(always)]
+    fn move_stages<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        state: TurnState<'_>,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
     ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let extra_mark = self.throws.gives_extra(throw);
-        if self.skip_due(pos) {
-            for from in me.iter() {
-                refuse(Refusal {
-                    from,
-                    to: from,
-                    forbid: Forbid::MissedTurn,
-                });
-            }
-            return;
-        }
-
-        // A piece on a lock square: it alone is dealt with (B-12).
-        for from in me.iter() {
-            if let Some(lock) = &self.squares[from as usize].lock {
-                for other in me.iter().filter(|&s| s != from) {
-                    refuse(Refusal {
-                        from: other,
-                        to: other,
-                        forbid: Forbid::Locked,
-                    });
-                }
-                let off = self.board.off();
-                if lock.exit_throws & (1 << throw) != 0 {
-                    out.push(Unit::bear_off(throw, from, off, extra_mark));
-                    return;
-                }
-                match self.relocate(pos, lock.otherwise, from) {
-                    Some(None) | None => {
-                        out.push(Unit::pass(throw, extra_mark, true));
-                    }
-                    Some(Some(dest)) => out.push(Unit {
-                        kind: UnitKind::Move,
-                        throw,
-                        from,
-                        to: match dest {
-                            Relocated::Square(s) => s,
-                            Relocated::Queue => from,
-                            // Written `1-hand`, as PC-5's return.
-                            Relocated::Hand => 0,
-                        },
-                        relocated: None,
-                        hit: false,
-                        extra_mark,
-                        off: false,
-                        forced: false,
-                        split: None,
-                    }),
-                }
-                return;
-            }
-        }
-
-        let opening = self.opening_rule(pos);
-        if let Some(rule) = opening {
-            if rule.throw.is_some_and(|t| t != throw) {
-                for from in me.iter() {
-                    refuse(Refusal {
-                        from,
-                        to: from,
-                        forbid: Forbid::Opening,
-                    });
-                }
-                return;
-            }
-        }
-
-        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
-        if let Some(need) = self.movement.start_throw
-            && need != throw
-            && self.start_throw_due(pos)
-        {
-            for from in me.iter() {
-                refuse(Refusal {
-                    from,
-                    to: from,
-                    forbid: Forbid::StartingThrow,
-                });
-            }
-            out.push(Unit::pass(throw, extra_mark, true));
-            return;
-        }
-
         let start = out.len();
         let mut divert: Option<Unit> = None;
-        // PC-4: the turn's moves so far went this way.
-        let heading = if self.movement.one_direction {
-            pos.heading
-        } else {
-            Heading::Any
-        };
-        if heading == Heading::Backward {
-            for from in me.iter() {
-                refuse(Refusal {
-                    from,
-                    to: from.saturating_add(throw),
-                    forbid: Forbid::Direction,
-                });
-            }
-            if let Some(e) = &self.entry
-                && e.throws & (1 << throw) != 0
-                && pos.hand[side.index()] > 0
-            {
-                refuse(Refusal {
-                    from: 0,
-                    to: e.square,
-                    forbid: Forbid::Direction,
-                });
-            }
-        }
-        // Forward moves.
-        for from in me.iter().filter(|_| heading != Heading::Backward) {
-            if let Some(b) = pos.bound {
-                if from != b {
-                    refuse(Refusal {
-                        from,
-                        to: from.saturating_add(throw),
-                        forbid: Forbid::Bound,
-                    });
-                    continue;
-                }
-            }
-            match self.attempt(pos, from, throw, Dir::Forward) {
-                Ok(u) => out.push(u),
-                Err((r, d)) => {
-                    if d.is_some() && divert.is_none() {
-                        divert = d;
+        let TurnState {
+            heading,
+            opening,
+            bound,
+        } = state;
+        if heading != Heading::Backward {
+            // A throw bound to a piece (R-11, PC-2) moves that piece only.
+            let mut movers = me.0;
+            if let Some(b) = bound {
+                let bound = if b < 64 { 1u64 << b } else { 0 };
+                if WHY {
+                    for from in SquareSet(movers & !bound).iter() {
+                        why.push(Refusal {
+                            from,
+                            to: from.saturating_add(throw),
+                            forbid: Forbid::Bound,
+                        });
                     }
-                    refuse(r);
                 }
+                movers &= bound;
             }
+            self.forward_stage::<WHY>(pos, throw, movers, out, why, &mut divert);
         }
         // Opening constraint on the square moved from (K-5, K-7).
         if let Some(rule) = opening {
@@ -539,22 +524,26 @@ impl Ruleset {
                     while i < out.len() {
                         if out[i].from != need {
                             let u = out.remove(i);
-                            refuse(Refusal {
-                                from: u.from,
-                                to: u.to,
-                                forbid: Forbid::Opening,
-                            });
+                            if WHY {
+                                why.push(Refusal {
+                                    from: u.from,
+                                    to: u.to,
+                                    forbid: Forbid::Opening,
+                                });
+                            }
                         } else {
                             i += 1;
                         }
                     }
                 } else if rule.lapse == super::Lapse::Pass {
                     for u in out.drain(start..) {
-                        refuse(Refusal {
-                            from: u.from,
-                            to: u.to,
-                            forbid: Forbid::Opening,
-                        });
+                        if WHY {
+                            why.push(Refusal {
+                                from: u.from,
+                                to: u.to,
+                                forbid: Forbid::Opening,
+                            });
+                        }
                     }
                     out.push(Unit::pass(throw, extra_mark, true));
                     return;
@@ -563,24 +552,28 @@ impl Ruleset {
         }
         // Priority squares.
         let prio = self.movement.priority;
-        if !prio.is_empty() && out[start..].iter().any(|u| prio.contains(u.from)) {
+        if me.0 & prio.0 != 0 && out[start..].iter().any(|u| prio.contains(u.from)) {
             let mut i = start;
             while i < out.len() {
                 if !prio.contains(out[i].from) {
                     let u = out.remove(i);
-                    refuse(Refusal {
-                        from: u.from,
-                        to: u.to,
-                        forbid: Forbid::Priority,
-                    });
+                    if WHY {
+                        why.push(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Priority,
+                        });
+                    }
                 } else {
                     i += 1;
                 }
             }
         }
-        if heading != Heading::Backward {
+        if self.fast.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
-            self.entries(pos, throw, extra_mark, out, refuse);
+            if self.entry.is_some() {
+                self.entries::<WHY>(pos, throw, extra_mark, out, why);
+            }
             // PC-3: the throw split between two pieces.
             if self.movement.split {
                 self.split_units(pos, throw, extra_mark, out);
@@ -594,32 +587,28 @@ impl Ruleset {
         }
         if out.len() == start && heading == Heading::Forward {
             // PC-4: no backward move in a turn that went forward.
-            for from in me.iter() {
-                if throw < from && !self.movement.immobile.contains(from) {
-                    let forbid = if self.movement.no_backward.contains(from) {
-                        Forbid::NoBackward
-                    } else {
-                        Forbid::Direction
-                    };
-                    refuse(Refusal {
-                        from,
-                        to: from - throw,
-                        forbid,
-                    });
+            if WHY {
+                for from in me.iter() {
+                    if throw < from && !self.movement.immobile.contains(from) {
+                        let forbid = if self.movement.no_backward.contains(from) {
+                            Forbid::NoBackward
+                        } else {
+                            Forbid::Direction
+                        };
+                        why.push(Refusal {
+                            from,
+                            to: from - throw,
+                            forbid,
+                        });
+                    }
                 }
             }
-        } else if out.len() == start && pos.bound.is_none() {
+        } else if out.len() == start && bound.is_none() {
             // Backward moves when no forward move exists (T-9b, B-9).
-            for from in me.iter() {
-                if self.movement.backward == Backward::Never {
-                    continue;
-                }
-                match self.attempt(pos, from, throw, Dir::Backward) {
-                    Ok(u) => out.push(u),
-                    Err((r, _)) => refuse(r),
-                }
+            if self.movement.backward != Backward::Never {
+                self.backward_stage::<WHY>(pos, throw, out, why);
             }
-        } else if pos.bound.is_none() && self.movement.backward != Backward::Never {
+        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
             let step = self.backward_step(throw);
             for from in me.iter() {
                 if step < from && !self.movement.immobile.contains(from) {
@@ -629,7 +618,7 @@ impl Ruleset {
                     } else {
                         Forbid::Backward
                     };
-                    refuse(Refusal {
+                    why.push(Refusal {
                         from,
                         to: from - step,
                         forbid,
@@ -639,8 +628,8 @@ impl Ruleset {
         }
         if out.len() == start {
             // PC-5: a piece that cannot move from its square goes back to hand.
-            let stuck = me.iter().find(|&s| self.squares[s as usize].stuck_to_hand);
-            match stuck {
+            let stuck = me.0 & self.fast.stuck_squares;
+            match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
                 Some(from) => out.push(Unit {
                     kind: UnitKind::Move,
                     throw,
@@ -655,11 +644,465 @@ impl Ruleset {
                 }),
                 None => out.push(Unit::pass(throw, extra_mark, true)),
             }
-        } else if self.movement.voluntary_pass && pos.bound.is_none() {
+        } else if !self.fast.pass_beside_moves {
+            // No pass beside moves in this rule set.
+        } else if self.movement.voluntary_pass && bound.is_none() {
             out.push(Unit::pass(throw, extra_mark, false));
         } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
             // KD-6: bearing off is never compulsory.
             out.push(Unit::pass(throw, extra_mark, false));
+        }
+    }
+
+    /// Whether none of stages 1 to 5 applies: no missed turn due, no piece
+    /// on a lock square, no opening or starting throw pending, no direction
+    /// taken this turn and no bound throw. Combined without branches: in
+    /// most positions all are false, and one test decides.
+    #[inline(always)]
+    fn calm(&self, pos: &Position) -> bool {
+        let side = pos.to_move.index();
+        let f = &self.fast;
+        let quiet = !(pos.skip[side] & !pos.extra)
+            & (pos.pieces[side].0 & f.lock_squares == 0)
+            & pos.bound.is_none()
+            & (!self.movement.one_direction | (pos.heading == Heading::Any));
+        // An opening binds the first turn of a side only.
+        quiet && !(f.opening && (self.start_throw_due(pos) || self.opening_rule(pos).is_some()))
+    }
+
+    /// Stages 1 to 5 (a missed turn, a lock, an opening, a starting throw,
+    /// one direction per turn): `None` when one of them decided the whole
+    /// list; else the turn's heading and the opening rule in force, for the
+    /// stages that follow.
+    #[inline(never)]
+    fn rule_state_stages<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Option<(Heading, Option<&super::OpeningRule>)> {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
+            if WHY {
+                why.extend(me.iter().map(|from| Refusal {
+                    from,
+                    to: from,
+                    forbid,
+                }));
+            }
+        };
+        if self.skip_due(pos) {
+            refuse_all(Forbid::MissedTurn, why);
+            return None;
+        }
+
+        // A piece on a lock square: it alone is dealt with (B-12).
+        let locked = me.0 & self.fast.lock_squares;
+        if locked != 0 {
+            self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
+            return None;
+        }
+
+        let opening = if self.fast.opening {
+            self.opening_rule(pos)
+        } else {
+            None
+        };
+        if let Some(rule) = opening {
+            if rule.throw.is_some_and(|t| t != throw) {
+                refuse_all(Forbid::Opening, why);
+                return None;
+            }
+        }
+
+        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
+        if let Some(need) = self.movement.start_throw
+            && need != throw
+            && self.start_throw_due(pos)
+        {
+            refuse_all(Forbid::StartingThrow, why);
+            out.push(Unit::pass(throw, extra_mark, true));
+            return None;
+        }
+
+        // PC-4: the turn's moves so far went this way.
+        let heading = if self.movement.one_direction {
+            pos.heading
+        } else {
+            Heading::Any
+        };
+        if heading == Heading::Backward && WHY {
+            for from in me.iter() {
+                why.push(Refusal {
+                    from,
+                    to: from.saturating_add(throw),
+                    forbid: Forbid::Direction,
+                });
+            }
+            if let Some(e) = &self.entry
+                && e.throws & (1 << throw) != 0
+                && pos.hand[side.index()] > 0
+            {
+                why.push(Refusal {
+                    from: 0,
+                    to: e.square,
+                    forbid: Forbid::Direction,
+                });
+            }
+        }
+        Some((heading, opening))
+    }
+
+    /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
+    /// other pieces are held; the piece bears off with the lock's throws and
+    /// otherwise goes where the lock sends it, or the throw is passed.
+    fn lock_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        from: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let me = pos.pieces[pos.to_move.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let Some(lock) = &self.squares[from as usize].lock else {
+            // `lock_squares` holds the squares with a lock.
+            return;
+        };
+        if WHY {
+            for other in me.iter().filter(|&s| s != from) {
+                why.push(Refusal {
+                    from: other,
+                    to: other,
+                    forbid: Forbid::Locked,
+                });
+            }
+        }
+        let off = self.board.off();
+        if lock.exit_throws & (1 << throw) != 0 {
+            out.push(Unit::bear_off(throw, from, off, extra_mark));
+            return;
+        }
+        match self.relocate(pos, lock.otherwise, from) {
+            Some(None) | None => {
+                out.push(Unit::pass(throw, extra_mark, true));
+            }
+            Some(Some(dest)) => out.push(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from,
+                to: match dest {
+                    Relocated::Square(s) => s,
+                    Relocated::Queue => from,
+                    // Written `1-hand`, as PC-5's return.
+                    Relocated::Hand => 0,
+                },
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: false,
+                forced: false,
+                split: None,
+            }),
+        }
+    }
+
+    /// The refusal of the move of the piece on `from`, which a stage's
+    /// masks cleared: the reason, in the order in which the rules are
+    /// tried, is [`attempt`](Self::attempt)'s.
+    fn explain(&self, pos: &Position, from: u8, throw: u8, dir: Dir, why: &mut Vec<Refusal>) {
+        match self.attempt(pos, from, throw, dir) {
+            Err((r, _)) => why.push(r),
+            Ok(u) => debug_assert!(false, "the masks refused {u}, which is legal"),
+        }
+    }
+
+    /// Stage 6, forward moves of the pieces on `movers`. The candidates are
+    /// square sets per throw, compiled with the rule set (`FastTables`):
+    /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
+    /// moves never legal (`fwd_dead`); each rule then clears the squares it
+    /// forbids in this position (the setup guard, blockades, own and
+    /// protected pieces, a bear-off region). Squares whose move the tables
+    /// do not decide (truncation, overshoot, landings that relocate, hits
+    /// that divert) are tried one by one by [`attempt`](Self::attempt).
+    /// Units come in the order of the squares moved from.
+    #[inline]
+    fn forward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        movers: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let extra_mark = self.throws.gives_extra(throw);
+        // JQ-4: a piece on its setup square with the square in front taken
+        // does not move, forward or backward (refused first by `attempt`).
+        let guarded = if self.movement.setup_guard {
+            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+        let movers = movers & !guarded;
+        let StepSets {
+            steps,
+            slow,
+            off_from,
+        } = self.step_sets(pos, throw, movers);
+        // Every ordinary step is this unit with its squares and hit filled in.
+        let template = Unit {
+            kind: UnitKind::Move,
+            throw,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
+        };
+        if slow == 0 {
+            // Ordinary steps only (most positions): no other test per piece.
+            let mut bits = steps;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(step(
+                    from,
+                    from + throw,
+                    opp & (1u64 << (from + throw)) != 0,
+                ));
+            }
+        }
+        if slow != 0 {
+            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+        }
+        if WHY {
+            // The squares the masks cleared.
+            for from in SquareSet(movers & !(steps | slow)).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+    }
+
+    /// The forward moves of stage 6 from `squares` when some of them are
+    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
+    /// the tables leave to [`attempt`](Self::attempt), in the order of the
+    /// squares. Out of line: few positions need it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn forward_slow<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        squares: u64,
+        steps: u64,
+        off_from: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let f = &self.fast;
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = squares;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if steps & b != 0 {
+                out.push(self.plain_step(pos, from, throw));
+            } else if off_from & f.off_sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
+            } else if off_from & b != 0 {
+                match self.bear_off_unit(pos, from, throw, extra_mark) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else {
+                match self.attempt(pos, from, throw, Dir::Forward) {
+                    Ok(u) => out.push(u),
+                    Err((r, d)) => {
+                        if d.is_some() && divert.is_none() {
+                            *divert = d;
+                        }
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The forward moves by `throw` of the pieces on `movers` (none held
+    /// by the setup guard), as square sets from the tables: `steps`, the
+    /// ordinary steps that are legal (not onto an own or a protected piece,
+    /// no blockade on the path); `slow`, the squares whose move the tables
+    /// do not decide, left to [`attempt`](Self::attempt) (bear-offs among
+    /// them in `off_from`). A square in neither has no legal move.
+    #[inline(always)]
+    fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        // A throw the tables do not cover (not one of the rule set's
+        // values): every move is tried by `attempt`.
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (t, plain, unhit_from, dead, off_from) = if tabled {
+            let t = throw as usize;
+            (
+                t,
+                f.fwd_plain[t],
+                f.fwd_unhit[t],
+                f.fwd_dead[t],
+                f.fwd_off[t],
+            )
+        } else {
+            (0, 0, 0, 0, 0)
+        };
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        let blocked = if self.blockades.is_empty() || !tabled {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = movers & unhit_from & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !off_from;
+        }
+        StepSets {
+            steps,
+            slow,
+            off_from,
+        }
+    }
+
+    /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
+    /// MB-1, JQ-7), as [`forward_stage`](Self::forward_stage) does forward
+    /// moves: `back_plain` steps, cleared by blockades, own pieces and
+    /// protected or forbidden hits; `back_dead` never legal; the rest tried
+    /// by [`attempt`](Self::attempt).
+    #[inline]
+    fn backward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let guarded = if self.movement.setup_guard {
+            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        let movers = me & !guarded;
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (back, back_dead) = if tabled {
+            (f.back_plain[throw as usize], f.back_dead[throw as usize])
+        } else {
+            (0, 0)
+        };
+        let stepb = self.backward_step(throw);
+        // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
+        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
+            || self.movement.hit == Hit::Forbidden;
+        let (prot, blocked) = if back == 0 {
+            (0, 0)
+        } else {
+            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
+            (prot, blocked)
+        };
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = movers;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if back & blocked & b != 0 {
+                // The path holds a blockade.
+                if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back & b != 0 {
+                let tb = b >> stepb;
+                let hit = opp & tb != 0;
+                if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
+                    out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: from - stepb,
+                        relocated: None,
+                        hit,
+                        extra_mark,
+                        off: false,
+                        forced: false,
+                        split: None,
+                    });
+                } else if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back_dead & b == 0 {
+                match self.attempt(pos, from, throw, Dir::Backward) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else if WHY {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
         }
     }
 
@@ -838,13 +1281,13 @@ impl Ruleset {
 
     /// PC-2: entering a piece from the hand with a whole throw, onto an
     /// empty entry square.
-    fn entries(
+    fn entries<const WHY: bool>(
         &self,
         pos: &Position,
         throw: u8,
         extra_mark: bool,
         out: &mut Vec<Unit>,
-        refuse: &mut impl FnMut(Refusal),
+        why: &mut Vec<Refusal>,
     ) {
         let Some(entry) = &self.entry else { return };
         if pos.hand[pos.to_move.index()] == 0 || entry.throws & (1 << throw) == 0 {
@@ -858,11 +1301,15 @@ impl Ruleset {
             None => None,
         };
         match forbid {
-            Some(forbid) => refuse(Refusal {
-                from: 0,
-                to,
-                forbid,
-            }),
+            Some(forbid) => {
+                if WHY {
+                    why.push(Refusal {
+                        from: 0,
+                        to,
+                        forbid,
+                    });
+                }
+            }
             None => out.push(Unit {
                 kind: UnitKind::Move,
                 throw,
@@ -883,12 +1330,22 @@ impl Ruleset {
     /// to a piece (PC-2) must move that piece in one of the parts. Splits
     /// never enter a piece.
     fn split_units(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
-        let side = pos.to_move.index();
         for first in 1..throw {
             let rest = throw - first;
-            for x in pos.pieces[side].iter() {
-                let Ok(u1) = self.attempt(pos, x, first, Dir::Forward) else {
-                    continue;
+            // The first parts: ordinary steps from the square sets, the
+            // others tried by `attempt`, in the order of the squares.
+            let sets = self.step_sets(pos, first, self.unguarded(pos));
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let u1 = if sets.steps >> x & 1 != 0 {
+                    self.plain_step(pos, x, first)
+                } else {
+                    match self.attempt(pos, x, first, Dir::Forward) {
+                        Ok(u) => u,
+                        Err(_) => continue,
+                    }
                 };
                 let mut mid = *pos;
                 let mut fx = Effects::default();
@@ -899,20 +1356,70 @@ impl Ruleset {
                     None if !part.off => part.to,
                     _ => 0,
                 };
-                for y in mid.pieces[side].iter().filter(|&y| y != landed) {
-                    if pos.bound.is_some_and(|b| b != x && b != y) {
-                        continue;
-                    }
-                    if let Ok(u2) = self.attempt(&mid, y, rest, Dir::Forward) {
-                        out.push(Unit {
-                            throw,
-                            extra_mark,
-                            split: Some(u2.first_part()),
-                            ..u1
-                        });
-                    }
+                // The second part moves another piece than the one just
+                // moved; a bound throw keeps one of the two.
+                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
+                if let Some(b) = pos.bound
+                    && b != x
+                {
+                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+                }
+                let sets2 = self.step_sets(&mid, rest, ys);
+                let mut ys = sets2.steps | sets2.slow;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as u8;
+                    ys &= ys - 1;
+                    let u2 = if sets2.steps >> y & 1 != 0 {
+                        self.plain_step(&mid, y, rest)
+                    } else {
+                        match self.attempt(&mid, y, rest, Dir::Forward) {
+                            Ok(u) => u,
+                            Err(_) => continue,
+                        }
+                    };
+                    out.push(Unit {
+                        throw,
+                        extra_mark,
+                        split: Some(u2.first_part()),
+                        ..u1
+                    });
                 }
             }
+        }
+    }
+
+    /// The pieces of the side to move that the setup guard (JQ-4) does not
+    /// hold: a guarded piece has no move, forward or backward.
+    #[inline(always)]
+    fn unguarded(&self, pos: &Position) -> u64 {
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        if self.movement.setup_guard {
+            let taken = pos.occupied().0;
+            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+        } else {
+            me
+        }
+    }
+
+    /// The ordinary step of the piece on `from` by `throw`, which
+    /// [`step_sets`](Self::step_sets) found legal: the unit `attempt` would
+    /// give for it.
+    #[inline(always)]
+    fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
+        let to = from + throw;
+        let opp = pos.pieces[pos.to_move.other().index()].0;
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit: opp >> to & 1 != 0,
+            extra_mark: self.throws.gives_extra(throw),
+            off: false,
+            forced: false,
+            split: None,
         }
     }
 

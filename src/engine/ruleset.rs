@@ -49,8 +49,8 @@ pub struct Ruleset {
     pub(crate) turn: TurnRules,
     /// How a game ends and is scored.
     pub(crate) end: EndRules,
-    /// Tables for the fast path, derived from the fields above when the
-    /// rule file is compiled (`FastTables::compile`; see `fast_path_gate`).
+    /// Tables of the generator's square sets, derived from the fields
+    /// above when the rule file is compiled (`FastTables::compile`).
     /// The fields are private so that they cannot change under it: only
     /// the rules compiler builds a rule set.
     pub(crate) fast: super::FastTables,
