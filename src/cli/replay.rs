@@ -58,9 +58,10 @@ pub struct ReplayArgs {
     /// The global `--color`: highlight the piece that moved (ANSI colours).
     #[arg(skip)]
     pub color: ColorChoice,
-    /// Replay under this rule set (a built-in name or a .senet path),
+    /// Replay under this rule set (a built-in name, a .senet path, or `-`
+    /// for standard input),
     /// whatever the record's `Rules` tag says; a record without one needs it.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
@@ -1071,9 +1072,12 @@ pub fn replay_game(
             None,
         ));
     };
-    let rules = RulesCache::new(opts.confinement.clone())
-        .load(&choice, dir)
-        .map_err(ReplayError::Rules)?;
+    let mut cache = RulesCache::new(opts.confinement.clone());
+    if choice.spec == "-" && !choice.from_record() {
+        let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
+        cache = cache.with_given_rules(file);
+    }
+    let rules = cache.load(&choice, dir).map_err(ReplayError::Rules)?;
     let options = &choice.options;
     let start = match start_position(&game, &rules) {
         Ok(p) => p,
@@ -1293,6 +1297,9 @@ fn step_view(j: JsonUnit) -> StepView {
 
 pub fn run(args: ReplayArgs) -> ExitCode {
     let color = args.color.on(std::io::stdout().is_terminal());
+    if let Err(code) = super::stdin_once(&args.file, args.rules.as_deref()) {
+        return code;
+    }
     let (name, text, dir) = match super::read_record(&args.file) {
         Ok(read) => read,
         Err(code) => return code,

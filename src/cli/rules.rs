@@ -20,8 +20,9 @@ pub enum RulesCommand {
     /// its clause.
     #[command(after_help = super::examples::RULES_SHOW)]
     Show {
-        /// A built-in name (`kendall`) or the path of a .senet file.
-        #[arg(value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+        /// A built-in name (`kendall`), the path of a .senet file, or `-`
+        /// for a rule file on standard input.
+        #[arg(value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: String,
         /// Select a named option of the rule file (repeatable).
         #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
@@ -37,9 +38,10 @@ pub enum RulesCommand {
         /// A clause id (`K-9a`), or an option name (`A-3/lowest`) for its
         /// clause.
         clause: String,
-        /// Look at this rule set only (a built-in name or the path of a
-        /// .senet file); by default at every built-in rule set.
-        #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+        /// Look at this rule set only (a built-in name, the path of a
+        /// .senet file, or `-` for standard input); by default at every
+        /// built-in rule set.
+        #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: Option<String>,
         #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
         format: super::TextJson,
@@ -71,7 +73,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             rules: spec,
             options,
             format,
-        } => match rules::load(&spec, None, &options) {
+        } => match super::rules_of(&spec, &options) {
             Ok(r) => {
                 match format {
                     super::TextJson::Text => out!("{}", show(&r)),
@@ -166,19 +168,14 @@ fn check(
     format: super::TextJson,
     deny_warnings: bool,
 ) -> ExitCode {
-    let stdin = file.as_os_str() == "-";
+    let stdin = super::is_stdin(file);
     let spec = if stdin {
-        "<stdin>".to_string()
+        super::STDIN_RULES.to_string()
     } else {
         file.display().to_string()
     };
     let checked = if stdin {
-        let mut text = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
-            errln!("error: cannot read standard input: {e}");
-            return ExitCode::from(super::EXIT_USAGE);
-        }
-        rules::check_source(crate::diag::SourceFile::new("<stdin>", text), options)
+        super::stdin_rule_file().and_then(|f| rules::check_source(f, options))
     } else {
         rules::check(&spec, None, options)
     };
@@ -292,7 +289,7 @@ fn show_json(r: &Ruleset) -> serde_json::Value {
 fn explain_json(clause: &Clause, specs: &[String]) -> Result<serde_json::Value, RulesError> {
     let mut cited = Vec::new();
     for spec in specs {
-        let r = rules::load(spec, None, &[])?;
+        let r = super::rules_of(spec, &[])?;
         for line in citing(&r, clause.id) {
             cited.push(serde_json::json!({"rules": r.meta.name, "line": line}));
         }
@@ -456,14 +453,14 @@ pub fn explain(clause: &Clause, specs: &[String]) -> Result<String, RulesError> 
     let mut cited = String::new();
     let mut changed = String::new();
     for spec in specs {
-        let base = rules::load(spec, None, &[])?;
+        let base = super::rules_of(spec, &[])?;
         let name = &base.meta.name;
         let lines = citing(&base, id);
         for line in &lines {
             let _ = writeln!(cited, "{}", wrap(&format!("  {name}: "), line, 4, 78));
         }
         for (option, description) in &base.meta.options {
-            let with = rules::load(spec, None, std::slice::from_ref(option))?;
+            let with = super::rules_of(spec, std::slice::from_ref(option))?;
             let after = citing(&with, id);
             let removed: Vec<&String> = lines.iter().filter(|l| !after.contains(l)).collect();
             let own = sources::clause_of_option(option);
@@ -491,7 +488,15 @@ pub fn explain(clause: &Clause, specs: &[String]) -> Result<String, RulesError> 
         }
     }
     let scope = if specs.len() == 1 {
-        format!("of {}", specs[0])
+        let spec = specs[0].as_str();
+        format!(
+            "of {}",
+            if spec == "-" {
+                super::STDIN_RULES
+            } else {
+                spec
+            }
+        )
     } else {
         "of the built-in rule sets".to_string()
     };

@@ -148,6 +148,12 @@ pub fn digest_for_record(
     Ok(sha256_hex(&file.text))
 }
 
+/// [`digest`] of rule-file text already in memory (a rule file read from
+/// standard input).
+pub fn text_digest(text: &str) -> String {
+    sha256_hex(text)
+}
+
 fn sha256_hex(text: &str) -> String {
     let hash = Sha256::digest(text.as_bytes());
     hash.iter().map(|b| format!("{b:02x}")).collect()

@@ -1,0 +1,170 @@
+//! What a newcomer meets in a first hour: standard input wherever a file is
+//! read, the same exit code for the same mistake in every command, and
+//! messages that say precisely what is wrong and what was meant.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `senet` in the crate's folder with `stdin` on standard input:
+/// (exit code, stdout, stderr).
+fn senet(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that reads no standard input may exit before it is written.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(root().join(path)).unwrap()
+}
+
+/// `-` as a rule file gives what the file's path gives, in every command
+/// that reads a rule set.
+#[test]
+fn a_rule_file_on_standard_input_reads_as_the_file() {
+    let kendall = read("rules/kendall.senet");
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    let same = [
+        vec!["rules", "show", "@"],
+        vec!["rules", "show", "@", "--format", "json"],
+        vec!["rules", "explain", "K-9a", "--rules", "@"],
+        vec![
+            "rules", "explain", "K-9a", "--rules", "@", "--format", "json",
+        ],
+        vec![
+            "moves",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--throw",
+            "3",
+            "--why",
+        ],
+        vec![
+            "best",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--throw",
+            "3",
+            "--rollouts",
+            "4",
+        ],
+        vec![
+            "board",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--format",
+            "text",
+        ],
+        vec!["check", "--rules", "@", "games/kendall-demo.sgn"],
+        vec![
+            "replay",
+            "--rules",
+            "@",
+            "games/kendall-demo.sgn",
+            "--to",
+            "3",
+        ],
+        vec!["simulate", "--rules", "@", "--games", "3", "--seed", "2"],
+    ];
+    for args in same {
+        let with = |spec: &str| -> Vec<String> {
+            args.iter()
+                .map(|a| {
+                    if *a == "@" {
+                        spec.to_string()
+                    } else {
+                        a.to_string()
+                    }
+                })
+                .collect()
+        };
+        let file = with("rules/kendall.senet");
+        let dash = with("-");
+        let file: Vec<&str> = file.iter().map(String::as_str).collect();
+        let dash: Vec<&str> = dash.iter().map(String::as_str).collect();
+        let (fc, fo, _) = senet(&file, b"");
+        let (dc, d_out, de) = senet(&dash, &kendall);
+        assert_eq!(fc, 0, "{file:?}");
+        assert_eq!(dc, 0, "{dash:?}: {de}");
+        // The rule set is named after its file: `kendall` or `<stdin>`.
+        assert_eq!(
+            fo.replace("rules/kendall.senet", "kendall"),
+            d_out.replace("<stdin>", "kendall"),
+            "{dash:?}"
+        );
+    }
+}
+
+#[test]
+fn a_record_and_its_rule_file_cannot_both_be_standard_input() {
+    let (code, _, err) = senet(&["check", "--rules", "-", "-"], b"");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("standard input can hold the record or the rule file, not both"),
+        "{err}"
+    );
+    let (code, _, err) = senet(&["simulate", "--rules", "-", "--out", "x.sgn"], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(!root().join("x.sgn").exists());
+}
+
+#[test]
+fn fmt_check_reads_standard_input() {
+    let canonical = read("games/bga-demo.sgn");
+    let (code, out, err) = senet(&["fmt", "--check", "-"], &canonical);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let loose = b"[Event \"x\"]\n[Rules \"bga\"]\n\n1. 3:1-4   *\n";
+    let (code, out, _) = senet(&["fmt", "--check", "-"], loose);
+    assert_eq!((code, out.as_str()), (1, "not canonical: <stdin>\n"));
+}
+
+/// Bytes that are not UTF-8 on standard input are a problem of the input,
+/// shown at their offset, never an I/O error.
+#[test]
+fn standard_input_that_is_not_utf8_is_an_input_problem() {
+    let rules = b"extends \"kendall\"\n\xff\n";
+    let (code, _, err) = senet(&["rules", "check", "-"], rules);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("found byte 18, which is not part of a UTF-8 character"),
+        "{err}"
+    );
+    assert!(err.contains("<stdin>:2:1"), "{err}");
+    let record = b"[Event \"\xff\"]\n";
+    for args in [
+        &["fmt", "--check", "-"][..],
+        &["analyze", "-"],
+        &["replay", "-"],
+    ] {
+        let (code, _, err) = senet(args, record);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("byte 8 of the file is not part of a UTF-8 character"),
+            "{args:?}: {err}"
+        );
+    }
+}
