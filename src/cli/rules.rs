@@ -255,7 +255,10 @@ fn check(
             } else {
                 report(&e);
             }
-            ExitCode::from(if e.is_io() {
+            // Options named on the command line that the file does not
+            // have (or that do not go together) are a usage error, as in
+            // every other command; a problem of the file is one of the input.
+            ExitCode::from(if e.is_io() || e.is_selection() {
                 super::EXIT_USAGE
             } else {
                 super::EXIT_INPUT

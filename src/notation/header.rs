@@ -302,13 +302,39 @@ fn load_problem(
             )),
         );
     }
-    let only_options = !e.errors().is_empty()
-        && e.errors().iter().all(|x| {
-            miette::Diagnostic::code(x)
-                .is_some_and(|c| c.to_string() == "senet::rules::unknown_option")
-        });
-    if !only_options {
+    if !e.is_selection() {
         return None;
+    }
+    // The moves are judged under the options: none is checked, and the
+    // finding says so, lest a record with no other finding look checked.
+    let unchecked = format!(
+        "the moves were not checked: they are judged under `{spec}` with the options the tag \
+         names, which do not load until it is fixed"
+    );
+    let span = choice.options_span.unwrap_or(head);
+    let only_unknown = e
+        .errors()
+        .iter()
+        .all(|x| matches!(x, crate::rules::RuleError::UnknownOption { .. }));
+    if !only_unknown {
+        // Options named twice, or that contradict each other: the rule
+        // file's words for it, at the tag.
+        let first = &e.errors()[0];
+        let help = miette::Diagnostic::help(first)
+            .map(|h| format!("{h}\n"))
+            .unwrap_or_default();
+        return Some(
+            Finding::error(
+                Code::RuleOptions,
+                format!(
+                    "`{}`: {first} (moves not checked)",
+                    crate::diag::printable(&choice.options.join("; "))
+                ),
+                span,
+            )
+            .label("RuleOptions")
+            .help(format!("{help}{unchecked}")),
+        );
     }
     let plain = RulesChoice {
         options: Vec::new(),
@@ -324,35 +350,36 @@ fn load_problem(
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
+    let names = if known.is_empty() {
+        format!("`{spec}` has no options")
+    } else {
+        let guesses: Vec<String> = choice
+            .options
+            .iter()
+            .filter(|o| !known.contains(o))
+            .filter_map(|o| {
+                super::finding::nearest(o, known.iter().map(String::as_str))
+                    .map(|k| format!("`{k}` (for `{o}`)"))
+            })
+            .collect();
+        let guess = if guesses.is_empty() {
+            String::new()
+        } else {
+            format!("did you mean {}; ", guesses.join(", "))
+        };
+        format!("{guess}the options of `{spec}` are: {}", known.join(", "))
+    };
     Some(
         Finding::error(
             Code::RuleOptions,
             format!(
-                "`{}` names an option that `{spec}` does not have",
-                choice.options.join("; ")
+                "`{}` names an option that `{spec}` does not have (moves not checked)",
+                crate::diag::printable(&choice.options.join("; "))
             ),
-            choice.options_span.unwrap_or(head),
+            span,
         )
         .label("RuleOptions")
-        .help(if known.is_empty() {
-            format!("`{spec}` has no options")
-        } else {
-            let guesses: Vec<String> = choice
-                .options
-                .iter()
-                .filter(|o| !known.contains(o))
-                .filter_map(|o| {
-                    super::finding::nearest(o, known.iter().map(String::as_str))
-                        .map(|k| format!("`{k}` (for `{o}`)"))
-                })
-                .collect();
-            let guess = if guesses.is_empty() {
-                String::new()
-            } else {
-                format!("did you mean {}; ", guesses.join(", "))
-            };
-            format!("{guess}the options of `{spec}` are: {}", known.join(", "))
-        }),
+        .help(format!("{names}\n{unchecked}")),
     )
 }
 

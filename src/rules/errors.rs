@@ -93,6 +93,24 @@ impl RulesError {
     pub fn is_io(&self) -> bool {
         matches!(self, RulesError::Io { .. })
     }
+    /// Whether every problem is in the choice of options, none in the
+    /// file: an option the rule set does not have, one named twice, or
+    /// options that contradict each other or do not combine. Such a choice
+    /// is a mistake of whoever named the options (the command line, or a
+    /// record's `RuleOptions` tag).
+    pub fn is_selection(&self) -> bool {
+        let errors = self.errors();
+        !errors.is_empty()
+            && errors.iter().all(|e| {
+                matches!(
+                    e,
+                    RuleError::UnknownOption { span: None, .. }
+                        | RuleError::OptionRepeated { .. }
+                        | RuleError::OptionConflict { .. }
+                        | RuleError::OptionCombination { .. }
+                )
+            })
+    }
     /// The rule file as named: the spec, or the file that did not compile.
     pub fn file(&self) -> &str {
         match self {

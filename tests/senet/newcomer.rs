@@ -168,3 +168,51 @@ fn standard_input_that_is_not_utf8_is_an_input_problem() {
         );
     }
 }
+
+/// An option named on the command line that the rule set does not have is
+/// a usage error (exit 2) in every command, with "did you mean"; so are
+/// options named twice or that contradict each other.
+#[test]
+fn a_bad_option_on_the_command_line_is_a_usage_error_everywhere() {
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    let commands: [&[&str]; 8] = [
+        &["rules", "check", "bga"],
+        &["rules", "check", "rules/bga.senet"],
+        &["rules", "show", "bga"],
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--throw",
+            "3",
+        ],
+        &["check", "--rules", "bga", "games/bga-demo.sgn"],
+        &["replay", "--rules", "bga", "games/bga-demo.sgn"],
+        &["board", "--rules", "bga", "--position", position],
+        &["simulate", "--rules", "bga", "--games", "1"],
+    ];
+    let selections: [&[&str]; 3] = [
+        &["--option", "a-14"],
+        &["--option", "A-1", "--option", "A-1"],
+        &["--option", "A-3/lowest", "--option", "A-3/queue"],
+    ];
+    for command in commands {
+        for options in selections {
+            let args: Vec<&str> = command.iter().chain(options).copied().collect();
+            let (code, _, err) = senet(&args, b"");
+            assert_eq!(code, 2, "{args:?}: {err}");
+            if options[1] == "a-14" {
+                assert!(err.contains("did you mean `A-14`?"), "{args:?}: {err}");
+            }
+        }
+    }
+    // A conflict between the file's own declarations is a problem of the
+    // file that `rules check` checks: exit 1.
+    let (code, _, err) = senet(
+        &["rules", "check", "tests/fixtures/rules/err/conflict.senet"],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+}
