@@ -425,7 +425,8 @@ fn replace_controls(s: &str, with: impl Fn(char) -> String) -> std::borrow::Cow<
 
 /// The candidate a mistyped `word` most likely meant: one that differs only
 /// in letter case, or else the nearest within a small edit distance (one
-/// edit for short words, a third of the length for longer ones). `None`
+/// edit for short words, a third of the length for longer ones; between
+/// equally near ones, one with the same first letter). `None`
 /// when nothing is that close, so that a help line never guesses wildly.
 pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let candidates: Vec<&str> = candidates.into_iter().collect();
@@ -442,7 +443,9 @@ pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         .filter(|c| *c != word)
         .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
         .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
+        // Between equally near candidates, one with the same first letter
+        // (`gat`: `gate`, not `at`).
+        .min_by_key(|&(d, c)| (d, c.chars().next() != lower.chars().next()))
         .map(|(_, c)| c)
 }
 

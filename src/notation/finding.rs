@@ -207,6 +207,8 @@ mod tests {
         assert_eq!(nearest("BGA", names), Some("bga"));
         assert_eq!(nearest("kendal", names), Some("kendall"));
         assert_eq!(nearest("xyz", names), None);
+        // Equally near: the one with the same first letter.
+        assert_eq!(nearest("gat", ["at", "gate"]), Some("gate"));
         assert_eq!(
             nearest("bga", names),
             None,

@@ -247,7 +247,7 @@ pub enum RuleError {
     #[diagnostic(
         code(senet::rules::unknown_base),
         help(
-            "extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
+            "{guess}extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
         )
     )]
     UnknownBase {
@@ -258,6 +258,8 @@ pub enum RuleError {
         spec: String,
         reason: String,
         builtins: String,
+        /// `did you mean `kendall`? ` for a near built-in name, or empty.
+        guess: String,
     },
 
     #[error("square {square} is in both setups")]

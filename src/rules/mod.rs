@@ -402,6 +402,9 @@ fn collect_layers(
                         spec: ext.node.clone(),
                         reason,
                         builtins: builtins_list(),
+                        guess: crate::diag::nearest(&ext.node, builtin_names().iter().copied())
+                            .map(|n| format!("did you mean `{n}`? Otherwise "))
+                            .unwrap_or_default(),
                     })
                 }
             }
