@@ -229,14 +229,21 @@ pub fn run(args: BoardArgs) -> ExitCode {
             color: false,
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
+            to_flag: "--at",
         };
         let (view, code) = walk(&text, &name, dir.as_deref(), &opts);
         let Some(view) = view else {
             return code.unwrap_or(ExitCode::from(super::EXIT_INPUT));
         };
+        // An `--at` the game never reaches is `senet::replay::past_end`,
+        // already shown, exit 1 as in `replay`; one the replay could not
+        // place (units after a gap) is refused here.
         if let Some(at) = args.at
             && view.ending.starts_with("The game ends before")
         {
+            if let Some(code) = code {
+                return code;
+            }
             errln!("error: game {} of {name} ends before {at}", args.game);
             return ExitCode::from(super::EXIT_USAGE);
         }
@@ -316,6 +323,7 @@ pub fn replay_pictures(args: &ReplayArgs, text: &str, name: &str, dir: Option<&P
             color: false,
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
+            to_flag: "--to",
         };
         let (view, code) = walk(text, name, dir, &opts);
         if code.is_some() {

@@ -216,3 +216,156 @@ fn a_bad_option_on_the_command_line_is_a_usage_error_everywhere() {
     );
     assert_eq!(code, 1, "{err}");
 }
+
+/// `rules explain --format json` carries what the text says: the options
+/// that change the clause, with the lines they take away and put instead.
+#[test]
+fn explain_json_has_the_options_that_change_a_clause() {
+    let (code, text, _) = senet(&["rules", "explain", "T-17", "--rules", "thai"], b"");
+    assert_eq!(code, 0);
+    let (code, json, _) = senet(
+        &[
+            "rules", "explain", "T-17", "--rules", "thai", "--format", "json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let changes = v["changed_by"].as_array().expect("changed_by is a list");
+    let in_text: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("thai --option "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert!(!in_text.is_empty(), "{text}");
+    let in_json: Vec<&str> = changes
+        .iter()
+        .map(|c| c["option"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_text, in_json);
+    let t17b = changes.iter().find(|c| c["option"] == "T-17b").unwrap();
+    assert_eq!(t17b["rules"], "thai");
+    assert!(
+        t17b["removed"][0]
+            .as_str()
+            .unwrap()
+            .contains("only with a throw of")
+    );
+    assert!(t17b["added"][0].as_str().unwrap().contains("[T-17b]"));
+}
+
+/// `--to` past the end says how long the game is in the unit of `--to`:
+/// rounds, a side's turns, or the units of a turn.
+#[test]
+fn replay_to_past_the_end_speaks_in_the_unit_of_to() {
+    let cases = [
+        (
+            "68",
+            "--to 68 is past the end of the game: it has 67 rounds",
+        ),
+        (
+            "68.",
+            "--to 68. is past the end of the game: White's last turn is 67.",
+        ),
+        (
+            "67...",
+            "--to 67... is past the end of the game: Black's last turn is 66...",
+        ),
+        (
+            "67.9",
+            "--to 67.9 is past the end of turn 67.: it has 1 unit",
+        ),
+        (
+            "66...5",
+            "--to 66...5 is past the end of turn 66...: it has 2 units",
+        ),
+    ];
+    for (to, said) in cases {
+        let (code, _, err) = senet(&["replay", "games/bga-demo.sgn", "--to", to], b"");
+        assert_eq!(code, 1, "--to {to}: {err}");
+        assert!(err.contains(said), "--to {to}: {err}");
+        assert!(err.contains("senet::replay::past_end"), "--to {to}: {err}");
+    }
+    // The last unit of the game is no error.
+    let (code, _, err) = senet(&["replay", "games/bga-demo.sgn", "--to", "67.1"], b"");
+    assert_eq!(code, 0, "{err}");
+    // `board --at` says the same with its own flag, with the same exit code.
+    let (code, _, err) = senet(
+        &[
+            "board",
+            "games/bga-demo.sgn",
+            "--at",
+            "68",
+            "--format",
+            "text",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--at 68 is past the end of the game: it has 67 rounds"),
+        "{err}"
+    );
+}
+
+/// Problems of the header come in the order of its lines, whichever step
+/// found them.
+#[test]
+fn header_findings_come_in_line_order() {
+    let record = "[Event \"x\"]\n[Site \"?\"]\n[Date \"2026.13.45\"]\n[Round \"?\"]\n\
+                  [White \"a\"]\n[Black \"b\"]\n[result \"*\"]\n[Rules \"bga\"]\n\
+                  [RuleOptions \"A-1;;A-14\"]\n[Event \"again\"]\n[FirstPlayer \"Green\"]\n\n*\n";
+    let (code, out, _) = senet(&["check", "--format", "short", "-"], record.as_bytes());
+    assert_eq!(code, 1);
+    let lines: Vec<usize> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("<stdin>:"))
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(lines.len() >= 4, "{out}");
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "{out}");
+}
+
+/// A `Date` with several wrong parts names each, at the parts themselves.
+#[test]
+fn a_wrong_date_names_every_wrong_part() {
+    let record = |date: &str| {
+        format!(
+            "[Event \"x\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"?\"]\n[White \"a\"]\n\
+             [Black \"b\"]\n[Result \"*\"]\n[Rules \"bga\"]\n[FirstPlayer \"White\"]\n\n*\n"
+        )
+    };
+    let cases = [
+        // (date, column of the first wrong part, words)
+        (
+            "2026.12.45",
+            16,
+            "`2026.12.45` has no day 45: month 12 has 31 days",
+        ),
+        (
+            "2026.13.45",
+            13,
+            "`2026.13.45` has no month 13: months run from 01 to 12, and no day 45: days run from 01 to 31",
+        ),
+        ("2026.02.30", 16, "has no day 30: month 02 has 28 days"),
+        ("2026.1.45", 13, "the month `1` is not 2 digits (or ??)"),
+    ];
+    for (date, column, said) in cases {
+        let (code, out, _) = senet(
+            &["check", "--format", "short", "-"],
+            record(date).as_bytes(),
+        );
+        assert_eq!(code, 1, "{date}: {out}");
+        let line = out
+            .lines()
+            .find(|l| l.contains("senet::sgn::date"))
+            .unwrap_or_default();
+        assert!(
+            line.starts_with(&format!("<stdin>:3:{column}:")),
+            "{date}: {out}"
+        );
+        assert!(line.contains(said), "{date}: {out}");
+    }
+}
