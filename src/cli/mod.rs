@@ -417,6 +417,7 @@ pub fn stdin_rule_file() -> Result<crate::diag::SourceFile, crate::rules::RulesE
         path: STDIN_RULES.to_string(),
         reason: format!("standard input cannot be read: {reason}"),
         builtins: crate::rules::builtin_names().join(", "),
+        guess: String::new(),
     })?;
     let Some(at) = bad else {
         return Ok(file);

@@ -18,12 +18,15 @@ pub enum RulesError {
     #[error("cannot read rule file `{path}`: {reason}")]
     #[diagnostic(
         code(senet::rules::io),
-        help("give a built-in rule set ({builtins}) or the path of a .senet file")
+        help("{guess}give a built-in rule set ({builtins}) or the path of a .senet file")
     )]
     Io {
         path: String,
         reason: String,
         builtins: String,
+        /// `did you mean `kendall`? Otherwise ` for a near built-in name,
+        /// or empty.
+        guess: String,
     },
     /// A rule file named by a record that may be read but cannot serve:
     /// not a regular file, larger than the cap, or not text.

@@ -30,11 +30,20 @@ fn builtins_list() -> String {
     builtin_names().join(", ")
 }
 
+/// `did you mean `kendall`? Otherwise ` when `spec` is near a built-in
+/// name (`kendal`, `BGA`), or empty.
+fn guess_builtin(spec: &str) -> String {
+    crate::diag::nearest(spec, builtin_names().iter().copied())
+        .map(|n| format!("did you mean `{n}`? Otherwise "))
+        .unwrap_or_default()
+}
+
 fn io_error(spec: &str, unread: Unread) -> RulesError {
     RulesError::Io {
         path: spec.to_string(),
         reason: unread.reason(),
         builtins: builtins_list(),
+        guess: guess_builtin(spec),
     }
 }
 
@@ -402,9 +411,7 @@ fn collect_layers(
                         spec: ext.node.clone(),
                         reason,
                         builtins: builtins_list(),
-                        guess: crate::diag::nearest(&ext.node, builtin_names().iter().copied())
-                            .map(|n| format!("did you mean `{n}`? Otherwise "))
-                            .unwrap_or_default(),
+                        guess: guess_builtin(&ext.node),
                     })
                 }
             }

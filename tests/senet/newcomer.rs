@@ -369,3 +369,26 @@ fn a_wrong_date_names_every_wrong_part() {
         assert!(line.contains(said), "{date}: {out}");
     }
 }
+
+/// A rule set named on the command line that is near a built-in name gets
+/// "did you mean", as the `Rules` tag and `extends` do.
+#[test]
+fn a_misspelt_rule_set_on_the_command_line_gets_did_you_mean() {
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    for (spec, meant) in [("kendal", "kendall"), ("BGA", "bga")] {
+        let (code, _, err) = senet(
+            &[
+                "moves",
+                "--rules",
+                spec,
+                "--position",
+                position,
+                "--throw",
+                "3",
+            ],
+            b"",
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("did you mean `{meant}`?")), "{err}");
+    }
+}
