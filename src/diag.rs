@@ -422,3 +422,46 @@ fn replace_controls(s: &str, with: impl Fn(char) -> String) -> std::borrow::Cow<
             .collect(),
     )
 }
+
+/// The candidate a mistyped `word` most likely meant: one that differs only
+/// in letter case, or else the nearest within a small edit distance (one
+/// edit for short words, a third of the length for longer ones; between
+/// equally near ones, one with the same first letter). `None`
+/// when nothing is that close, so that a help line never guesses wildly.
+pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(word) && **c != word)
+    {
+        return Some(c);
+    }
+    let lower = word.to_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|&(d, _)| d <= limit)
+        // Between equally near candidates, one with the same first letter
+        // (`gat`: `gate`, not `at`).
+        .min_by_key(|&(d, c)| (d, c.chars().next() != lower.chars().next()))
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters: insertions, deletions and
+/// substitutions each cost one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + (ca != cb) as usize).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
+}

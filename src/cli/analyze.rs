@@ -5,7 +5,7 @@
 use crate::analysis::game::{self, Choice, Mark, SideSummary, Thresholds, UnitReport};
 use crate::analysis::{Budget, Policy, Settings};
 use crate::engine::{Position, Ruleset, Unit};
-use crate::notation::header::{self, Header, RulesCache};
+use crate::notation::header::{self, Header};
 use crate::notation::replay::{Replayer, Severity, Step};
 use crate::notation::syntax::{Command, CommandKind, Comment, Game, Node, Span};
 use crate::notation::{Reader, write_games};
@@ -91,8 +91,9 @@ pub struct AnalyzeArgs {
     /// SGN files (`-` for standard input).
     #[arg(required = true, value_name = "FILE|-")]
     pub files: Vec<PathBuf>,
-    /// Analyse under this rule set, whatever the records' headers say.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// Analyse under this rule set, whatever the records' headers say
+    /// (`-`: a rule file on standard input).
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
@@ -181,7 +182,9 @@ fn line(
     // start position.
     let mut findings = Vec::new();
     let over = args.rules.as_deref().map(|r| (r, args.options.as_slice()));
-    let mut cache = RulesCache::new(args.record_rules.confinement());
+    let mut cache =
+        super::record_rules_cache(args.record_rules.confinement(), args.rules.as_deref(), &[])
+            .map_err(|_| String::new())?;
     let resolved = header::resolve(game, dir, over, &mut cache, &mut findings)
         .map_err(|e| super::render(&*e))?;
     let errors = || {
@@ -467,24 +470,11 @@ struct Run<'a> {
 impl Run<'_> {
     /// Analyses every game of one file. `Err` stops the run (exit code 2).
     fn file(&mut self, path: &Path) -> Result<(), ExitCode> {
-        let stdin = path.as_os_str() == "-";
-        let text = if stdin {
-            let mut s = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-        } else {
-            std::fs::read_to_string(path)
-        }
-        .map_err(|e| {
-            errln!("error: cannot read {}: {e}", path.display());
-            ExitCode::from(super::EXIT_USAGE)
-        })?;
-        let name = if stdin {
-            "<stdin>".to_string()
-        } else {
-            path.display().to_string()
-        };
-        // A record on standard input has no folder of its own.
-        let dir = if stdin { None } else { path.parent() };
+        super::stdin_once(path, self.args.rules.as_deref())?;
+        // Bytes that are not UTF-8 are a problem of the record (exit 1); a
+        // record on standard input has no folder of its own.
+        let (name, text, dir) = super::read_record(path)?;
+        let dir = dir.as_deref();
         let src = || NamedSource::new(name.clone(), text.clone());
         let mut reader = Reader::new(&text);
         let mut games = Vec::new();

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct BestArgs {
-    /// A built-in rule set or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// A built-in rule set, the path of a .senet file, or `-` for a rule
+    /// file on standard input.
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: String,
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
@@ -172,7 +173,7 @@ fn every_throw(position: String, a: &PositionAnalysis, format: Format) -> String
 }
 
 pub fn run(args: BestArgs) -> ExitCode {
-    let rules = match super::load_rules(&args.rules, None, &args.options) {
+    let rules = match super::load_rules(&args.rules, &args.options) {
         Ok(r) => r,
         Err(code) => return code,
     };

@@ -38,10 +38,10 @@ pub struct BoardArgs {
     /// `12.` / `12...` (White's or Black's turn 12), `12.2` / `12...3`.
     #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse, requires = "file")]
     pub at: Option<StopAt>,
-    /// A built-in rule set (`senet rules list`) or the path of a .senet
-    /// file: the rules of `--position`, or of the record whatever its
-    /// `Rules` tag says.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// A built-in rule set (`senet rules list`), the path of a .senet
+    /// file, or `-` for standard input: the rules of `--position`, or of
+    /// the record whatever its `Rules` tag says.
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
@@ -215,6 +215,9 @@ pub fn run(args: BoardArgs) -> ExitCode {
         return ExitCode::from(super::EXIT_USAGE);
     }
     let bytes = if let Some(file) = &args.file {
+        if let Err(code) = super::stdin_once(file, args.rules.as_deref()) {
+            return code;
+        }
         let (name, text, dir) = match super::read_record(file) {
             Ok(r) => r,
             Err(code) => return code,
@@ -226,14 +229,21 @@ pub fn run(args: BoardArgs) -> ExitCode {
             color: false,
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
+            to_flag: "--at",
         };
         let (view, code) = walk(&text, &name, dir.as_deref(), &opts);
         let Some(view) = view else {
             return code.unwrap_or(ExitCode::from(super::EXIT_INPUT));
         };
+        // An `--at` the game never reaches is `senet::replay::past_end`,
+        // already shown, exit 1 as in `replay`; one the replay could not
+        // place (units after a gap) is refused here.
         if let Some(at) = args.at
             && view.ending.starts_with("The game ends before")
         {
+            if let Some(code) = code {
+                return code;
+            }
             errln!("error: game {} of {name} ends before {at}", args.game);
             return ExitCode::from(super::EXIT_USAGE);
         }
@@ -264,7 +274,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
             errln!("error: give a record, or --rules and --position");
             return ExitCode::from(super::EXIT_USAGE);
         };
-        let rules = match super::load_rules(spec, None, &args.options) {
+        let rules = match super::load_rules(spec, &args.options) {
             Ok(r) => r,
             Err(code) => return code,
         };
@@ -313,6 +323,7 @@ pub fn replay_pictures(args: &ReplayArgs, text: &str, name: &str, dir: Option<&P
             color: false,
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
+            to_flag: "--to",
         };
         let (view, code) = walk(text, name, dir, &opts);
         if code.is_some() {

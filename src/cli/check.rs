@@ -18,9 +18,9 @@ pub struct CheckArgs {
     /// SGN files, directories (every `*.sgn` below them) or `-` for standard input.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub paths: Vec<PathBuf>,
-    /// Check every game under this rule set (a built-in name or a .senet
-    /// path), whatever its Rules tag says.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// Check every game under this rule set (a built-in name, a .senet
+    /// path, or `-` for standard input), whatever its Rules tag says.
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
@@ -578,9 +578,14 @@ impl Checker {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
+    for path in &args.paths {
+        if let Err(code) = super::stdin_once(path, args.rules.as_deref()) {
+            return code;
+        }
+    }
     if let Some(spec) = &args.rules {
         // A bad --rules is a usage error before any record is read.
-        if let Err(code) = super::load_rules(spec, None, &args.options) {
+        if let Err(code) = super::load_rules(spec, &args.options) {
             return code;
         }
     }
@@ -588,6 +593,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let records: Vec<&std::path::Path> = args.paths.iter().map(PathBuf::as_path).collect();
+    let mut caches = Vec::new();
+    for _ in 0..threads {
+        match super::record_rules_cache(
+            args.record_rules.confinement(),
+            args.rules.as_deref(),
+            &records,
+        ) {
+            Ok(cache) => caches.push(cache),
+            Err(code) => return code,
+        }
+    }
     let mut checker = Checker {
         opts: CheckOptions {
             rules_override: args.rules.clone(),
@@ -597,9 +614,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         args_format: args.format,
         strict: args.strict,
         syntax_only: args.syntax_only,
-        caches: (0..threads)
-            .map(|_| RulesCache::new(args.record_rules.confinement()))
-            .collect(),
+        caches,
         summary: Summary::default(),
         out: super::out::Buffered::new(),
         rule_file_failed: false,

@@ -136,7 +136,7 @@ fn load(spec: &str) -> Result<Ruleset, ExitCode> {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let options: Vec<String> = parts.map(String::from).collect();
-    super::load_rules(name, None, &options)
+    super::load_rules(name, &options)
 }
 
 /// The win rate of `player` against random, half the games with each colour.

@@ -26,7 +26,8 @@ pub const RULES_SHOW: &str = "\
 Examples:
   senet rules show bga
   senet rules show thai --option T-17b
-  senet rules show my-variant.senet --format json";
+  senet rules show my-variant.senet --format json
+  senet rules show - < my-variant.senet";
 
 pub const RULES_EXPLAIN: &str = "\
 Examples:
@@ -56,7 +57,8 @@ pub const FMT: &str = "\
 Examples:
   senet fmt game.sgn                rewrite in place
   senet fmt --check games/          exit 1 when a file is not canonical
-  senet fmt --stdout - < game.sgn";
+  senet fmt --stdout - < game.sgn
+  senet fmt --check - < game.sgn";
 
 pub const REPLAY: &str = "\
 Examples:

@@ -200,18 +200,26 @@ fn same_meaning(a: &[Game], b: &[Game]) -> bool {
 /// Compares what is written with a file's current content, byte by byte,
 /// as it is written: whether a file changes is known without holding it.
 struct Compare {
-    old: std::io::BufReader<std::fs::File>,
+    old: Box<dyn Read>,
     same: bool,
     chunk: Vec<u8>,
 }
 
 impl Compare {
     fn new(path: &std::path::Path) -> std::io::Result<Compare> {
-        Ok(Compare {
-            old: std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?),
+        let file = std::fs::File::open(path)?;
+        Ok(Compare::of(Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            file,
+        ))))
+    }
+    /// A comparison with text already read (standard input).
+    fn of(old: Box<dyn Read>) -> Compare {
+        Compare {
+            old,
             same: true,
             chunk: Vec::new(),
-        })
+        }
     }
     fn feed(&mut self, new: &[u8]) -> std::io::Result<()> {
         if !self.same {
@@ -357,21 +365,27 @@ fn format_file(
         path.display().to_string()
     };
     let dir = if stdin { None } else { path.parent() };
-    let input: Box<dyn BufRead> = if args.fix {
-        // The fixes look across lines (comments, games): the whole text.
-        let mut raw = Vec::new();
-        let read = if stdin {
-            std::io::stdin().read_to_end(&mut raw)
-        } else {
-            std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut raw))
+    // Standard input under `--check` is held to compare the canonical text
+    // with; `--fix` looks across lines (comments, games): the whole text.
+    let whole = args.fix || (stdin && args.check);
+    let mut original = None;
+    let input: Box<dyn BufRead> = if whole {
+        let text = match super::read_record_text(path) {
+            Ok((_, text, _)) => text,
+            Err(code) => return Ok(code),
         };
-        read.map_err(|e| format!("cannot read {name}: {e}"))?;
-        let text = String::from_utf8(raw).map_err(|_| format!("cannot read {name}: not UTF-8"))?;
-        let (fixed, lines) = fix_text(&text, &name, dir, cache);
-        for l in &lines {
-            errln!("{}", crate::diag::printable(l));
-        }
-        Box::new(std::io::Cursor::new(fixed.into_bytes()))
+        let text = if args.fix {
+            let (fixed, lines) = fix_text(&text, &name, dir, cache);
+            for l in &lines {
+                errln!("{}", crate::diag::printable(l));
+            }
+            original = Some(text.into_bytes());
+            fixed
+        } else {
+            original = Some(text.clone().into_bytes());
+            text
+        };
+        Box::new(std::io::Cursor::new(text.into_bytes()))
     } else if stdin {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
@@ -383,11 +397,11 @@ fn format_file(
         let what = what.to_string();
         move |e: std::io::Error| format!("cannot {what} {name}: {e}")
     };
-    if stdin && args.check {
-        return Err("--check compares files: give a file, not standard input".into());
-    }
     let mut sink = if args.check {
-        Sink::Check(Compare::new(path).map_err(io("read"))?)
+        match original.filter(|_| stdin) {
+            Some(bytes) => Sink::Check(Compare::of(Box::new(std::io::Cursor::new(bytes)))),
+            None => Sink::Check(Compare::new(path).map_err(io("read"))?),
+        }
     } else if args.stdout || stdin {
         Sink::Spool(std::io::BufWriter::new(spool().map_err(io("spool"))?))
     } else {

@@ -317,16 +317,22 @@ pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
     out
 }
 
-/// Reads a whole record from a path or standard input (`-`) for `replay`
-/// and `board`: `(name, text, the record's folder)`. Bytes that are not
-/// UTF-8 are a problem of the input (exit 1), reported at their offset as
-/// `check` reports them; a file that cannot be read is an I/O error (2).
+/// Reads a whole record from a path or standard input (`-`) for `replay`,
+/// `board` and `analyze`: `(name, text, the record's folder)`. Bytes that
+/// are not UTF-8 are a problem of the input (exit 1), reported at their
+/// offset as `check` reports them; a file that cannot be read is an I/O
+/// error (2).
 pub fn read_record(
     file: &std::path::Path,
 ) -> Result<(String, String, Option<std::path::PathBuf>), ExitCode> {
-    use std::io::Read;
-    let stdin = file.as_os_str() == "-";
-    let (name, dir) = if stdin {
+    read_record_text(file).map_err(ExitCode::from)
+}
+
+/// [`read_record`] with the exit code as a number (for `fmt`).
+pub fn read_record_text(
+    file: &std::path::Path,
+) -> Result<(String, String, Option<std::path::PathBuf>), u8> {
+    let (name, dir) = if is_stdin(file) {
         ("<stdin>".to_string(), None)
     } else {
         (
@@ -334,16 +340,10 @@ pub fn read_record(
             file.parent().map(std::path::Path::to_path_buf),
         )
     };
-    let mut bytes = Vec::new();
-    let read = if stdin {
-        std::io::stdin().read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
-    };
-    if let Err(e) = read {
+    let bytes = read_bytes(file).map_err(|e| {
         errln!("error: cannot read {}: {e}", crate::diag::printable(&name));
-        return Err(ExitCode::from(EXIT_USAGE));
-    }
+        EXIT_USAGE
+    })?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text, dir)),
         Err(e) => {
@@ -362,21 +362,138 @@ pub fn read_record(
             let report = miette::Report::new(error)
                 .with_source_code(NamedSource::new(crate::diag::printable(&name), shown));
             err!("{}", render(report.as_ref()));
-            Err(ExitCode::from(EXIT_INPUT))
+            Err(EXIT_INPUT)
         }
     }
 }
 
-/// Loads a rule set for a command, reporting a failure on standard error.
-pub fn load_rules(
+/// Whether a path argument is `-`, standard input.
+pub fn is_stdin(file: &std::path::Path) -> bool {
+    file.as_os_str() == "-"
+}
+
+/// The bytes of a file, or of standard input for `-`.
+fn read_bytes(file: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    if is_stdin(file) {
+        std::io::stdin().read_to_end(&mut bytes)?;
+    } else {
+        std::fs::File::open(file)?.read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
+}
+
+/// The name under which a rule file read from standard input is shown.
+pub const STDIN_RULES: &str = "<stdin>";
+
+/// The rule file given as `-` (`rules show -`, `--rules -`), read from
+/// standard input once per run: a command may compile it under several
+/// sets of options (`rules explain`, `check`).
+/// The file, and the offset of its first byte that is not UTF-8 (shown as
+/// U+FFFD), or why standard input could not be read.
+type StdinRules = Result<(crate::diag::SourceFile, Option<usize>), String>;
+static STDIN_RULE_FILE: std::sync::OnceLock<StdinRules> = std::sync::OnceLock::new();
+
+/// The rule file on standard input. Bytes that are not UTF-8 are an error
+/// of the rule file at their offset; a failed read is an I/O error.
+pub fn stdin_rule_file() -> Result<crate::diag::SourceFile, crate::rules::RulesError> {
+    use crate::rules::{RuleError, RulesError};
+    let read = STDIN_RULE_FILE.get_or_init(|| {
+        read_bytes(std::path::Path::new("-"))
+            .map_err(|e| e.to_string())
+            .map(|bytes| match String::from_utf8(bytes) {
+                Ok(text) => (crate::diag::SourceFile::new(STDIN_RULES, text), None),
+                // Shown with U+FFFD for each bad byte: offsets up to the
+                // first one are the input's own.
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                    (crate::diag::SourceFile::new(STDIN_RULES, text), Some(at))
+                }
+            })
+    });
+    let (file, bad) = read.clone().map_err(|reason| RulesError::Io {
+        path: STDIN_RULES.to_string(),
+        reason: format!("standard input cannot be read: {reason}"),
+        builtins: crate::rules::builtin_names().join(", "),
+        guess: String::new(),
+    })?;
+    let Some(at) = bad else {
+        return Ok(file);
+    };
+    Err(RulesError::Invalid {
+        file: STDIN_RULES.to_string(),
+        count: 1,
+        warnings: 0,
+        errors: vec![RuleError::Syntax {
+            src: file.named(),
+            span: crate::diag::span(at, at + '\u{fffd}'.len_utf8()),
+            label: "not UTF-8".to_string(),
+            expected: "UTF-8 text".to_string(),
+            found: format!("byte {at}, which is not part of a UTF-8 character"),
+            help: "a rule file is UTF-8 text: save it as UTF-8".to_string(),
+        }],
+    })
+}
+
+/// Compiles the rule set a command line names: a built-in name, the path
+/// of a rule file, or `-` for a rule file on standard input.
+pub fn rules_of(
     spec: &str,
-    relative_to: Option<&std::path::Path>,
     options: &[String],
-) -> Result<crate::engine::Ruleset, ExitCode> {
-    crate::rules::load(spec, relative_to, options).map_err(|e| {
+) -> Result<crate::engine::Ruleset, crate::rules::RulesError> {
+    if spec == "-" {
+        crate::rules::load_source(stdin_rule_file()?, options)
+    } else {
+        crate::rules::load(spec, None, options)
+    }
+}
+
+/// Loads a rule set for a command (`-`: from standard input), reporting a
+/// failure on standard error.
+pub fn load_rules(spec: &str, options: &[String]) -> Result<crate::engine::Ruleset, ExitCode> {
+    rules_of(spec, options).map_err(|e| {
         err!("{}", render(&e));
         ExitCode::from(EXIT_USAGE)
     })
+}
+
+/// Standard input holds one file: a record read from `-` and `--rules -`
+/// together are a usage error.
+pub fn stdin_once(record: &std::path::Path, rules: Option<&str>) -> Result<(), ExitCode> {
+    if is_stdin(record) && rules == Some("-") {
+        errln!(
+            "error: standard input can hold the record or the rule file, not both: \
+             give one of them as a file"
+        );
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    Ok(())
+}
+
+/// The rule cache of a command that reads records, with `--rules -` read
+/// from standard input. Standard input holds one of the two: a record read
+/// from `-` and `--rules -` together are a usage error.
+pub fn record_rules_cache(
+    confinement: crate::rules::Confinement,
+    rules: Option<&str>,
+    records: &[&std::path::Path],
+) -> Result<crate::notation::header::RulesCache, ExitCode> {
+    let cache = crate::notation::header::RulesCache::new(confinement);
+    for record in records {
+        stdin_once(record, rules)?;
+    }
+    if rules != Some("-") {
+        return Ok(cache);
+    }
+    match stdin_rule_file() {
+        Ok(file) => Ok(cache.with_given_rules(file)),
+        Err(e) => {
+            err!("{}", render(&e));
+            Err(ExitCode::from(EXIT_USAGE))
+        }
+    }
 }
 
 /// A position string given on the command line (`--position`), read for

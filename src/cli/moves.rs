@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
-    /// A built-in rule set (`senet rules list`) or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// A built-in rule set (`senet rules list`), the path of a .senet
+    /// file, or `-` for a rule file on standard input.
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: String,
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
@@ -67,7 +68,7 @@ struct RefusedMove {
 }
 
 pub fn run(args: MovesArgs) -> ExitCode {
-    let rules = match super::load_rules(&args.rules, None, &args.options) {
+    let rules = match super::load_rules(&args.rules, &args.options) {
         Ok(r) => r,
         Err(code) => return code,
     };

@@ -17,16 +17,16 @@
 //! Exit codes: 0 the game replayed; 1 the record has a syntax error, a unit
 //! that the rules forbid (the output stops there and the problem is shown),
 //! a header that gives no rule set or start position, or `--to` names a
-//! turn after the game's last unit (`senet::replay::past_end`, which says
-//! how many units the game has); 2 the file cannot
-//! be read, the rule set does not load, or there is no game N.
+//! place the game never reaches (`senet::replay::past_end`, which says
+//! where the game ends in the unit of `--to`); 2 the file cannot be read,
+//! the rule set does not load, or there is no game N.
 
 use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
 use crate::notation::header::{self, RulesCache, RulesChoice};
 use crate::notation::reader::Reader;
 use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
-use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, UnitSyntax};
+use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, Span, UnitSyntax};
 use crate::picture::html::{GameView, StepView};
 use crate::rules::{Confinement, RulesError};
 use miette::NamedSource;
@@ -58,9 +58,10 @@ pub struct ReplayArgs {
     /// The global `--color`: highlight the piece that moved (ANSI colours).
     #[arg(skip)]
     pub color: ColorChoice,
-    /// Replay under this rule set (a built-in name or a .senet path),
+    /// Replay under this rule set (a built-in name, a .senet path, or `-`
+    /// for standard input),
     /// whatever the record's `Rules` tag says; a record without one needs it.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: Option<String>,
     /// Options to select with --rules (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true, requires = "rules")]
@@ -177,6 +178,9 @@ pub struct ReplayOptions {
     /// `--rules` and `--option`: the rule set to replay under, whatever
     /// the record's `Rules` tag says.
     pub rules: Option<(String, Vec<String>)>,
+    /// The flag that set `to`, for messages: `--to` (`replay`) or `--at`
+    /// (`board`).
+    pub to_flag: &'static str,
 }
 
 impl Default for ReplayOptions {
@@ -188,6 +192,7 @@ impl Default for ReplayOptions {
             color: false,
             confinement: Confinement::default(),
             rules: None,
+            to_flag: "--to",
         }
     }
 }
@@ -626,6 +631,10 @@ struct Walk<'a> {
     /// The last turn number written in the main line (number, side), for
     /// games whose last units were not replayed (after a `--`).
     last_written: Option<(u32, usize)>,
+    /// Main-line units shown per turn (number, side), for a `--to` past
+    /// the end to say where the game ends in its own terms.
+    /// With the span of the turn's last unit shown.
+    turn_units: HashMap<(u32, usize), (u32, Span)>,
 }
 
 impl<'a> Walk<'a> {
@@ -904,6 +913,8 @@ impl<'a> Walk<'a> {
             self.shown += 1;
             self.last_label = label(&p, index);
             self.last_key = Some(p.key(index));
+            self.turn_units
+                .insert((p.before.turn, p.before.to_move.index()), (index, u.span));
             match self.opts.format {
                 Format::Positions => {
                     self.out.push_str(&self.pos_string(&p.after));
@@ -959,32 +970,96 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The finding for a `--to` past the last unit of the game: the walk
-/// showed every unit and never reached it.
-fn past_end(t: StopAt, walk: &Walk<'_>, game: &Game) -> Finding {
-    let units = walk.shown;
-    let last = if units == 0 {
-        "it has no units".to_string()
-    } else {
-        format!("the last is {}", walk.last_label)
+/// The finding for a `--to` that names a place the game never reaches: a
+/// round, a turn or a unit after its last one, or a unit after the last
+/// one of its turn. The message gives the game's length in the unit of
+/// `--to`: rounds for `12`, a side's turns for `12.` and `12...`, a turn's
+/// units for `12.2`. `stopped`: the walk stopped at `--to` before the end.
+fn past_end(t: StopAt, stopped: bool, walk: &Walk<'_>, game: &Game) -> Option<Finding> {
+    let flag = walk.opts.to_flag;
+    let side = t.side.map(Side::index);
+    // A unit beyond the last of a turn that the game has.
+    if let (Some(u), Some(s)) = (t.unit, side)
+        && let Some(&(n, last)) = walk.turn_units.get(&(t.turn, s))
+        && u > n
+    {
+        let turn = StopAt { unit: None, ..t };
+        let plural = if n == 1 { "" } else { "s" };
+        return Some(
+            Finding::error(
+                Code::PastEnd,
+                format!("{flag} {t} is past the end of turn {turn}: it has {n} unit{plural}"),
+                last,
+            )
+            .label(format!("the last unit of {turn}"))
+            .help(format!(
+                "give {flag} {turn}{n} or an earlier unit of the turn, or leave {flag} out to replay the whole game"
+            )),
+        );
+    }
+    if stopped {
+        return None;
+    }
+    let reached = walk.last_key.is_some_and(|last| t.first_key() <= last);
+    // Units after a gap (`--`) are not replayed: where they end is unknown.
+    let unreplayed = walk.last_written.is_some_and(|(n, s)| {
+        (t.turn, side.unwrap_or(0)) <= (n, s)
+            && walk.last_key.is_none_or(|(ln, ls, _)| (ln, ls) != (n, s))
+    });
+    if reached || unreplayed {
+        return None;
+    }
+    let Some((last_turn, _, _)) = walk.last_key else {
+        return Some(past(
+            format!("{flag} {t} is past the end of the game: it has no units"),
+            "leave {flag} out: there is nothing to stop after".to_string(),
+            game,
+        ));
     };
-    Finding::error(
-        Code::PastEnd,
-        format!(
-            "--to {t} is past the end of the game: it has {units} unit{} ({last})",
-            if units == 1 { "" } else { "s" }
+    let (message, help) = match t.side {
+        // A round: the game's rounds.
+        None => (
+            format!(
+                "{flag} {t} is past the end of the game: it has {last_turn} round{}",
+                if last_turn == 1 { "" } else { "s" }
+            ),
+            format!(
+                "give {flag} {last_turn} or an earlier round, or leave {flag} out to replay the whole game"
+            ),
         ),
-        game.result_span,
-    )
-    .label("the game ends here")
-    .help(if units == 0 {
-        "leave out --to: there is nothing to stop after".to_string()
-    } else {
-        format!(
-            "give --to {} or an earlier turn, or leave it out to replay the whole game",
-            walk.last_label
-        )
-    })
+        // A side's turn (or a unit of one): that side's last turn.
+        Some(s) => {
+            let last = walk
+                .turn_units
+                .keys()
+                .filter(|(_, k)| *k == s.index())
+                .map(|(n, _)| *n)
+                .max();
+            let dots = if s == Side::White { "." } else { "..." };
+            match last {
+                Some(n) => (
+                    format!("{flag} {t} is past the end of the game: {s}'s last turn is {n}{dots}"),
+                    format!(
+                        "give {flag} {n}{dots} or an earlier turn, or leave {flag} out to replay the whole game"
+                    ),
+                ),
+                None => (
+                    format!("{flag} {t} is past the end of the game: {s} has no turn in it"),
+                    format!(
+                        "give a turn of the other side, or {flag} {last_turn}, or leave {flag} out to replay the whole game"
+                    ),
+                ),
+            }
+        }
+    };
+    Some(past(message, help, game))
+}
+
+/// A `senet::replay::past_end` finding at the game's result.
+fn past(message: String, help: String, game: &Game) -> Finding {
+    Finding::error(Code::PastEnd, message, game.result_span)
+        .label("the game ends here")
+        .help(help)
 }
 
 /// The start position, as `senet check` works it out; problems that still
@@ -1071,9 +1146,12 @@ pub fn replay_game(
             None,
         ));
     };
-    let rules = RulesCache::new(opts.confinement.clone())
-        .load(&choice, dir)
-        .map_err(ReplayError::Rules)?;
+    let mut cache = RulesCache::new(opts.confinement.clone());
+    if choice.spec == "-" && !choice.from_record() {
+        let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
+        cache = cache.with_given_rules(file);
+    }
+    let rules = cache.load(&choice, dir).map_err(ReplayError::Rules)?;
     let options = &choice.options;
     let start = match start_position(&game, &rules) {
         Ok(p) => p,
@@ -1126,6 +1204,7 @@ pub fn replay_game(
         last_label: String::new(),
         last_key: None,
         last_written: None,
+        turn_units: HashMap::new(),
     };
     match opts.format {
         Format::Positions => {
@@ -1183,6 +1262,9 @@ pub fn replay_game(
     }
     let (stopped, end) = walk.main_line(&game.nodes, &start);
     let mut problems: Vec<String> = walk.problems.iter().map(|f| problem(f)).collect();
+    // `--to` named a unit after the last of its turn: the walk stopped
+    // after that turn.
+    let mut past_turn = false;
     if stopped == Some("illegal") {
         if let Some(f) = walk.stop_error {
             problems.push(problem(f));
@@ -1190,16 +1272,18 @@ pub fn replay_game(
                 walk.out.push_str(&format!("Stopped: {}\n", f.message));
             }
         }
-    } else if let (None, Some(t)) = (stopped, opts.to)
-        && walk.last_key.is_none_or(|last| t.first_key() > last)
-        && walk
-            .last_written
-            .is_none_or(|(n, s)| (t.first_key().0, t.first_key().1) > (n, s))
+    } else if let Some(t) = opts.to
+        && let Some(f) = past_end(t, stopped.is_some(), &walk, &game)
     {
-        problems.push(problem(&past_end(t, &walk, &game)));
+        past_turn = stopped.is_some();
+        problems.push(problem(&f));
     }
     if stopped != Some("illegal") && opts.format == Format::Text {
         match (stopped, opts.to) {
+            (Some(_), Some(t)) if past_turn => walk.out.push_str(&format!(
+                "Stopped after {}, the last unit of its turn (--to {t})\n",
+                walk.last_label
+            )),
             (Some(_), Some(t)) => walk.out.push_str(&format!("Stopped after {t} (--to)\n")),
             (None, Some(t)) => walk
                 .out
@@ -1293,6 +1377,9 @@ fn step_view(j: JsonUnit) -> StepView {
 
 pub fn run(args: ReplayArgs) -> ExitCode {
     let color = args.color.on(std::io::stdout().is_terminal());
+    if let Err(code) = super::stdin_once(&args.file, args.rules.as_deref()) {
+        return code;
+    }
     let (name, text, dir) = match super::read_record(&args.file) {
         Ok(read) => read,
         Err(code) => return code,
@@ -1311,6 +1398,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         color: color && args.out.is_none(),
         confinement: args.record_rules.confinement(),
         rules: args.rules.clone().map(|r| (r, args.options.clone())),
+        to_flag: "--to",
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {

@@ -20,8 +20,9 @@ pub enum RulesCommand {
     /// its clause.
     #[command(after_help = super::examples::RULES_SHOW)]
     Show {
-        /// A built-in name (`kendall`) or the path of a .senet file.
-        #[arg(value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+        /// A built-in name (`kendall`), the path of a .senet file, or `-`
+        /// for a rule file on standard input.
+        #[arg(value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: String,
         /// Select a named option of the rule file (repeatable).
         #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
@@ -37,9 +38,10 @@ pub enum RulesCommand {
         /// A clause id (`K-9a`), or an option name (`A-3/lowest`) for its
         /// clause.
         clause: String,
-        /// Look at this rule set only (a built-in name or the path of a
-        /// .senet file); by default at every built-in rule set.
-        #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+        /// Look at this rule set only (a built-in name, the path of a
+        /// .senet file, or `-` for standard input); by default at every
+        /// built-in rule set.
+        #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
         rules: Option<String>,
         #[arg(long, value_enum, default_value_t = super::TextJson::Text)]
         format: super::TextJson,
@@ -71,7 +73,7 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
             rules: spec,
             options,
             format,
-        } => match rules::load(&spec, None, &options) {
+        } => match super::rules_of(&spec, &options) {
             Ok(r) => {
                 match format {
                     super::TextJson::Text => out!("{}", show(&r)),
@@ -166,19 +168,14 @@ fn check(
     format: super::TextJson,
     deny_warnings: bool,
 ) -> ExitCode {
-    let stdin = file.as_os_str() == "-";
+    let stdin = super::is_stdin(file);
     let spec = if stdin {
-        "<stdin>".to_string()
+        super::STDIN_RULES.to_string()
     } else {
         file.display().to_string()
     };
     let checked = if stdin {
-        let mut text = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
-            errln!("error: cannot read standard input: {e}");
-            return ExitCode::from(super::EXIT_USAGE);
-        }
-        rules::check_source(crate::diag::SourceFile::new("<stdin>", text), options)
+        super::stdin_rule_file().and_then(|f| rules::check_source(f, options))
     } else {
         rules::check(&spec, None, options)
     };
@@ -258,7 +255,10 @@ fn check(
             } else {
                 report(&e);
             }
-            ExitCode::from(if e.is_io() {
+            // Options named on the command line that the file does not
+            // have (or that do not go together) are a usage error, as in
+            // every other command; a problem of the file is one of the input.
+            ExitCode::from(if e.is_io() || e.is_selection() {
                 super::EXIT_USAGE
             } else {
                 super::EXIT_INPUT
@@ -287,23 +287,28 @@ fn show_json(r: &Ruleset) -> serde_json::Value {
     })
 }
 
-/// `senet rules explain --format json`: the clause, where it comes from,
-/// and the lines of each rule set that cite it.
+/// `senet rules explain --format json`: the same facts as the text: the
+/// clause, where it comes from, the lines of each rule set that cite it and
+/// the options that change those lines.
 fn explain_json(clause: &Clause, specs: &[String]) -> Result<serde_json::Value, RulesError> {
-    let mut cited = Vec::new();
-    for spec in specs {
-        let r = rules::load(spec, None, &[])?;
-        for line in citing(&r, clause.id) {
-            cited.push(serde_json::json!({"rules": r.meta.name, "line": line}));
-        }
-    }
+    let found = explained(clause, specs)?;
     Ok(serde_json::json!({
         "id": clause.id,
         "text": clause.text,
         "page": format!("docs/sources/{}", clause.page.file),
         "title": clause.page.title,
         "source": clause.page.source,
-        "cited_by": cited,
+        "cited_by": found.cited.iter().map(|(rules, line)| serde_json::json!({
+            "rules": rules,
+            "line": line,
+        })).collect::<Vec<_>>(),
+        "changed_by": found.changes.iter().map(|c| serde_json::json!({
+            "rules": c.rules,
+            "option": c.option,
+            "description": c.description,
+            "removed": c.removed,
+            "added": c.added,
+        })).collect::<Vec<_>>(),
     }))
 }
 
@@ -432,14 +437,79 @@ fn wrap(lead: &str, text: &str, indent: usize, width: usize) -> String {
     out
 }
 
+/// What the rule sets say about a clause: the lines citing it, by rule
+/// set, and the options that change those lines.
+struct Explained {
+    /// (rule set, line as `rules show` words it).
+    cited: Vec<(String, String)>,
+    changes: Vec<Change>,
+}
+
+/// An option that changes the lines citing a clause: selecting it removes
+/// `removed` and adds `added`.
+struct Change {
+    rules: String,
+    option: String,
+    description: String,
+    removed: Vec<String>,
+    added: Vec<String>,
+}
+
+/// The lines of each rule set in `specs` that cite `clause`, and the
+/// options that change them (or that are named after it). An option
+/// changes a clause when selecting it adds or removes a line citing the
+/// clause.
+fn explained(clause: &Clause, specs: &[String]) -> Result<Explained, RulesError> {
+    let id = clause.id;
+    let mut found = Explained {
+        cited: Vec::new(),
+        changes: Vec::new(),
+    };
+    for spec in specs {
+        let base = super::rules_of(spec, &[])?;
+        let name = &base.meta.name;
+        let lines = citing(&base, id);
+        for line in &lines {
+            found.cited.push((name.clone(), line.clone()));
+        }
+        for (option, description) in &base.meta.options {
+            let with = super::rules_of(spec, std::slice::from_ref(option))?;
+            let after = citing(&with, id);
+            let removed: Vec<String> = lines
+                .iter()
+                .filter(|l| !after.contains(l))
+                .cloned()
+                .collect();
+            let own = sources::clause_of_option(option);
+            if removed.is_empty() && after.iter().all(|l| lines.contains(l)) && own != Some(id) {
+                continue;
+            }
+            // What the option puts instead: its new lines citing this clause
+            // or the option's own clause (`T-17b` replacing a `T-17` line).
+            let ids: Vec<&str> = [Some(id), own].into_iter().flatten().collect();
+            let added: Vec<String> = citing_any(&with, &ids)
+                .into_iter()
+                .filter(|l| !lines.contains(l))
+                .collect();
+            found.changes.push(Change {
+                rules: name.clone(),
+                option: option.clone(),
+                description: description.clone(),
+                removed,
+                added,
+            });
+        }
+    }
+    Ok(found)
+}
+
 /// The text of `senet rules explain`: the clause in words and where it comes
 /// from, then, for each rule set in `specs`, the lines in words that cite
-/// it and the options that change those lines (or that are named after it).
-/// An option changes a clause when selecting it adds or removes a line
-/// citing the clause; the lines are printed with `-` and `+`.
+/// it and the options that change those lines (printed with `-` and `+`).
 pub fn explain(clause: &Clause, specs: &[String]) -> Result<String, RulesError> {
     use std::fmt::Write;
     let id = clause.id;
+    let found = explained(clause, specs)?;
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -454,44 +524,30 @@ pub fn explain(clause: &Clause, specs: &[String]) -> Result<String, RulesError> 
     let _ = writeln!(o, "{}", wrap("source: ", clause.page.source, 2, 78));
 
     let mut cited = String::new();
+    for (name, line) in &found.cited {
+        let _ = writeln!(cited, "{}", wrap(&format!("  {name}: "), line, 4, 78));
+    }
     let mut changed = String::new();
-    for spec in specs {
-        let base = rules::load(spec, None, &[])?;
-        let name = &base.meta.name;
-        let lines = citing(&base, id);
-        for line in &lines {
-            let _ = writeln!(cited, "{}", wrap(&format!("  {name}: "), line, 4, 78));
+    for c in &found.changes {
+        let lead = format!("  {} --option {}: ", c.rules, c.option);
+        let _ = writeln!(changed, "{}", wrap(&lead, &c.description, 4, 78));
+        for l in &c.removed {
+            let _ = writeln!(changed, "{}", wrap("    - ", l, 6, 78));
         }
-        for (option, description) in &base.meta.options {
-            let with = rules::load(spec, None, std::slice::from_ref(option))?;
-            let after = citing(&with, id);
-            let removed: Vec<&String> = lines.iter().filter(|l| !after.contains(l)).collect();
-            let own = sources::clause_of_option(option);
-            if removed.is_empty() && after.iter().all(|l| lines.contains(l)) && own != Some(id) {
-                continue;
-            }
-            // What the option puts instead: its new lines citing this clause
-            // or the option's own clause (`T-17b` replacing a `T-17` line).
-            let before = citing_any(&base, &[id]);
-            let added: Vec<String> = citing_any(
-                &with,
-                &[Some(id), own].into_iter().flatten().collect::<Vec<_>>(),
-            )
-            .into_iter()
-            .filter(|l| !before.contains(l))
-            .collect();
-            let lead = format!("  {name} --option {option}: ");
-            let _ = writeln!(changed, "{}", wrap(&lead, description, 4, 78));
-            for l in removed {
-                let _ = writeln!(changed, "{}", wrap("    - ", l, 6, 78));
-            }
-            for l in added {
-                let _ = writeln!(changed, "{}", wrap("    + ", &l, 6, 78));
-            }
+        for l in &c.added {
+            let _ = writeln!(changed, "{}", wrap("    + ", l, 6, 78));
         }
     }
     let scope = if specs.len() == 1 {
-        format!("of {}", specs[0])
+        let spec = specs[0].as_str();
+        format!(
+            "of {}",
+            if spec == "-" {
+                super::STDIN_RULES
+            } else {
+                spec
+            }
+        )
     } else {
         "of the built-in rule sets".to_string()
     };

@@ -10,8 +10,10 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
-    /// A built-in rule set or the path of a .senet file.
-    #[arg(long, value_name = "NAME|FILE", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
+    /// A built-in rule set, the path of a .senet file, or `-` for a rule
+    /// file on standard input (not with `--out`: records name their rule
+    /// file).
+    #[arg(long, value_name = "NAME|FILE|-", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub rules: String,
     /// Select an option of the rule file (repeatable).
     #[arg(long = "option", value_name = "NAME", value_parser = super::complete::OptionName, hide_possible_values = true)]
@@ -205,7 +207,14 @@ pub fn stats_text(rules: &Ruleset, s: &Stats) -> String {
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
-    let rules = match super::load_rules(&args.rules, None, &args.options) {
+    if args.rules == "-" && args.out.is_some() {
+        errln!(
+            "error: records name the rule file they were played under, and a rule file on \
+             standard input has no name: give --rules as a built-in name or a path with --out"
+        );
+        return ExitCode::from(super::EXIT_USAGE);
+    }
+    let rules = match super::load_rules(&args.rules, &args.options) {
         Ok(r) => r,
         Err(code) => return code,
     };

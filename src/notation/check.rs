@@ -121,6 +121,7 @@ pub fn check_game(
     {
         // The tag_case error says what to write; the game has no rule set
         // until then, and "does not say which rules" would mislead.
+        in_line_order(&mut findings);
         report.findings = findings;
         return Ok(report);
     }
@@ -131,6 +132,9 @@ pub fn check_game(
         .as_deref()
         .map(|spec| (spec, opts.override_options.as_slice()));
     let header = header::resolve(game, dir, over, cache, &mut findings).map_err(RuleFileError)?;
+    // Every finding so far is about the header, each found by its own
+    // step: in line order, as the record reads.
+    in_line_order(&mut findings);
     let Some(Header { rules, start, .. }) = header else {
         report.findings = findings;
         return Ok(report);
@@ -300,6 +304,12 @@ pub fn check_game(
     Ok(report)
 }
 
+/// Sorts findings by where they are in the record; those at one place keep
+/// the order of the steps that found them.
+fn in_line_order(findings: &mut [Finding]) {
+    findings.sort_by_key(|f| f.span.start);
+}
+
 /// The tag step: duplicates, names in the wrong case, the roster, the
 /// date, empty option names and the Result tag.
 fn tags(game: &Game, head: Span, findings: &mut Vec<Finding>) {
@@ -362,13 +372,14 @@ fn tags(game: &Game, head: Span, findings: &mut Vec<Finding>) {
         );
     }
     if let Some(t) = tag("Date")
-        && let Some(why) = date_problem(&t.value)
+        && let Some((why, from, to)) = date_problem(&t.value)
     {
+        let at = value_span(t).start;
         findings.push(
             Finding::error(
                 Code::Date,
                 format!("`{}` {why}", crate::diag::printable(&t.value)),
-                value_span(t),
+                Span::new(at + from, at + to),
             )
             .label("date")
             .help("write `2026.03.14`, with `??` for unknown parts: `1979.??.??`"),
@@ -500,24 +511,61 @@ fn value_span(t: &Tag) -> super::syntax::Span {
 /// What is wrong with a `Date` value, as PGN writes dates: `YYYY.MM.DD`,
 /// each part all digits or all `?`; a month 01 to 12 and a day that month
 /// has (29 February only in a leap year, or when the year is unknown).
-fn date_problem(d: &str) -> Option<String> {
+/// Every wrong part is named, and the byte range from the first wrong part
+/// to the last comes with the words.
+fn date_problem(d: &str) -> Option<(String, usize, usize)> {
     let parts: Vec<&str> = d.split('.').collect();
+    if parts.len() != 3 {
+        return Some((
+            "is not a date of the form YYYY.MM.DD".to_string(),
+            0,
+            d.len(),
+        ));
+    }
+    // The byte range of each part in the value.
+    let month_at = parts[0].len() + 1;
+    let day_at = month_at + parts[1].len() + 1;
+    let ranges = [
+        (0, parts[0].len()),
+        (month_at, month_at + parts[1].len()),
+        (day_at, d.len()),
+    ];
+    let names = ["year", "month", "day"];
     let form = |p: &str, n: usize| {
         p.len() == n && (p.bytes().all(|c| c.is_ascii_digit()) || p.bytes().all(|c| c == b'?'))
     };
-    if parts.len() != 3 || !form(parts[0], 4) || !form(parts[1], 2) || !form(parts[2], 2) {
-        return Some("is not a date of the form YYYY.MM.DD".to_string());
+    let mut wrong: Vec<(String, usize)> = Vec::new();
+    for (i, want) in [4, 2, 2].into_iter().enumerate() {
+        if !form(parts[i], want) {
+            wrong.push((
+                format!(
+                    "the {} `{}` is not {want} digits (or {})",
+                    names[i],
+                    crate::diag::printable(parts[i]),
+                    "?".repeat(want)
+                ),
+                i,
+            ));
+        }
+    }
+    if !wrong.is_empty() {
+        let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
+        return Some((
+            format!("is not a date of the form YYYY.MM.DD: {}", words.join("; ")),
+            ranges[wrong[0].1].0,
+            ranges[wrong[wrong.len() - 1].1].1,
+        ));
     }
     let number = |p: &str| p.parse::<u32>().ok();
     let (year, month, day) = (number(parts[0]), number(parts[1]), number(parts[2]));
+    let month_ok = month.is_none_or(|m| (1..=12).contains(&m));
     if let Some(m) = month
-        && !(1..=12).contains(&m)
+        && !month_ok
     {
-        return Some(format!("has no month {m}: months run from 01 to 12"));
+        wrong.push((format!("no month {m}: months run from 01 to 12"), 1));
     }
-    let day = day?;
     let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
-    let most = match month {
+    let most = match month.filter(|_| month_ok) {
         Some(2) => {
             if year.is_some_and(|y| !leap(y)) {
                 28
@@ -528,10 +576,24 @@ fn date_problem(d: &str) -> Option<String> {
         Some(4 | 6 | 9 | 11) => 30,
         _ => 31,
     };
-    (day == 0 || day > most).then(|| match month {
-        Some(m) => format!("has no day {day}: month {m:02} has {most} days"),
-        None => format!("has no day {day}: days run from 01 to 31"),
-    })
+    if let Some(day) = day
+        && (day == 0 || day > most)
+    {
+        let why = match month.filter(|_| month_ok) {
+            Some(m) => format!("no day {day}: month {m:02} has {most} days"),
+            None => format!("no day {day}: days run from 01 to 31"),
+        };
+        wrong.push((why, 2));
+    }
+    if wrong.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
+    Some((
+        format!("has {}", words.join(", and ")),
+        ranges[wrong[0].1].0,
+        ranges[wrong[wrong.len() - 1].1].1,
+    ))
 }
 
 fn join(items: &[&str]) -> String {

@@ -195,49 +195,11 @@ impl Finding {
     }
 }
 
-/// The candidate a mistyped `word` most likely meant: one that differs only
-/// in letter case, or else the nearest within a small edit distance (one
-/// edit for short words, a third of the length for longer ones). `None`
-/// when nothing is that close, so that a help line never guesses wildly.
-pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let candidates: Vec<&str> = candidates.into_iter().collect();
-    if let Some(c) = candidates
-        .iter()
-        .find(|c| c.eq_ignore_ascii_case(word) && **c != word)
-    {
-        return Some(c);
-    }
-    let lower = word.to_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .filter(|c| *c != word)
-        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters: insertions, deletions and
-/// substitutions each cost one.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = (diag + (ca != cb) as usize).min(up + 1).min(row[j] + 1);
-            diag = up;
-        }
-    }
-    row[b.len()]
-}
+pub use crate::diag::nearest;
 
 #[cfg(test)]
 mod tests {
-    use super::nearest;
+    use crate::diag::nearest;
 
     #[test]
     fn nearest_prefers_case_then_one_edit() {
@@ -245,6 +207,8 @@ mod tests {
         assert_eq!(nearest("BGA", names), Some("bga"));
         assert_eq!(nearest("kendal", names), Some("kendall"));
         assert_eq!(nearest("xyz", names), None);
+        // Equally near: the one with the same first letter.
+        assert_eq!(nearest("gat", ["at", "gate"]), Some("gate"));
         assert_eq!(
             nearest("bga", names),
             None,

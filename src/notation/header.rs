@@ -12,6 +12,7 @@
 use super::finding::{Code, Finding};
 use super::position_string::POSITION_HELP;
 use super::syntax::{Game, Node, Span, Tag};
+use crate::diag::SourceFile;
 use crate::engine::{Heading, Hit, Position, Ruleset, Side, Starter};
 use crate::rules::{Confinement, RulesError};
 use std::collections::HashMap;
@@ -116,6 +117,9 @@ pub struct RulesCache {
     /// The last key looked up and its rule set: the games of a file mostly
     /// name the same rules, and this answers them without building a key.
     last: Option<(RulesKey, Loaded)>,
+    /// The rule file the command line gives as `-` (`--rules -`), already
+    /// read: its text stands for the spec `-`.
+    given: Option<SourceFile>,
 }
 
 impl RulesCache {
@@ -126,6 +130,19 @@ impl RulesCache {
             confinement,
             ..RulesCache::default()
         }
+    }
+
+    /// The cache with the text of the rule file that the command line
+    /// names `-` (standard input, read by the caller).
+    pub fn with_given_rules(mut self, file: SourceFile) -> RulesCache {
+        self.given = Some(file);
+        self
+    }
+
+    /// The rule file `-` stands for, when `spec` is `-` from the command
+    /// line and its text was given.
+    fn given(&self, spec: &str, record: bool) -> Option<&SourceFile> {
+        self.given.as_ref().filter(|_| spec == "-" && !record)
     }
 
     /// The rule set of `choice` for a record in `dir`.
@@ -153,11 +170,14 @@ impl RulesCache {
             record,
         );
         let confinement = &self.confinement;
+        let given = self.given(spec, record).cloned();
         let loaded = self
             .map
             .entry(key.clone())
             .or_insert_with(|| {
-                if record {
+                if let Some(file) = given {
+                    crate::rules::load_source(file, options)
+                } else if record {
                     crate::rules::load_for_record(spec, dir, confinement, options)
                 } else {
                     crate::rules::load(spec, None, options)
@@ -176,6 +196,9 @@ impl RulesCache {
         let record = choice.from_record();
         let dir = if record { dir } else { None };
         let key = (choice.spec.clone(), dir.map(Path::to_path_buf));
+        if let Some(file) = self.given(&choice.spec, record) {
+            return Some(crate::rules::text_digest(&file.text));
+        }
         let confinement = &self.confinement;
         self.digests
             .entry(key)
@@ -279,13 +302,39 @@ fn load_problem(
             )),
         );
     }
-    let only_options = !e.errors().is_empty()
-        && e.errors().iter().all(|x| {
-            miette::Diagnostic::code(x)
-                .is_some_and(|c| c.to_string() == "senet::rules::unknown_option")
-        });
-    if !only_options {
+    if !e.is_selection() {
         return None;
+    }
+    // The moves are judged under the options: none is checked, and the
+    // finding says so, lest a record with no other finding look checked.
+    let unchecked = format!(
+        "the moves were not checked: they are judged under `{spec}` with the options the tag \
+         names, which do not load until it is fixed"
+    );
+    let span = choice.options_span.unwrap_or(head);
+    let only_unknown = e
+        .errors()
+        .iter()
+        .all(|x| matches!(x, crate::rules::RuleError::UnknownOption { .. }));
+    if !only_unknown {
+        // Options named twice, or that contradict each other: the rule
+        // file's words for it, at the tag.
+        let first = &e.errors()[0];
+        let help = miette::Diagnostic::help(first)
+            .map(|h| format!("{h}\n"))
+            .unwrap_or_default();
+        return Some(
+            Finding::error(
+                Code::RuleOptions,
+                format!(
+                    "`{}`: {first} (moves not checked)",
+                    crate::diag::printable(&choice.options.join("; "))
+                ),
+                span,
+            )
+            .label("RuleOptions")
+            .help(format!("{help}{unchecked}")),
+        );
     }
     let plain = RulesChoice {
         options: Vec::new(),
@@ -301,35 +350,36 @@ fn load_problem(
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
+    let names = if known.is_empty() {
+        format!("`{spec}` has no options")
+    } else {
+        let guesses: Vec<String> = choice
+            .options
+            .iter()
+            .filter(|o| !known.contains(o))
+            .filter_map(|o| {
+                super::finding::nearest(o, known.iter().map(String::as_str))
+                    .map(|k| format!("`{k}` (for `{o}`)"))
+            })
+            .collect();
+        let guess = if guesses.is_empty() {
+            String::new()
+        } else {
+            format!("did you mean {}; ", guesses.join(", "))
+        };
+        format!("{guess}the options of `{spec}` are: {}", known.join(", "))
+    };
     Some(
         Finding::error(
             Code::RuleOptions,
             format!(
-                "`{}` names an option that `{spec}` does not have",
-                choice.options.join("; ")
+                "`{}` names an option that `{spec}` does not have (moves not checked)",
+                crate::diag::printable(&choice.options.join("; "))
             ),
-            choice.options_span.unwrap_or(head),
+            span,
         )
         .label("RuleOptions")
-        .help(if known.is_empty() {
-            format!("`{spec}` has no options")
-        } else {
-            let guesses: Vec<String> = choice
-                .options
-                .iter()
-                .filter(|o| !known.contains(o))
-                .filter_map(|o| {
-                    super::finding::nearest(o, known.iter().map(String::as_str))
-                        .map(|k| format!("`{k}` (for `{o}`)"))
-                })
-                .collect();
-            let guess = if guesses.is_empty() {
-                String::new()
-            } else {
-                format!("did you mean {}; ", guesses.join(", "))
-            };
-            format!("{guess}the options of `{spec}` are: {}", known.join(", "))
-        }),
+        .help(format!("{names}\n{unchecked}")),
     )
 }
 

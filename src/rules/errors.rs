@@ -18,12 +18,15 @@ pub enum RulesError {
     #[error("cannot read rule file `{path}`: {reason}")]
     #[diagnostic(
         code(senet::rules::io),
-        help("give a built-in rule set ({builtins}) or the path of a .senet file")
+        help("{guess}give a built-in rule set ({builtins}) or the path of a .senet file")
     )]
     Io {
         path: String,
         reason: String,
         builtins: String,
+        /// `did you mean `kendall`? Otherwise ` for a near built-in name,
+        /// or empty.
+        guess: String,
     },
     /// A rule file named by a record that may be read but cannot serve:
     /// not a regular file, larger than the cap, or not text.
@@ -92,6 +95,24 @@ impl RulesError {
     /// record names: or none that it may name).
     pub fn is_io(&self) -> bool {
         matches!(self, RulesError::Io { .. })
+    }
+    /// Whether every problem is in the choice of options, none in the
+    /// file: an option the rule set does not have, one named twice, or
+    /// options that contradict each other or do not combine. Such a choice
+    /// is a mistake of whoever named the options (the command line, or a
+    /// record's `RuleOptions` tag).
+    pub fn is_selection(&self) -> bool {
+        let errors = self.errors();
+        !errors.is_empty()
+            && errors.iter().all(|e| {
+                matches!(
+                    e,
+                    RuleError::UnknownOption { span: None, .. }
+                        | RuleError::OptionRepeated { .. }
+                        | RuleError::OptionConflict { .. }
+                        | RuleError::OptionCombination { .. }
+                )
+            })
     }
     /// The rule file as named: the spec, or the file that did not compile.
     pub fn file(&self) -> &str {
@@ -229,7 +250,7 @@ pub enum RuleError {
     #[diagnostic(
         code(senet::rules::unknown_base),
         help(
-            "extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
+            "{guess}extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
         )
     )]
     UnknownBase {
@@ -240,6 +261,8 @@ pub enum RuleError {
         spec: String,
         reason: String,
         builtins: String,
+        /// `did you mean `kendall`? ` for a near built-in name, or empty.
+        guess: String,
     },
 
     #[error("square {square} is in both setups")]

@@ -117,6 +117,7 @@ const DECLARATION_WORDS: &[&str] = &[
     "score",
     "extends",
     "option",
+    "drop",
 ];
 
 /// The first word of a line, or `}` for a line that closes a block.
@@ -890,14 +891,24 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((a, b)) => (a, b),
     };
+    let text = &*file.text;
+    // A word that runs on past a keyword (`blockades`) fails at the letter
+    // after the keyword: show the whole word.
+    let start = if end == start && in_word(text, start) {
+        word_start(text, start)
+    } else {
+        start
+    };
     // Widen a point to the offending word so the label has something to underline.
     let end = if end > start {
         end
     } else {
-        let rest = &file.text[start..];
+        let rest = &text[start..];
         let word = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
         start + word.max(rest.chars().next().map_or(0, char::len_utf8))
     };
+    let general = "every declaration starts with a keyword and may end with its clauses, e.g. \
+                   `at 27: relocate to lowest empty [K-11]`; see docs/rules-language.md";
     let (expected, found) = match &e.variant {
         ErrorVariant::ParsingError {
             positives,
@@ -912,7 +923,7 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                 }
             }
             let _ = negatives;
-            let found = file.text[start..end].to_string();
+            let found = text[start..end].to_string();
             // A declaration that starts with a known keyword but goes wrong
             // later fails as a whole; say which form that keyword begins.
             let at_decl = positives
@@ -926,6 +937,23 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
             if forms.is_empty() {
                 (join_or(&uniq), format!("`{found}`"))
             } else {
+                // Point at the first word that departs from the forms.
+                let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+                if let Some((s, e, want)) = departure(&text[..line_end], start, &forms) {
+                    let word = &text[s..e];
+                    let label = match crate::diag::nearest(word, [want]) {
+                        Some(w) => format!("did you mean `{w}`?"),
+                        None => format!("expected `{want}`"),
+                    };
+                    return RuleError::Syntax {
+                        src: file.named(),
+                        span: crate::diag::span(s, e),
+                        label,
+                        expected: format!("`{want}` ({})", join_or(&forms)),
+                        found: format!("`{word}`"),
+                        help: general.to_string(),
+                    };
+                }
                 (
                     join_or(&forms),
                     format!("a `{found}` declaration that does not follow it"),
@@ -939,10 +967,20 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
     } else {
         found
     };
-    let label = if expected.len() <= 60 {
-        format!("expected {expected}")
-    } else {
-        "not understood here".to_string()
+    // A misspelt word of the language (`blokade`, `opning`): say which.
+    let word = &text[start..end];
+    let guess = (word.bytes().all(|b| b.is_ascii_alphabetic())
+        && !language_words().contains(&word))
+    .then(|| crate::diag::nearest(word, language_words().iter().copied()))
+    .flatten();
+    let label = match guess {
+        Some(g) => format!("did you mean `{g}`?"),
+        None if expected.len() <= 60 => format!("expected {expected}"),
+        None => "not understood here".to_string(),
+    };
+    let help = match guess {
+        Some(g) => format!("did you mean `{g}`? {general}"),
+        None => general.to_string(),
     };
     RuleError::Syntax {
         src: file.named(),
@@ -950,10 +988,117 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         label,
         expected,
         found,
-        help: "every declaration starts with a keyword and may end with its clauses, e.g. \
-               `at 27: relocate to lowest empty [K-11]`; see docs/rules-language.md"
-            .to_string(),
+        help,
     }
+}
+
+/// Whether byte `at` of `text` is inside a word: a letter right after one.
+fn in_word(text: &str, at: usize) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text[at..].chars().next().is_some_and(word) && text[..at].chars().next_back().is_some_and(word)
+}
+
+/// The start of the word that byte `at` of `text` is in.
+fn word_start(text: &str, at: usize) -> usize {
+    text[..at]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1)
+}
+
+/// Every word of the rules language: the quoted words of the grammar, which
+/// a misspelt word is compared with.
+fn language_words() -> &'static [&'static str] {
+    static WORDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let grammar = include_str!("../../grammar/rules.pest");
+        let mut words: Vec<&str> = grammar
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .flat_map(|l| l.split('"').skip(1).step_by(2))
+            .filter(|w| w.len() > 1 && w.bytes().all(|b| b.is_ascii_lowercase()))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    })
+}
+
+/// The tokens of a line of a declaration: words and numbers, and each mark
+/// of punctuation alone, with their byte ranges (offset by `base`).
+fn tokens(text: &str, base: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let b = text.as_bytes();
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'|' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'|') {
+                i += 1;
+            }
+            out.push((base + s, base + i));
+        } else {
+            let n = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push((base + i, base + i + n));
+            i += n;
+        }
+    }
+    out
+}
+
+/// Where a declaration (from `start` to the end of `text`'s line) first
+/// departs from every form its keyword begins (`board N squares in rows of
+/// N`): the word's range and the word the furthest form wanted there.
+/// `None` when a form matches as far as it can be followed word by word (a
+/// placeholder such as `SQUARES` stands for more than one word).
+fn departure(
+    text: &str,
+    start: usize,
+    forms: &[&'static str],
+) -> Option<(usize, usize, &'static str)> {
+    let line = tokens(&text[start..], start);
+    let mut best: Option<(usize, &'static str)> = None;
+    for &form in forms {
+        // The forms are quoted in backticks: `board N squares in rows of N`.
+        for quoted in form.split('`').skip(1).step_by(2) {
+            let want = tokens(quoted, 0);
+            let mut departed = None;
+            for (k, &(ws, we)) in want.iter().enumerate() {
+                let w = &quoted[ws..we];
+                let one_word_placeholder =
+                    matches!(w, "N" | "K" | "NAME" | "SIDE" | "SQUARE" | "VALUE");
+                if w.bytes().any(|b| b.is_ascii_uppercase()) && !one_word_placeholder || w == "." {
+                    break;
+                }
+                let Some(&(ls, le)) = line.get(k) else {
+                    break;
+                };
+                let got = &text[ls..le];
+                let fits = if one_word_placeholder {
+                    true
+                } else if w.contains('|') {
+                    w.split('|').any(|alt| alt == got)
+                } else {
+                    w == got
+                };
+                if !fits {
+                    departed = Some((k, &quoted[ws..we]));
+                    break;
+                }
+            }
+            match departed {
+                None => return None,
+                Some((k, w)) if best.is_none_or(|(b, _)| k > b) => best = Some((k, w)),
+                Some(_) => {}
+            }
+        }
+    }
+    let (k, want) = best?;
+    // A `|` in a form is a choice: show its first word.
+    let want = want.split('|').next().unwrap_or(want);
+    line.get(k).map(|&(s, e)| (s, e, want))
 }
 
 /// The forms of the declarations that begin with `word`.

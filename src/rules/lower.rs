@@ -358,7 +358,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     src: layers[o.layer].file.named(),
                     span: Some(mspan(r.span.start, r.span.end)),
                     name: r.node.clone(),
-                    help: known_options_help(&known),
+                    help: known_options_help(&known, &r.node),
                 });
             }
         }
@@ -384,7 +384,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     src: layers[top].file.named(),
                     span: None,
                     name: name.to_string(),
-                    help: known_options_help(&known),
+                    help: known_options_help(&known, name),
                 });
             }
         }
@@ -462,12 +462,17 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
     }
 }
 
-fn known_options_help(known: &[String]) -> String {
+fn known_options_help(known: &[String], name: &str) -> String {
     if known.is_empty() {
-        "this rule set declares no options".to_string()
-    } else {
-        format!("the options of this rule set are: {}", known.join(", "))
+        return "this rule set declares no options".to_string();
     }
+    let guess = crate::diag::nearest(name, known.iter().map(String::as_str))
+        .map(|k| format!("did you mean `{k}`? "))
+        .unwrap_or_default();
+    format!(
+        "{guess}the options of this rule set are: {}",
+        known.join(", ")
+    )
 }
 
 fn clause_of(d: &Decl) -> String {

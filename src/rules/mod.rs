@@ -30,11 +30,20 @@ fn builtins_list() -> String {
     builtin_names().join(", ")
 }
 
+/// `did you mean `kendall`? Otherwise ` when `spec` is near a built-in
+/// name (`kendal`, `BGA`), or empty.
+fn guess_builtin(spec: &str) -> String {
+    crate::diag::nearest(spec, builtin_names().iter().copied())
+        .map(|n| format!("did you mean `{n}`? Otherwise "))
+        .unwrap_or_default()
+}
+
 fn io_error(spec: &str, unread: Unread) -> RulesError {
     RulesError::Io {
         path: spec.to_string(),
         reason: unread.reason(),
         builtins: builtins_list(),
+        guess: guess_builtin(spec),
     }
 }
 
@@ -146,6 +155,12 @@ pub fn digest_for_record(
     let (_, file) =
         source::resolve(spec, record_dir, reading).map_err(|unread| io_error(spec, unread))?;
     Ok(sha256_hex(&file.text))
+}
+
+/// [`digest`] of rule-file text already in memory (a rule file read from
+/// standard input).
+pub fn text_digest(text: &str) -> String {
+    sha256_hex(text)
 }
 
 fn sha256_hex(text: &str) -> String {
@@ -396,6 +411,7 @@ fn collect_layers(
                         spec: ext.node.clone(),
                         reason,
                         builtins: builtins_list(),
+                        guess: guess_builtin(&ext.node),
                     })
                 }
             }

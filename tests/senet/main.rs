@@ -11,6 +11,7 @@ mod docs;
 mod fuzz_findings;
 mod hostile;
 mod invariants;
+mod newcomer;
 mod pictures;
 mod replay;
 mod rules_fixtures;

@@ -225,20 +225,27 @@ fn to_stops_after_a_round_a_turn_or_a_unit() {
 }
 
 /// `--to` past the last unit is a problem of the request (exit 1) that
-/// says how many units the game has; `--to` the last round is not.
+/// says how long the game is in the unit of `--to` (for a round number,
+/// its rounds); `--to` the last round is not.
 #[test]
 fn to_past_the_end_is_a_problem() {
     let file = root().join("tests/fixtures/replay/thai-0001.sgn");
     let all = replay(&file, &opts(Format::Positions, None)).unwrap();
     assert!(all.problems.is_empty());
-    let units = all.text.lines().count() - 1;
+    // The game's rounds: the highest turn number written.
+    let rounds = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once('.').and_then(|(n, _)| n.parse::<u32>().ok()))
+        .max()
+        .unwrap();
     let out = replay(&file, &opts(Format::Text, Some("999"))).unwrap();
     assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
     let p = &out.problems[0];
     assert!(p.contains("senet::replay::past_end"), "{p}");
     assert!(
         p.contains(&format!(
-            "--to 999 is past the end of the game: it has {units} units"
+            "--to 999 is past the end of the game: it has {rounds} rounds"
         )),
         "{p}"
     );

@@ -1,0 +1,394 @@
+//! What a newcomer meets in a first hour: standard input wherever a file is
+//! read, the same exit code for the same mistake in every command, and
+//! messages that say precisely what is wrong and what was meant.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `senet` in the crate's folder with `stdin` on standard input:
+/// (exit code, stdout, stderr).
+fn senet(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that reads no standard input may exit before it is written.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(root().join(path)).unwrap()
+}
+
+/// `-` as a rule file gives what the file's path gives, in every command
+/// that reads a rule set.
+#[test]
+fn a_rule_file_on_standard_input_reads_as_the_file() {
+    let kendall = read("rules/kendall.senet");
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    let same = [
+        vec!["rules", "show", "@"],
+        vec!["rules", "show", "@", "--format", "json"],
+        vec!["rules", "explain", "K-9a", "--rules", "@"],
+        vec![
+            "rules", "explain", "K-9a", "--rules", "@", "--format", "json",
+        ],
+        vec![
+            "moves",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--throw",
+            "3",
+            "--why",
+        ],
+        vec![
+            "best",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--throw",
+            "3",
+            "--rollouts",
+            "4",
+        ],
+        vec![
+            "board",
+            "--rules",
+            "@",
+            "--position",
+            position,
+            "--format",
+            "text",
+        ],
+        vec!["check", "--rules", "@", "games/kendall-demo.sgn"],
+        vec![
+            "replay",
+            "--rules",
+            "@",
+            "games/kendall-demo.sgn",
+            "--to",
+            "3",
+        ],
+        vec!["simulate", "--rules", "@", "--games", "3", "--seed", "2"],
+    ];
+    for args in same {
+        let with = |spec: &str| -> Vec<String> {
+            args.iter()
+                .map(|a| {
+                    if *a == "@" {
+                        spec.to_string()
+                    } else {
+                        a.to_string()
+                    }
+                })
+                .collect()
+        };
+        let file = with("rules/kendall.senet");
+        let dash = with("-");
+        let file: Vec<&str> = file.iter().map(String::as_str).collect();
+        let dash: Vec<&str> = dash.iter().map(String::as_str).collect();
+        let (fc, fo, _) = senet(&file, b"");
+        let (dc, d_out, de) = senet(&dash, &kendall);
+        assert_eq!(fc, 0, "{file:?}");
+        assert_eq!(dc, 0, "{dash:?}: {de}");
+        // The rule set is named after its file: `kendall` or `<stdin>`.
+        assert_eq!(
+            fo.replace("rules/kendall.senet", "kendall"),
+            d_out.replace("<stdin>", "kendall"),
+            "{dash:?}"
+        );
+    }
+}
+
+#[test]
+fn a_record_and_its_rule_file_cannot_both_be_standard_input() {
+    let (code, _, err) = senet(&["check", "--rules", "-", "-"], b"");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("standard input can hold the record or the rule file, not both"),
+        "{err}"
+    );
+    let (code, _, err) = senet(&["simulate", "--rules", "-", "--out", "x.sgn"], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(!root().join("x.sgn").exists());
+}
+
+#[test]
+fn fmt_check_reads_standard_input() {
+    let canonical = read("games/bga-demo.sgn");
+    let (code, out, err) = senet(&["fmt", "--check", "-"], &canonical);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let loose = b"[Event \"x\"]\n[Rules \"bga\"]\n\n1. 3:1-4   *\n";
+    let (code, out, _) = senet(&["fmt", "--check", "-"], loose);
+    assert_eq!((code, out.as_str()), (1, "not canonical: <stdin>\n"));
+}
+
+/// Bytes that are not UTF-8 on standard input are a problem of the input,
+/// shown at their offset, never an I/O error.
+#[test]
+fn standard_input_that_is_not_utf8_is_an_input_problem() {
+    let rules = b"extends \"kendall\"\n\xff\n";
+    let (code, _, err) = senet(&["rules", "check", "-"], rules);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("found byte 18, which is not part of a UTF-8 character"),
+        "{err}"
+    );
+    assert!(err.contains("<stdin>:2:1"), "{err}");
+    let record = b"[Event \"\xff\"]\n";
+    for args in [
+        &["fmt", "--check", "-"][..],
+        &["analyze", "-"],
+        &["replay", "-"],
+    ] {
+        let (code, _, err) = senet(args, record);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("byte 8 of the file is not part of a UTF-8 character"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// An option named on the command line that the rule set does not have is
+/// a usage error (exit 2) in every command, with "did you mean"; so are
+/// options named twice or that contradict each other.
+#[test]
+fn a_bad_option_on_the_command_line_is_a_usage_error_everywhere() {
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    let commands: [&[&str]; 8] = [
+        &["rules", "check", "bga"],
+        &["rules", "check", "rules/bga.senet"],
+        &["rules", "show", "bga"],
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            position,
+            "--throw",
+            "3",
+        ],
+        &["check", "--rules", "bga", "games/bga-demo.sgn"],
+        &["replay", "--rules", "bga", "games/bga-demo.sgn"],
+        &["board", "--rules", "bga", "--position", position],
+        &["simulate", "--rules", "bga", "--games", "1"],
+    ];
+    let selections: [&[&str]; 3] = [
+        &["--option", "a-14"],
+        &["--option", "A-1", "--option", "A-1"],
+        &["--option", "A-3/lowest", "--option", "A-3/queue"],
+    ];
+    for command in commands {
+        for options in selections {
+            let args: Vec<&str> = command.iter().chain(options).copied().collect();
+            let (code, _, err) = senet(&args, b"");
+            assert_eq!(code, 2, "{args:?}: {err}");
+            if options[1] == "a-14" {
+                assert!(err.contains("did you mean `A-14`?"), "{args:?}: {err}");
+            }
+        }
+    }
+    // A conflict between the file's own declarations is a problem of the
+    // file that `rules check` checks: exit 1.
+    let (code, _, err) = senet(
+        &["rules", "check", "tests/fixtures/rules/err/conflict.senet"],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+}
+
+/// `rules explain --format json` carries what the text says: the options
+/// that change the clause, with the lines they take away and put instead.
+#[test]
+fn explain_json_has_the_options_that_change_a_clause() {
+    let (code, text, _) = senet(&["rules", "explain", "T-17", "--rules", "thai"], b"");
+    assert_eq!(code, 0);
+    let (code, json, _) = senet(
+        &[
+            "rules", "explain", "T-17", "--rules", "thai", "--format", "json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let changes = v["changed_by"].as_array().expect("changed_by is a list");
+    let in_text: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("thai --option "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert!(!in_text.is_empty(), "{text}");
+    let in_json: Vec<&str> = changes
+        .iter()
+        .map(|c| c["option"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_text, in_json);
+    let t17b = changes.iter().find(|c| c["option"] == "T-17b").unwrap();
+    assert_eq!(t17b["rules"], "thai");
+    assert!(
+        t17b["removed"][0]
+            .as_str()
+            .unwrap()
+            .contains("only with a throw of")
+    );
+    assert!(t17b["added"][0].as_str().unwrap().contains("[T-17b]"));
+}
+
+/// `--to` past the end says how long the game is in the unit of `--to`:
+/// rounds, a side's turns, or the units of a turn.
+#[test]
+fn replay_to_past_the_end_speaks_in_the_unit_of_to() {
+    let cases = [
+        (
+            "68",
+            "--to 68 is past the end of the game: it has 67 rounds",
+        ),
+        (
+            "68.",
+            "--to 68. is past the end of the game: White's last turn is 67.",
+        ),
+        (
+            "67...",
+            "--to 67... is past the end of the game: Black's last turn is 66...",
+        ),
+        (
+            "67.9",
+            "--to 67.9 is past the end of turn 67.: it has 1 unit",
+        ),
+        (
+            "66...5",
+            "--to 66...5 is past the end of turn 66...: it has 2 units",
+        ),
+    ];
+    for (to, said) in cases {
+        let (code, _, err) = senet(&["replay", "games/bga-demo.sgn", "--to", to], b"");
+        assert_eq!(code, 1, "--to {to}: {err}");
+        assert!(err.contains(said), "--to {to}: {err}");
+        assert!(err.contains("senet::replay::past_end"), "--to {to}: {err}");
+    }
+    // The last unit of the game is no error.
+    let (code, _, err) = senet(&["replay", "games/bga-demo.sgn", "--to", "67.1"], b"");
+    assert_eq!(code, 0, "{err}");
+    // `board --at` says the same with its own flag, with the same exit code.
+    let (code, _, err) = senet(
+        &[
+            "board",
+            "games/bga-demo.sgn",
+            "--at",
+            "68",
+            "--format",
+            "text",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--at 68 is past the end of the game: it has 67 rounds"),
+        "{err}"
+    );
+}
+
+/// Problems of the header come in the order of its lines, whichever step
+/// found them.
+#[test]
+fn header_findings_come_in_line_order() {
+    let record = "[Event \"x\"]\n[Site \"?\"]\n[Date \"2026.13.45\"]\n[Round \"?\"]\n\
+                  [White \"a\"]\n[Black \"b\"]\n[result \"*\"]\n[Rules \"bga\"]\n\
+                  [RuleOptions \"A-1;;A-14\"]\n[Event \"again\"]\n[FirstPlayer \"Green\"]\n\n*\n";
+    let (code, out, _) = senet(&["check", "--format", "short", "-"], record.as_bytes());
+    assert_eq!(code, 1);
+    let lines: Vec<usize> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("<stdin>:"))
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(lines.len() >= 4, "{out}");
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "{out}");
+}
+
+/// A `Date` with several wrong parts names each, at the parts themselves.
+#[test]
+fn a_wrong_date_names_every_wrong_part() {
+    let record = |date: &str| {
+        format!(
+            "[Event \"x\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"?\"]\n[White \"a\"]\n\
+             [Black \"b\"]\n[Result \"*\"]\n[Rules \"bga\"]\n[FirstPlayer \"White\"]\n\n*\n"
+        )
+    };
+    let cases = [
+        // (date, column of the first wrong part, words)
+        (
+            "2026.12.45",
+            16,
+            "`2026.12.45` has no day 45: month 12 has 31 days",
+        ),
+        (
+            "2026.13.45",
+            13,
+            "`2026.13.45` has no month 13: months run from 01 to 12, and no day 45: days run from 01 to 31",
+        ),
+        ("2026.02.30", 16, "has no day 30: month 02 has 28 days"),
+        ("2026.1.45", 13, "the month `1` is not 2 digits (or ??)"),
+    ];
+    for (date, column, said) in cases {
+        let (code, out, _) = senet(
+            &["check", "--format", "short", "-"],
+            record(date).as_bytes(),
+        );
+        assert_eq!(code, 1, "{date}: {out}");
+        let line = out
+            .lines()
+            .find(|l| l.contains("senet::sgn::date"))
+            .unwrap_or_default();
+        assert!(
+            line.starts_with(&format!("<stdin>:3:{column}:")),
+            "{date}: {out}"
+        );
+        assert!(line.contains(said), "{date}: {out}");
+    }
+}
+
+/// A rule set named on the command line that is near a built-in name gets
+/// "did you mean", as the `Rules` tag and `extends` do.
+#[test]
+fn a_misspelt_rule_set_on_the_command_line_gets_did_you_mean() {
+    let position = "WBWBWBWBWB/10/10 w 0-0 - 2";
+    for (spec, meant) in [("kendal", "kendall"), ("BGA", "bga")] {
+        let (code, _, err) = senet(
+            &[
+                "moves",
+                "--rules",
+                spec,
+                "--position",
+                position,
+                "--throw",
+                "3",
+            ],
+            b"",
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("did you mean `{meant}`?")), "{err}");
+    }
+}
