@@ -398,7 +398,7 @@ static STDIN_RULE_FILE: std::sync::OnceLock<StdinRules> = std::sync::OnceLock::n
 /// The rule file on standard input. Bytes that are not UTF-8 are an error
 /// of the rule file at their offset; a failed read is an I/O error.
 pub fn stdin_rule_file() -> Result<crate::diag::SourceFile, crate::rules::RulesError> {
-    use crate::rules::{RuleError, RulesError};
+    use crate::rules::RulesError;
     let read = STDIN_RULE_FILE.get_or_init(|| {
         read_bytes(std::path::Path::new("-"))
             .map_err(|e| e.to_string())
@@ -419,22 +419,10 @@ pub fn stdin_rule_file() -> Result<crate::diag::SourceFile, crate::rules::RulesE
         builtins: crate::rules::builtin_names().join(", "),
         guess: String::new(),
     })?;
-    let Some(at) = bad else {
-        return Ok(file);
-    };
-    Err(RulesError::Invalid {
-        file: STDIN_RULES.to_string(),
-        count: 1,
-        warnings: 0,
-        errors: vec![RuleError::Syntax {
-            src: file.named(),
-            span: crate::diag::span(at, at + '\u{fffd}'.len_utf8()),
-            label: "not UTF-8".to_string(),
-            expected: "UTF-8 text".to_string(),
-            found: format!("byte {at}, which is not part of a UTF-8 character"),
-            help: "a rule file is UTF-8 text: save it as UTF-8".to_string(),
-        }],
-    })
+    match bad {
+        None => Ok(file),
+        Some(at) => Err(crate::rules::not_utf8(file, at)),
+    }
 }
 
 /// Compiles the rule set a command line names: a built-in name, the path

@@ -39,11 +39,33 @@ fn guess_builtin(spec: &str) -> String {
 }
 
 fn io_error(spec: &str, unread: Unread) -> RulesError {
+    if let Unread::NotUtf8(file, at) = unread {
+        return not_utf8(file, at);
+    }
     RulesError::Io {
         path: spec.to_string(),
         reason: unread.reason(),
         builtins: builtins_list(),
         guess: guess_builtin(spec),
+    }
+}
+
+/// A rule file whose bytes are not UTF-8: an error of the file at the
+/// first bad byte (`file` shows each bad byte as U+FFFD), so that it is
+/// reported as a problem of the input, not of reading it.
+pub fn not_utf8(file: crate::diag::SourceFile, at: usize) -> RulesError {
+    RulesError::Invalid {
+        file: file.name.clone(),
+        count: 1,
+        warnings: 0,
+        errors: vec![RuleError::Syntax {
+            src: file.named(),
+            span: crate::diag::span(at, at + '\u{fffd}'.len_utf8()),
+            label: "not UTF-8".to_string(),
+            expected: "UTF-8 text".to_string(),
+            found: format!("byte {at}, which is not part of a UTF-8 character"),
+            help: "a rule file is UTF-8 text: save it as UTF-8".to_string(),
+        }],
     }
 }
 
@@ -96,7 +118,7 @@ pub fn load_for_record(
     };
     let (origin, file) =
         source::resolve(spec, record_dir, reading).map_err(|unread| match unread {
-            Unread::NotFound => io_error(spec, unread),
+            Unread::NotFound | Unread::NotUtf8(..) => io_error(spec, unread),
             Unread::Unusable(reason) => RulesError::Unusable {
                 path: spec.to_string(),
                 reason,

@@ -127,7 +127,7 @@ impl Origin {
 }
 
 /// Why a spec gave no file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(super) enum Unread {
     /// No such built-in and no such file, or a file that may not be read:
     /// the caller cannot tell which.
@@ -135,6 +135,9 @@ pub(super) enum Unread {
     /// A file that may be read but cannot serve as a rule file (not a
     /// regular file, too large, not UTF-8, unreadable): the reason.
     Unusable(String),
+    /// A file named on the command line whose bytes are not UTF-8: its
+    /// text with U+FFFD for the bad bytes, and the offset of the first.
+    NotUtf8(SourceFile, usize),
 }
 
 impl Unread {
@@ -142,6 +145,7 @@ impl Unread {
         match self {
             Unread::NotFound => NOT_FOUND.to_string(),
             Unread::Unusable(r) => r.clone(),
+            Unread::NotUtf8(..) => "the text is not UTF-8".to_string(),
         }
     }
 }
@@ -167,13 +171,23 @@ pub(super) fn resolve(
                 Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
                 _ => PathBuf::from(spec),
             };
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let bytes = std::fs::read(&path).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::NotFound {
                     Unread::NotFound
                 } else {
                     Unread::Unusable(e.to_string())
                 }
             })?;
+            let text = match String::from_utf8(bytes) {
+                Ok(text) => text,
+                // An error of the file at the byte, not of reading it.
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                    let shown = SourceFile::new(path.display().to_string(), text);
+                    return Err(Unread::NotUtf8(shown, at));
+                }
+            };
             Ok((
                 Origin::path(path.clone()),
                 SourceFile::new(path.display().to_string(), text),

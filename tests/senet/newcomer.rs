@@ -169,6 +169,25 @@ fn standard_input_that_is_not_utf8_is_an_input_problem() {
     }
 }
 
+/// A rule file named on the command line whose bytes are not UTF-8 is an
+/// error of the file at the byte, as on standard input: `rules check`
+/// exits 1, not 2 as for a file it cannot read.
+#[test]
+fn a_rule_file_that_is_not_utf8_is_an_input_problem() {
+    let dir = std::env::temp_dir().join(format!("senet-not-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.senet");
+    std::fs::write(&path, b"extends \"kendall\"\n\xff\n").unwrap();
+    let (code, _, err) = senet(&["rules", "check", path.to_str().unwrap()], b"");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("found byte 18, which is not part of a UTF-8 character"),
+        "{err}"
+    );
+    assert!(err.contains("bad.senet:2:1"), "{err}");
+}
+
 /// An option named on the command line that the rule set does not have is
 /// a usage error (exit 2) in every command, with "did you mean"; so are
 /// options named twice or that contradict each other.
