@@ -12,6 +12,7 @@ mod fuzz_findings;
 mod hostile;
 mod invariants;
 mod pictures;
+mod refusals;
 mod replay;
 mod rules_fixtures;
 mod scenarios;
