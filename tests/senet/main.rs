@@ -13,6 +13,7 @@ mod hostile;
 mod invariants;
 mod newcomer;
 mod pictures;
+mod refusals;
 mod replay;
 mod rules_fixtures;
 mod scenarios;

@@ -161,14 +161,11 @@ impl Replayer<'_, '_> {
     fn move_refused(&self, w: &mut Why, c: &Case) {
         let Case {
             p,
-            u,
             throw,
             free,
-            refusals,
             side,
             from,
             to,
-            to_sq,
             reloc,
             split,
             same_from,
@@ -186,27 +183,107 @@ impl Replayer<'_, '_> {
             self.to_hand_refused(w, c);
         } else if let Some(g) = same_from {
             self.same_piece_refused(w, c, g);
-        } else if let Some(r) = refusals
-            .iter()
-            .find(|r| r.from == from && r.to == to_sq)
-            .or_else(|| {
-                refusals
-                    .iter()
-                    .find(|r| r.from == from && r.forbid != Forbid::Backward && to_sq > from)
-            })
-            .or_else(|| refusals.iter().find(|r| r.from == from))
-        {
-            let rules = self.rules;
-            w.message = refusal_reason(rules, p, r, throw.unwrap_or(0));
-            w.clause = if r.forbid == Forbid::Backward {
-                self.backward_clause()
-            } else {
-                clause_of(rules, r, p)
-            };
-            w.label = self.short(p, r);
         } else {
-            w.message = format!("{u} is not legal here");
+            self.refused_as_written(w, c);
         }
+    }
+
+    /// A move of the right piece that the engine refused: the refusal of
+    /// that very move, in the written direction to the written square. A
+    /// refusal of the piece's move the other way, or to another square, is
+    /// never borrowed as if it were the written one.
+    fn refused_as_written(&self, w: &mut Why, c: &Case) {
+        let rules = self.rules;
+        let sq = |s: u8| square_name(self.rules, s);
+        let Case {
+            p,
+            throw,
+            legal,
+            refusals,
+            from,
+            to,
+            to_sq,
+            off,
+            ..
+        } = *c;
+        let t = throw.unwrap_or(0);
+        let backward = matches!(to, Target::Square(s) if s < from);
+        let bears_off = to == Target::Off;
+        let mine = || refusals.iter().filter(|r| r.from == from);
+        let heads = |r: &&Refusal| match scope_of(rules, r) {
+            Scope::Piece => !(bears_off && r.forbid == Forbid::Immobile),
+            Scope::Backward => backward,
+            Scope::Forward => !backward,
+            Scope::Elsewhere => false,
+        };
+        let place = |s: u8| {
+            if s >= off {
+                "off the board".to_string()
+            } else {
+                format!("on {}", sq(s))
+            }
+        };
+        let exact = mine().find(|r| r.to == to_sq && to_sq != from);
+        // A refusal that forbids every move of the piece, or every move of
+        // it in the written direction, whatever the square it ends on.
+        let whole = || mine().find(heads);
+        let forward_exists = legal
+            .iter()
+            .any(|g| g.kind == UnitKind::Move && (g.off || g.to > g.from));
+        if let Some(r) = exact {
+            self.refused_by(w, p, r, t);
+        } else if backward && rules.movement.backward == crate::engine::Backward::Never {
+            self.backward_refused(w, from, "pieces move forward only");
+        } else if let Some(r) = whole() {
+            self.refused_by(w, p, r, t);
+        } else if backward && forward_exists {
+            self.backward_refused(w, from, "a forward move exists");
+        } else if let Some(r) = mine().find(|r| {
+            r.to != r.from && (r.to < r.from) == backward && scope_of(rules, r) == Scope::Elsewhere
+        }) {
+            // The throw takes the piece elsewhere, and that move is refused.
+            self.refused_by(w, p, r, t);
+            w.message = format!(
+                "with a throw of {t}, the piece on {from} cannot end {}; the move the throw gives it, {}, is refused: {}",
+                place(to_sq),
+                match r.to >= off {
+                    true => format!("{from}-off"),
+                    false => format!("{from}-{}", r.to),
+                },
+                w.message
+            );
+            w.label = format!("not {}", place(to_sq));
+        } else {
+            w.message = format!(
+                "the rules give the piece on {} no move {} with a throw of {t}",
+                sq(from),
+                match to {
+                    Target::Off => "off the board".to_string(),
+                    _ if backward => format!("back to {}", sq(to_sq)),
+                    _ => format!("to {}", sq(to_sq)),
+                }
+            );
+        }
+    }
+
+    /// The message, label and clause of a refusal.
+    fn refused_by(&self, w: &mut Why, p: &Position, r: &Refusal, throw: u8) {
+        let rules = self.rules;
+        w.message = refusal_reason(rules, p, r, throw);
+        w.clause = if r.forbid == Forbid::Backward {
+            self.backward_clause()
+        } else {
+            clause_of(rules, r, p)
+        };
+        w.label = self.short(p, r);
+    }
+
+    /// A backward move that the direction rules forbid: `why` is
+    /// "pieces move forward only" or "a forward move exists".
+    fn backward_refused(&self, w: &mut Why, from: u8, why: &str) {
+        w.message = format!("the piece on {from} may not move backward here: {why}");
+        w.label = "backward move".into();
+        w.clause = self.backward_clause();
     }
 
     /// `skip` where no turn is missed.
@@ -570,16 +647,12 @@ impl Replayer<'_, '_> {
             w.clause = clause_of(rules, r, p);
         } else if to_sq < from && g_to > from {
             // A backward move where the rules want the forward one.
-            w.message = format!(
-                "the piece on {from} may not move backward here: {}",
-                if rules.movement.backward == crate::engine::Backward::Never {
-                    "pieces move forward only"
-                } else {
-                    "a forward move exists"
-                }
-            );
-            w.label = "backward move".into();
-            w.clause = self.backward_clause();
+            let why = if rules.movement.backward == crate::engine::Backward::Never {
+                "pieces move forward only"
+            } else {
+                "a forward move exists"
+            };
+            self.backward_refused(w, from, why);
         } else if g_to != to_sq {
             w.code = Code::WrongDestination;
             let place = |s: u8| {
@@ -714,4 +787,52 @@ fn miss_clause(rules: &Ruleset) -> String {
         .find(|s| s.miss_turn)
         .map(|s| s.miss_clause.clone())
         .unwrap_or_default()
+}
+
+/// Which written moves of its piece a refusal speaks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Every move of the piece: the throw belongs to another piece, the
+    /// turn is missed, the piece only bears off...
+    Piece,
+    /// Every forward move of the piece, whatever square it ends on.
+    Forward,
+    /// Every backward move of the piece, whatever square it ends on.
+    Backward,
+    /// Only the move to its own target square.
+    Elsewhere,
+}
+
+/// Which written moves a refusal speaks for: by its cause, and for a cause
+/// that holds in one direction, by the direction of the refused move.
+fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
+    match r.forbid {
+        // A piece that does not move along the track leaves its square only
+        // by bearing off, with the throws the square names (T-15).
+        Forbid::ExitThrow if rules.movement.immobile.contains(r.from) => Scope::Piece,
+        Forbid::Locked
+        | Forbid::MissedTurn
+        | Forbid::StartingThrow
+        | Forbid::Guard
+        | Forbid::Bound
+        | Forbid::Priority
+        | Forbid::Opening
+        | Forbid::Immobile => Scope::Piece,
+        Forbid::Backward | Forbid::NoBackward | Forbid::BeforeStart => Scope::Backward,
+        // PC-4: one direction per turn forbids the other direction.
+        Forbid::Direction if r.to < r.from => Scope::Backward,
+        Forbid::Direction => Scope::Forward,
+        Forbid::NoPiece
+        | Forbid::OwnPiece
+        | Forbid::Occupied
+        | Forbid::Protected
+        | Forbid::Blockade(_)
+        | Forbid::Gate(_)
+        | Forbid::BeyondEnd
+        | Forbid::ExitThrow
+        | Forbid::NotAllIn
+        | Forbid::ArrivedThisTurn
+        | Forbid::RelocationBlocked
+        | Forbid::BackwardOntoPiece => Scope::Elsewhere,
+    }
 }
