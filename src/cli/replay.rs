@@ -1278,6 +1278,12 @@ pub fn replay_game(
         past_turn = stopped.is_some();
         problems.push(problem(&f));
     }
+    // `--to` named the game's last unit (or its turn): the walk ran to the
+    // end and reached it, which is stopping there.
+    let stopped = match (stopped, opts.to) {
+        (None, Some(t)) if walk.last_key.is_some_and(|last| t.first_key() <= last) => Some("to"),
+        (s, _) => s,
+    };
     if stopped != Some("illegal") && opts.format == Format::Text {
         match (stopped, opts.to) {
             (Some(_), Some(t)) if past_turn => walk.out.push_str(&format!(

@@ -325,6 +325,23 @@ fn replay_to_past_the_end_speaks_in_the_unit_of_to() {
         err.contains("--at 68 is past the end of the game: it has 67 rounds"),
         "{err}"
     );
+    // The game's last unit, its turn and its round are drawn, as `replay
+    // --to` stops there: the final position, with the last unit marked.
+    for at in ["67.1", "67.", "67"] {
+        let (code, out, err) = senet(
+            &[
+                "board",
+                "games/bga-demo.sgn",
+                "--at",
+                at,
+                "--format",
+                "text",
+            ],
+            b"",
+        );
+        assert_eq!(code, 0, "--at {at}: {err}");
+        assert!(out.contains("after 67. White 3:28-off"), "--at {at}: {out}");
+    }
 }
 
 /// Problems of the header come in the order of its lines, whichever step
