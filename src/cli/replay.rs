@@ -23,7 +23,7 @@
 
 use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
-use crate::notation::header::{self, RulesCache, RulesChoice};
+use crate::notation::header::{self, RulesCache};
 use crate::notation::reader::Reader;
 use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
 use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, Span, UnitSyntax};
@@ -1062,20 +1062,6 @@ fn past(message: String, help: String, game: &Game) -> Finding {
         .help(help)
 }
 
-/// The start position, as `senet check` works it out; problems that still
-/// leave a start (a missing `FirstPlayer`, inferred from the movetext) are
-/// for `check` to report, not for the replay.
-fn start_position(game: &Game, rules: &Ruleset) -> Result<Position, Box<Finding>> {
-    let head = header::head_span(game);
-    let mut findings = Vec::new();
-    match header::start_position(game, rules, head, &mut findings) {
-        Some(p) => Ok(p),
-        None => Err(Box::new(findings.into_iter().next().unwrap_or_else(|| {
-            Finding::error(Code::Setup, "the game has no usable start position", head)
-        }))),
-    }
-}
-
 /// Replays game `opts.game` of `text` (read from `name`, whose directory
 /// `dir` a relative `Rules` path is resolved against).
 pub fn render_replay(
@@ -1136,8 +1122,32 @@ pub fn replay_game(
         )
     };
     let over = opts.rules.as_ref().map(|(r, o)| (r.as_str(), o.as_slice()));
-    let Some(choice) = RulesChoice::of(&game, over) else {
-        let f = header::missing_rules(header::head_span(&game), false);
+    let mut cache = RulesCache::new(opts.confinement.clone());
+    if over.is_some_and(|(spec, _)| spec == "-") {
+        let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
+        cache = cache.with_given_rules(file);
+    }
+    // The header step `check` takes: a mistake in the `Rules` or
+    // `RuleOptions` tag is a problem of the record at the tag (exit 1); a
+    // rule file that does not compile is not (exit 2). Problems that still
+    // leave a start (a missing `FirstPlayer`, inferred from the movetext)
+    // are for `check` to report, not for the replay.
+    let mut found = Vec::new();
+    let resolved =
+        header::resolve(&game, dir, over, &mut cache, &mut found).map_err(ReplayError::Rules)?;
+    let Some(header::Header {
+        choice,
+        rules,
+        start: Some(start),
+    }) = resolved
+    else {
+        let head = header::head_span(&game);
+        let f = found
+            .into_iter()
+            .find(|f| f.severity == Severity::Error)
+            .unwrap_or_else(|| {
+                Finding::error(Code::Setup, "the game has no usable start position", head)
+            });
         return Ok((
             ReplayOutput {
                 text: String::new(),
@@ -1146,25 +1156,7 @@ pub fn replay_game(
             None,
         ));
     };
-    let mut cache = RulesCache::new(opts.confinement.clone());
-    if choice.spec == "-" && !choice.from_record() {
-        let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
-        cache = cache.with_given_rules(file);
-    }
-    let rules = cache.load(&choice, dir).map_err(ReplayError::Rules)?;
     let options = &choice.options;
-    let start = match start_position(&game, &rules) {
-        Ok(p) => p,
-        Err(f) => {
-            return Ok((
-                ReplayOutput {
-                    text: String::new(),
-                    problems: vec![problem(&f)],
-                },
-                None,
-            ));
-        }
-    };
 
     let mut played = HashMap::new();
     let mut visit = |s: &Step<'_>| {

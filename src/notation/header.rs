@@ -283,6 +283,11 @@ fn load_problem(
     cache: &mut RulesCache,
     head: Span,
 ) -> Option<Finding> {
+    // A rule set or options named on the command line are the command's
+    // mistake, not the record's.
+    if !choice.from_record() {
+        return None;
+    }
     let spec = &choice.spec;
     if e.is_io() {
         return Some(

@@ -428,3 +428,20 @@ fn a_misspelt_rule_set_on_the_command_line_gets_did_you_mean() {
         assert!(err.contains(&format!("did you mean `{meant}`?")), "{err}");
     }
 }
+
+/// `replay` and `board` take the header step `check` takes: a mistake in
+/// the `RuleOptions` tag is a problem of the record at the tag (exit 1),
+/// not a rule file that fails to compile (exit 2).
+#[test]
+fn replay_and_board_report_rule_options_at_the_tag() {
+    let record = "tests/fixtures/sgn/err/rule_options-conflict.sgn";
+    for args in [
+        &["replay", record][..],
+        &["board", record, "--format", "text"],
+    ] {
+        let (code, _, err) = senet(args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("senet::sgn::rule_options"), "{args:?}: {err}");
+        assert!(err.contains("(moves not checked)"), "{args:?}: {err}");
+    }
+}

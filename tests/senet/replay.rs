@@ -326,10 +326,23 @@ fn a_syntax_error_is_rendered() {
     }
 }
 
+/// A `Rules` tag that names no rule set is a problem of the record, at the
+/// tag, as in `check` (exit 1); the same name given with `--rules` is a
+/// usage error (exit 2).
 #[test]
-fn unknown_rules_are_a_usage_error() {
+fn unknown_rules_are_a_problem_of_the_record_and_a_usage_error_on_the_command_line() {
     let text = "[Rules \"no-such-rules\"]\n\n1. 2:9-11 *\n";
-    let e = render_replay(text, "x.sgn", None, &ReplayOptions::default()).unwrap_err();
+    let found = render_replay(text, "x.sgn", None, &ReplayOptions::default()).unwrap();
+    assert!(
+        found.problems[0].contains("unknown_rules") && found.problems[0].contains("Rules tag"),
+        "{:?}",
+        found.problems
+    );
+    let over = ReplayOptions {
+        rules: Some(("no-such-rules".to_string(), Vec::new())),
+        ..ReplayOptions::default()
+    };
+    let e = render_replay(text, "x.sgn", None, &over).unwrap_err();
     assert!(matches!(e, ReplayError::Rules(_)));
     assert_eq!(e.exit_code(), 2);
     let missing = render_replay(
