@@ -583,6 +583,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return code;
         }
     }
+    // Standard input is read once: a second `-` would check an empty
+    // "file" as if it were a record.
+    if args.paths.iter().filter(|p| super::is_stdin(p)).count() > 1 {
+        errln!("error: `-` (standard input) is given more than once: give it once");
+        return ExitCode::from(super::EXIT_USAGE);
+    }
     if let Some(spec) = &args.rules {
         // A bad --rules is a usage error before any record is read.
         if let Err(code) = super::load_rules(spec, &args.options) {

@@ -79,7 +79,7 @@ pub fn fix_text(
     let mut lines: Vec<(usize, usize, String)> = fixes
         .iter()
         .map(|f| {
-            let (l, c) = line_col(text, f.at);
+            let (l, c) = crate::diag::line_col(text, f.at);
             (l, c, f.what.clone())
         })
         .collect();
@@ -109,7 +109,7 @@ pub fn fix_text(
     inserts.sort();
     inserts.dedup();
     for (at, what) in &inserts {
-        let (l, c) = line_col(&fixed, *at);
+        let (l, c) = crate::diag::line_col(&fixed, *at);
         lines.push((l, c, format!("turn number `{}` added", what.trim_end())));
     }
     lines.sort();
@@ -121,17 +121,6 @@ pub fn fix_text(
         fixed.insert_str(*at, what);
     }
     (fixed, lines)
-}
-
-/// 1-based line and column (in characters) of byte `at` of `text`.
-fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, col)
 }
 
 /// What formatting one text came to.

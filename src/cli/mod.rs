@@ -117,7 +117,7 @@ pub enum Command {
 /// When to colour output: `--color`, on every command.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// When the output is a terminal and `NO_COLOR` is unset.
+    /// When the output is a terminal and `NO_COLOR` is unset or empty.
     #[default]
     Auto,
     Always,
@@ -131,8 +131,28 @@ impl ColorChoice {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+            ColorChoice::Auto => auto_colour(terminal, std::env::var_os("NO_COLOR").as_deref()),
         }
+    }
+}
+
+/// `--color auto`: colour on a terminal unless `NO_COLOR` is set to a
+/// value; an empty `NO_COLOR` is as if unset, as the convention says.
+fn auto_colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+#[cfg(test)]
+mod colour_tests {
+    use super::auto_colour;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn only_a_set_no_color_turns_auto_colour_off() {
+        assert!(auto_colour(true, None));
+        assert!(auto_colour(true, Some(OsStr::new(""))));
+        assert!(!auto_colour(true, Some(OsStr::new("1"))));
+        assert!(!auto_colour(false, None));
     }
 }
 

@@ -445,3 +445,14 @@ fn replay_and_board_report_rule_options_at_the_tag() {
         assert!(err.contains("(moves not checked)"), "{args:?}: {err}");
     }
 }
+
+/// `check - -` would read standard input twice: it is a usage error.
+#[test]
+fn standard_input_is_named_once() {
+    let record = std::fs::read("games/bga-demo.sgn").unwrap();
+    let (code, _, err) = senet(&["check", "-", "-"], &record);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("more than once"), "{err}");
+    let (code, _, err) = senet(&["check", "-"], &record);
+    assert_eq!(code, 0, "{err}");
+}
