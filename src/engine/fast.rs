@@ -14,10 +14,8 @@
 //! ([`Ruleset::protected_mask`]), the blocked steps of a position, and the
 //! play of an ordinary unit in place ([`Ruleset::play_plain`]).
 
-use super::{
-    Backward, BlockadeKind, Hit, Pred, Reach, Relocation, Ruleset, Side, SquareRule, Unit, UnitKind,
-};
-use super::{Effects, Position};
+use super::Position;
+use super::{Backward, BlockadeKind, Hit, Pred, Reach, Relocation, Ruleset, Side, SquareRule};
 
 /// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
 pub(super) const THROWS: usize = 32;
@@ -961,174 +959,12 @@ impl Ruleset {
             Pred::Not(p) => !self.pred_mask(p, pos, owner),
         }
     }
-
-    /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as
-    /// the general `play` would: a step onto a square in `land_plain` (a hit
-    /// only where `swap_plain`), a bear-off, or a pass without a bound throw,
-    /// by a side with a piece on the square moved from, none on a lock
-    /// square, and the queue empty.
-    #[inline]
-    pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
-        // Data-dependent tests (a hit, a bear-off) are combined with `&`
-        // and masks rather than `&&`: a branch on them would be
-        // mispredicted about as often as not.
-        let f = &self.fast;
-        let me = pos.pieces[pos.to_move.index()].0;
-        let pos_ok = pos.queue.is_empty() & (me & f.lock_squares == 0);
-        match unit.kind {
-            UnitKind::Move => {
-                let to = 1u64 << (unit.to & 63);
-                // A hit lands plainly only where the hit piece is swapped
-                // or sent to the lowest empty square.
-                let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
-                pos_ok
-                    & ((unit.from | unit.to) < 64)
-                    & unit.relocated.is_none()
-                    & unit.split.is_none()
-                    & (me & (1u64 << (unit.from & 63)) != 0)
-                    & (unit.off | (landing & to != 0))
-            }
-            UnitKind::Pass => pos_ok & pos.bound.is_none(),
-            _ => false,
-        }
-    }
-
-    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly), in
-    /// place. Written without branches on what the unit does (a hit, a
-    /// bear-off, whether the turn ends), for the reason given there.
-    #[inline]
-    pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
-        let mut fx = Effects::default();
-        let side = p.to_move;
-        let me = side.index();
-        if unit.kind == UnitKind::Move {
-            let from = 1u64 << unit.from;
-            // JQ-6: a hit piece goes to the lowest square that is empty
-            // once the mover stands on the target (the square it left is
-            // one, so there always is one).
-            // (A test of the rule set, the same every time: no cost to
-            // the rule sets that swap.)
-            let dest = if self.fast.hit_lowest {
-                let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
-                1u64 << (!left & self.fast.board_squares).trailing_zeros()
-            } else {
-                from
-            };
-            // A bear-off lands on no square.
-            let to = if unit.off { 0 } else { 1u64 << unit.to };
-            p.pieces[me].0 = (p.pieces[me].0 & !from) | to;
-            p.arrived.0 = (p.arrived.0 & !from) | to;
-            p.off[me] += unit.off as u8;
-            fx.bear_off = unit.off;
-            // Into the water (B-12): the lock holds the piece from the
-            // next unit on.
-            fx.water = self.fast.lock_squares & to != 0;
-            // the owner misses the next turn.
-            p.skip[me] |= self.fast.miss_squares & to != 0;
-            // A bear-off's `to` is past every square moved from.
-            fx.backward = unit.to < unit.from;
-            // As in `play`; `to` is 0 for a bear-off.
-            fx.truncation = (self.movement.truncate_at.0 & to != 0)
-                & (unit.to < unit.from + unit.throw)
-                & !fx.backward;
-            // A hit piece goes to `dest` (the square moved from, or the
-            // lowest empty one); a bear-off hits nothing, whatever the unit
-            // says (as in `move_part`).
-            let hits = unit.hit & !unit.off;
-            let hit = mask_of(hits);
-            let them = &mut p.pieces[side.other().index()].0;
-            *them = (*them & !(to & hit)) | (dest & hit);
-            fx.swap = hits;
-            fx.hit_to = if hits {
-                Some(dest.trailing_zeros() as u8)
-            } else {
-                None
-            };
-            // A hit piece sent elsewhere than the mover's square (as
-            // `move_part` counts it).
-            fx.water |= hits & (dest != from);
-            p.waiting[me] = false;
-        } else {
-            fx.pass = true;
-        }
-        // No piece left in play: on the board or in hand (a position
-        // written by hand may have pieces in hand under rules without an
-        // entry); the queue is empty.
-        let none_left = (p.pieces[me].0 == 0) & (p.hand[me] == 0);
-        // a square that binds an extra throw to the piece (P-6:
-        // whatever the value that landed it); a bear-off lands nowhere.
-        let bound = unit.kind == UnitKind::Move
-            && !unit.off
-            && self.fast.bound_squares & (1u64 << unit.to) != 0;
-        let ends_turn = if unit.kind == UnitKind::Move {
-            (!unit.extra_mark & !bound) | none_left
-        } else if unit.forced {
-            !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
-        } else {
-            !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra) || none_left
-        };
-        if none_left {
-            fx.won = self.winner(p) == Some(side);
-        }
-        // A bound throw keeps the turn going (the piece is on the board, so
-        // the side has a piece in play).
-        p.bound = if bound { Some(unit.to) } else { None };
-        // PC-4: the turn's moves so far went this way (a rule of the set,
-        // the same every time).
-        if self.movement.one_direction && unit.kind == UnitKind::Move {
-            p.heading = if fx.backward {
-                super::Heading::Backward
-            } else {
-                super::Heading::Forward
-            };
-        }
-        p.end_turn_if(ends_turn);
-        fx.turn_ended = ends_turn;
-        fx
-    }
 }
 
 /// All ones when `b`, else 0.
 #[inline(always)]
-fn mask_of(b: bool) -> u64 {
+pub(super) fn mask_of(b: bool) -> u64 {
     0u64.wrapping_sub(b as u64)
-}
-
-/// Not called: it stops compiling when `Position` or `Effects` gains a
-/// field, because `play_plain` changes the position in place and sets only
-/// the fields it knows. A new field means deciding whether `play_plain` (and
-/// `plays_plainly`) must change.
-#[allow(dead_code)]
-fn play_plain_knows_every_field(p: Position, fx: Effects) {
-    let Position {
-        pieces: _,
-        to_move: _,
-        off: _,
-        extra: _,
-        bound: _,
-        skip: _,  // set by a landing on `miss_squares`
-        queue: _, // empty for plain units
-        waiting: _,
-        turn: _,
-        arrived: _,
-        hand: _,    // entries are played by the general `play`; counted for the win
-        heading: _, // set under `one_direction`
-    } = p;
-    let Effects {
-        hit_to: _,
-        swap: _,
-        water: _, // lock squares landed on, JQ-6 hits sent elsewhere; others are not plain
-        bear_off: _,
-        pass: _,
-        skip: _,
-        backward: _,
-        truncation: _,
-        queue_join: _,
-        capture: _,
-        queue_enter: _,
-        turn_ended: _,
-        won: _,
-    } = fx;
 }
 
 #[cfg(test)]
@@ -1140,7 +976,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
-    use crate::engine::{Queue, SquareSet};
+    use crate::engine::{Queue, SquareSet, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 

@@ -7,6 +7,7 @@
 pub mod constructs;
 mod fast;
 mod movegen;
+mod play;
 mod position;
 mod ruleset;
 mod unit;
@@ -17,7 +18,8 @@ pub use constructs::{
     Starter, Throws, TurnRules, WhenTaken,
 };
 pub(crate) use fast::FastTables;
-pub use movegen::{Effects, Forbid, Refusal};
+pub use movegen::{Forbid, Refusal};
+pub use play::Effects;
 pub use position::{Heading, Position, Queue};
 pub use ruleset::*;
 pub use unit::{Part, Relocated, Unit, UnitKind};

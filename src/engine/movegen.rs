@@ -11,7 +11,8 @@
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
-use super::unit::{Part, Relocated};
+use super::play::Effects;
+use super::unit::Relocated;
 use super::{
     Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
     Side, SquareSet, Unit, UnitKind,
@@ -80,48 +81,15 @@ pub struct Refusal {
     pub forbid: Forbid,
 }
 
-/// What a played unit did, for statistics and display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Effects {
-    /// An opposing piece was hit: where it went (`None` if it left the board).
-    pub hit_to: Option<u8>,
-    pub swap: bool,
-    /// A piece went into a relocation or lock square (the water).
-    pub water: bool,
-    pub bear_off: bool,
-    pub pass: bool,
-    pub skip: bool,
-    pub backward: bool,
-    pub truncation: bool,
-    pub queue_join: bool,
-    /// The hit piece left the game (BL-4).
-    pub capture: bool,
-    /// A queued piece entered the board.
-    pub queue_enter: bool,
-    /// The turn ended with this unit.
-    pub turn_ended: bool,
-    /// The mover won with this unit.
-    pub won: bool,
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Dir {
     Forward,
     Backward,
 }
 
-/// What the squares a part landed on gave its owner.
-#[derive(Clone, Copy, Default)]
-struct Landed {
-    /// An extra throw bound to the piece (R-11, PC-2).
-    bound: bool,
-    /// An extra throw (PC-6).
-    extra: bool,
-}
-
 /// Where a hit opposing piece goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum HitDest {
+pub(super) enum HitDest {
     Square(u8),
     /// Off the board into the dead-piece queue.
     Queue,
@@ -369,7 +337,7 @@ impl Ruleset {
             .unwrap_or_default()
     }
 
-    fn skip_due(&self, pos: &Position) -> bool {
+    pub(super) fn skip_due(&self, pos: &Position) -> bool {
         pos.skip[pos.to_move.index()] && !pos.extra
     }
 
@@ -1550,7 +1518,7 @@ impl Ruleset {
     }
 
     /// Where a hit piece on `to` goes when the mover came from `from`.
-    fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
+    pub(super) fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
         match self.squares[to as usize].hit_sends_to {
             Some(d) if pos.at(d).is_none() => {
                 // The hit piece lands on `d` and that square's rule applies.
@@ -1593,269 +1561,10 @@ impl Ruleset {
     }
 
     /// The square the dead-piece queue enters, if the rule set has one.
-    fn queue_square(&self) -> Option<u8> {
+    pub(super) fn queue_square(&self) -> Option<u8> {
         self.squares
             .iter()
             .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
-    }
-
-    /// Plays a unit produced by [`legal_units`](Self::legal_units) or
-    /// [`free_units`](Self::free_units) for this position. The unit is not
-    /// re-validated: look it up among the generated units first.
-    #[inline]
-    pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
-        let mut next = *pos;
-        let fx = self.apply(&mut next, unit)?;
-        Ok((next, fx))
-    }
-
-    /// [`play`](Self::play) in place: `pos` becomes the position after
-    /// `unit`. On a refusal `pos` is left as it was. Playouts and replays
-    /// use this form: it copies no position in or out.
-    // Always inlined: in a large caller (the replay) the compiler keeps it
-    // out of line, and the call, its register saves and the returned
-    // `Result` cost a fifth of what a plain unit's play does.
-    #[inline(always)]
-    pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
-        if self.fast.enabled && self.plays_plainly(pos, unit) {
-            return Ok(self.play_plain(pos, unit));
-        }
-        let (next, fx) = self.play_general(pos, unit)?;
-        *pos = next;
-        Ok(fx)
-    }
-
-    fn play_general(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
-        let mut p = *pos;
-        let mut fx = Effects::default();
-        let side = pos.to_move;
-        let me = side.index();
-        let mut ends_turn;
-        match unit.kind {
-            UnitKind::Skip => {
-                if !self.skip_due(pos) {
-                    return Err(Refusal {
-                        from: 0,
-                        to: 0,
-                        forbid: Forbid::MissedTurn,
-                    });
-                }
-                p.skip[me] = false;
-                fx.skip = true;
-                ends_turn = true;
-            }
-            UnitKind::NoThrow => {
-                if !p.pieces[me].contains(unit.from) {
-                    return Err(Refusal {
-                        from: unit.from,
-                        to: unit.to,
-                        forbid: Forbid::NoPiece,
-                    });
-                }
-                p.pieces[me].remove(unit.from);
-                match unit.relocated {
-                    None => p.pieces[me].insert(unit.to),
-                    Some(Relocated::Square(s)) => p.pieces[me].insert(s),
-                    Some(Relocated::Queue) => {
-                        p.queue.push(side);
-                        fx.queue_join = true;
-                    }
-                    Some(Relocated::Hand) => p.hand[me] += 1,
-                }
-                // KD-8: the release to 15 costs the next turn.
-                if self.squares[unit.from as usize]
-                    .lock
-                    .as_ref()
-                    .is_some_and(|l| l.release_misses_turn)
-                {
-                    p.skip[me] = true;
-                }
-                ends_turn = true;
-            }
-            UnitKind::Pass => {
-                fx.pass = true;
-                // A bound throw is used up by passing it too (P-6).
-                p.bound = None;
-                let forced = unit.forced;
-                let locked = pos.pieces[me]
-                    .iter()
-                    .find_map(|s| self.squares[s as usize].lock.as_ref());
-                ends_turn = if let Some(lock) = locked {
-                    lock.fail_ends_turn || !unit.extra_mark
-                } else if pos.bound.is_some() {
-                    self.turn.bound_pass_ends_turn || !unit.extra_mark
-                } else if forced {
-                    !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
-                } else {
-                    !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
-                };
-            }
-            UnitKind::Move => {
-                let entering = unit.from == 0;
-                if !entering && !p.pieces[me].contains(unit.from) || entering && p.hand[me] == 0 {
-                    return Err(Refusal {
-                        from: unit.from,
-                        to: unit.to,
-                        forbid: Forbid::NoPiece,
-                    });
-                }
-                // A bound throw is used by this unit, whatever it does.
-                ends_turn = !unit.extra_mark;
-                if let Some(lock) = &self.squares[unit.from as usize].lock {
-                    // whether bearing off from the water gives another throw.
-                    ends_turn |= unit.off && !lock.exit_gives_extra;
-                }
-                p.bound = None;
-                p.waiting[me] = false;
-                let first = unit.first_part();
-                let mut landed = self.move_part(pos, &mut p, &mut fx, &first, unit.throw);
-                if let Some(second) = &unit.split {
-                    let mid = p;
-                    let rest = self.move_part(&mid, &mut p, &mut fx, second, 0);
-                    landed.bound |= rest.bound;
-                    landed.extra |= rest.extra;
-                }
-                if landed.bound || landed.extra {
-                    ends_turn = false;
-                }
-                if unit.forced && self.squares[unit.from as usize].stuck_to_hand {
-                    // PC-5: no move was possible; the turn ends as with a pass.
-                    ends_turn = true;
-                } else if self.movement.one_direction {
-                    p.heading = if fx.backward {
-                        Heading::Backward
-                    } else {
-                        Heading::Forward
-                    };
-                }
-            }
-        }
-        // the queue head enters its square when it is empty.
-        if let Some(q) = (!p.queue.is_empty()).then(|| self.queue_square()).flatten() {
-            if p.at(q).is_none() {
-                if let Some(s) = p.queue.pop() {
-                    p.pieces[s.index()].insert(q);
-                    fx.queue_enter = true;
-                }
-            }
-        }
-        if p.in_play(side) == 0 {
-            // BL-7: with captures the game ends only when neither side has a
-            // piece in play; the mover's turn ends when it has none.
-            fx.won = self.winner(&p) == Some(side);
-            ends_turn = true;
-        }
-        if ends_turn {
-            p.end_turn();
-            fx.turn_ended = true;
-        } else {
-            p.extra = true;
-        }
-        Ok((p, fx))
-    }
-
-    /// Moves one piece as `part` says, on `p`, which holds `before` as it
-    /// was before this part. `throw` is the part's throw when known (0 for
-    /// the second part of a split, which never truncates).
-    fn move_part(
-        &self,
-        before: &Position,
-        p: &mut Position,
-        fx: &mut Effects,
-        part: &Part,
-        throw: u8,
-    ) -> Landed {
-        let side = before.to_move;
-        let me = side.index();
-        let them = side.other().index();
-        let mut landed = Landed::default();
-        if part.from == 0 {
-            // PC-2: a piece enters from the hand.
-            p.hand[me] -= 1;
-            p.pieces[me].insert(part.to);
-            p.arrived.insert(part.to);
-            if self.entry.as_ref().is_some_and(|e| e.bound_extra) {
-                p.bound = Some(part.to);
-                landed.bound = true;
-            }
-            return landed;
-        }
-        p.pieces[me].remove(part.from);
-        p.arrived.remove(part.from);
-        if part.off {
-            p.off[me] += 1;
-            fx.bear_off = true;
-            return landed;
-        }
-        if part.to == 0 {
-            // PC-5: back to the hand.
-            p.hand[me] += 1;
-            return landed;
-        }
-        fx.backward = part.to < part.from;
-        fx.truncation = !fx.backward
-            && part.to < part.from.saturating_add(throw)
-            && self.movement.truncate_at.contains(part.to);
-        if part.hit {
-            fx.swap = true;
-            p.pieces[them].remove(part.to);
-            match self.hit_destination(before, part.from, part.to) {
-                HitDest::Square(d) => {
-                    p.pieces[them].insert(d);
-                    fx.hit_to = Some(d);
-                    if d != part.from {
-                        fx.water = true;
-                    }
-                }
-                HitDest::Queue => {
-                    p.queue.push(side.other());
-                    fx.water = true;
-                    fx.queue_join = true;
-                }
-                HitDest::Removed => {
-                    fx.swap = false;
-                    fx.capture = true;
-                }
-            }
-        }
-        let sq = &self.squares[part.to as usize];
-        match part.relocated {
-            Some(Relocated::Square(s)) => {
-                p.pieces[me].insert(s);
-                p.arrived.insert(s);
-                fx.water = true;
-            }
-            Some(Relocated::Queue) => {
-                p.queue.push(side);
-                fx.water = true;
-                fx.queue_join = true;
-            }
-            Some(Relocated::Hand) => {
-                p.hand[me] += 1;
-                fx.water = true;
-            }
-            None => {
-                p.pieces[me].insert(part.to);
-                p.arrived.insert(part.to);
-                if sq.lock.is_some() {
-                    fx.water = true;
-                }
-            }
-        }
-        if part.relocated.is_none() {
-            if sq.miss_turn {
-                p.skip[me] = true;
-            }
-            // exactly one pending throw, bound to this piece,
-            // whatever the value that landed it (P-6).
-            if sq.bound_extra {
-                p.bound = Some(part.to);
-                landed.bound = true;
-            }
-            // PC-6: another throw once this one is used.
-            landed.extra = sq.extra_throw;
-        }
-        landed
     }
 
     /// The winner, once a side has no pieces left in play (K-4); under

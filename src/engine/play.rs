@@ -1,0 +1,468 @@
+//! Playing a unit: the position after it and what it did (`Effects`).
+//!
+//! One entry point, [`Ruleset::apply`], in place; [`Ruleset::play`] is its
+//! copying form.
+
+// Nested `if`s mirror the order of the rules they apply.
+#![allow(clippy::collapsible_if)]
+
+use super::fast::mask_of;
+use super::movegen::{HitDest, Refusal};
+use super::unit::{Part, Relocated};
+use super::{Forbid, Heading, Position, Ruleset, Unit, UnitKind};
+
+/// What a played unit did, for statistics and display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// An opposing piece was hit: where it went (`None` if it left the board).
+    pub hit_to: Option<u8>,
+    pub swap: bool,
+    /// A piece went into a relocation or lock square (the water).
+    pub water: bool,
+    pub bear_off: bool,
+    pub pass: bool,
+    pub skip: bool,
+    pub backward: bool,
+    pub truncation: bool,
+    pub queue_join: bool,
+    /// The hit piece left the game (BL-4).
+    pub capture: bool,
+    /// A queued piece entered the board.
+    pub queue_enter: bool,
+    /// The turn ended with this unit.
+    pub turn_ended: bool,
+    /// The mover won with this unit.
+    pub won: bool,
+}
+
+/// What the squares a part landed on gave its owner.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Landed {
+    /// An extra throw bound to the piece (R-11, PC-2).
+    bound: bool,
+    /// An extra throw (PC-6).
+    extra: bool,
+}
+
+impl Ruleset {
+    /// Plays a unit produced by [`legal_units`](Self::legal_units) or
+    /// [`free_units`](Self::free_units) for this position. The unit is not
+    /// re-validated: look it up among the generated units first.
+    #[inline]
+    pub fn play(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        let mut next = *pos;
+        let fx = self.apply(&mut next, unit)?;
+        Ok((next, fx))
+    }
+
+    /// [`play`](Self::play) in place: `pos` becomes the position after
+    /// `unit`. On a refusal `pos` is left as it was. Playouts and replays
+    /// use this form: it copies no position in or out.
+    // Always inlined: in a large caller (the replay) the compiler keeps it
+    // out of line, and the call, its register saves and the returned
+    // `Result` cost a fifth of what a plain unit's play does.
+    #[inline(always)]
+    pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
+        if self.fast.enabled && self.plays_plainly(pos, unit) {
+            return Ok(self.play_plain(pos, unit));
+        }
+        let (next, fx) = self.play_general(pos, unit)?;
+        *pos = next;
+        Ok(fx)
+    }
+
+    fn play_general(&self, pos: &Position, unit: &Unit) -> Result<(Position, Effects), Refusal> {
+        let mut p = *pos;
+        let mut fx = Effects::default();
+        let side = pos.to_move;
+        let me = side.index();
+        let mut ends_turn;
+        match unit.kind {
+            UnitKind::Skip => {
+                if !self.skip_due(pos) {
+                    return Err(Refusal {
+                        from: 0,
+                        to: 0,
+                        forbid: Forbid::MissedTurn,
+                    });
+                }
+                p.skip[me] = false;
+                fx.skip = true;
+                ends_turn = true;
+            }
+            UnitKind::NoThrow => {
+                if !p.pieces[me].contains(unit.from) {
+                    return Err(Refusal {
+                        from: unit.from,
+                        to: unit.to,
+                        forbid: Forbid::NoPiece,
+                    });
+                }
+                p.pieces[me].remove(unit.from);
+                match unit.relocated {
+                    None => p.pieces[me].insert(unit.to),
+                    Some(Relocated::Square(s)) => p.pieces[me].insert(s),
+                    Some(Relocated::Queue) => {
+                        p.queue.push(side);
+                        fx.queue_join = true;
+                    }
+                    Some(Relocated::Hand) => p.hand[me] += 1,
+                }
+                // KD-8: the release to 15 costs the next turn.
+                if self.squares[unit.from as usize]
+                    .lock
+                    .as_ref()
+                    .is_some_and(|l| l.release_misses_turn)
+                {
+                    p.skip[me] = true;
+                }
+                ends_turn = true;
+            }
+            UnitKind::Pass => {
+                fx.pass = true;
+                // A bound throw is used up by passing it too (P-6).
+                p.bound = None;
+                let forced = unit.forced;
+                let locked = pos.pieces[me]
+                    .iter()
+                    .find_map(|s| self.squares[s as usize].lock.as_ref());
+                ends_turn = if let Some(lock) = locked {
+                    lock.fail_ends_turn || !unit.extra_mark
+                } else if pos.bound.is_some() {
+                    self.turn.bound_pass_ends_turn || !unit.extra_mark
+                } else if forced {
+                    !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+                } else {
+                    !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
+                };
+            }
+            UnitKind::Move => {
+                let entering = unit.from == 0;
+                if !entering && !p.pieces[me].contains(unit.from) || entering && p.hand[me] == 0 {
+                    return Err(Refusal {
+                        from: unit.from,
+                        to: unit.to,
+                        forbid: Forbid::NoPiece,
+                    });
+                }
+                // A bound throw is used by this unit, whatever it does.
+                ends_turn = !unit.extra_mark;
+                if let Some(lock) = &self.squares[unit.from as usize].lock {
+                    // whether bearing off from the water gives another throw.
+                    ends_turn |= unit.off && !lock.exit_gives_extra;
+                }
+                p.bound = None;
+                p.waiting[me] = false;
+                let first = unit.first_part();
+                let mut landed = self.move_part(pos, &mut p, &mut fx, &first, unit.throw);
+                if let Some(second) = &unit.split {
+                    let mid = p;
+                    let rest = self.move_part(&mid, &mut p, &mut fx, second, 0);
+                    landed.bound |= rest.bound;
+                    landed.extra |= rest.extra;
+                }
+                if landed.bound || landed.extra {
+                    ends_turn = false;
+                }
+                if unit.forced && self.squares[unit.from as usize].stuck_to_hand {
+                    // PC-5: no move was possible; the turn ends as with a pass.
+                    ends_turn = true;
+                } else if self.movement.one_direction {
+                    p.heading = if fx.backward {
+                        Heading::Backward
+                    } else {
+                        Heading::Forward
+                    };
+                }
+            }
+        }
+        // the queue head enters its square when it is empty.
+        if let Some(q) = (!p.queue.is_empty()).then(|| self.queue_square()).flatten() {
+            if p.at(q).is_none() {
+                if let Some(s) = p.queue.pop() {
+                    p.pieces[s.index()].insert(q);
+                    fx.queue_enter = true;
+                }
+            }
+        }
+        if p.in_play(side) == 0 {
+            // BL-7: with captures the game ends only when neither side has a
+            // piece in play; the mover's turn ends when it has none.
+            fx.won = self.winner(&p) == Some(side);
+            ends_turn = true;
+        }
+        if ends_turn {
+            p.end_turn();
+            fx.turn_ended = true;
+        } else {
+            p.extra = true;
+        }
+        Ok((p, fx))
+    }
+
+    /// Moves one piece as `part` says, on `p`, which holds `before` as it
+    /// was before this part. `throw` is the part's throw when known (0 for
+    /// the second part of a split, which never truncates).
+    pub(super) fn move_part(
+        &self,
+        before: &Position,
+        p: &mut Position,
+        fx: &mut Effects,
+        part: &Part,
+        throw: u8,
+    ) -> Landed {
+        let side = before.to_move;
+        let me = side.index();
+        let them = side.other().index();
+        let mut landed = Landed::default();
+        if part.from == 0 {
+            // PC-2: a piece enters from the hand.
+            p.hand[me] -= 1;
+            p.pieces[me].insert(part.to);
+            p.arrived.insert(part.to);
+            if self.entry.as_ref().is_some_and(|e| e.bound_extra) {
+                p.bound = Some(part.to);
+                landed.bound = true;
+            }
+            return landed;
+        }
+        p.pieces[me].remove(part.from);
+        p.arrived.remove(part.from);
+        if part.off {
+            p.off[me] += 1;
+            fx.bear_off = true;
+            return landed;
+        }
+        if part.to == 0 {
+            // PC-5: back to the hand.
+            p.hand[me] += 1;
+            return landed;
+        }
+        fx.backward = part.to < part.from;
+        fx.truncation = !fx.backward
+            && part.to < part.from.saturating_add(throw)
+            && self.movement.truncate_at.contains(part.to);
+        if part.hit {
+            fx.swap = true;
+            p.pieces[them].remove(part.to);
+            match self.hit_destination(before, part.from, part.to) {
+                HitDest::Square(d) => {
+                    p.pieces[them].insert(d);
+                    fx.hit_to = Some(d);
+                    if d != part.from {
+                        fx.water = true;
+                    }
+                }
+                HitDest::Queue => {
+                    p.queue.push(side.other());
+                    fx.water = true;
+                    fx.queue_join = true;
+                }
+                HitDest::Removed => {
+                    fx.swap = false;
+                    fx.capture = true;
+                }
+            }
+        }
+        let sq = &self.squares[part.to as usize];
+        match part.relocated {
+            Some(Relocated::Square(s)) => {
+                p.pieces[me].insert(s);
+                p.arrived.insert(s);
+                fx.water = true;
+            }
+            Some(Relocated::Queue) => {
+                p.queue.push(side);
+                fx.water = true;
+                fx.queue_join = true;
+            }
+            Some(Relocated::Hand) => {
+                p.hand[me] += 1;
+                fx.water = true;
+            }
+            None => {
+                p.pieces[me].insert(part.to);
+                p.arrived.insert(part.to);
+                if sq.lock.is_some() {
+                    fx.water = true;
+                }
+            }
+        }
+        if part.relocated.is_none() {
+            if sq.miss_turn {
+                p.skip[me] = true;
+            }
+            // exactly one pending throw, bound to this piece,
+            // whatever the value that landed it (P-6).
+            if sq.bound_extra {
+                p.bound = Some(part.to);
+                landed.bound = true;
+            }
+            // PC-6: another throw once this one is used.
+            landed.extra = sq.extra_throw;
+        }
+        landed
+    }
+
+    /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as
+    /// the general `play` would: a step onto a square in `land_plain` (a hit
+    /// only where `swap_plain`), a bear-off, or a pass without a bound throw,
+    /// by a side with a piece on the square moved from, none on a lock
+    /// square, and the queue empty.
+    #[inline]
+    pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
+        // Data-dependent tests (a hit, a bear-off) are combined with `&`
+        // and masks rather than `&&`: a branch on them would be
+        // mispredicted about as often as not.
+        let f = &self.fast;
+        let me = pos.pieces[pos.to_move.index()].0;
+        let pos_ok = pos.queue.is_empty() & (me & f.lock_squares == 0);
+        match unit.kind {
+            UnitKind::Move => {
+                let to = 1u64 << (unit.to & 63);
+                // A hit lands plainly only where the hit piece is swapped
+                // or sent to the lowest empty square.
+                let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
+                pos_ok
+                    & ((unit.from | unit.to) < 64)
+                    & unit.relocated.is_none()
+                    & unit.split.is_none()
+                    & (me & (1u64 << (unit.from & 63)) != 0)
+                    & (unit.off | (landing & to != 0))
+            }
+            UnitKind::Pass => pos_ok & pos.bound.is_none(),
+            _ => false,
+        }
+    }
+
+    /// `play` for a unit that [`plays_plainly`](Self::plays_plainly), in
+    /// place. Written without branches on what the unit does (a hit, a
+    /// bear-off, whether the turn ends), for the reason given there.
+    #[inline]
+    pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
+        let mut fx = Effects::default();
+        let side = p.to_move;
+        let me = side.index();
+        if unit.kind == UnitKind::Move {
+            let from = 1u64 << unit.from;
+            // JQ-6: a hit piece goes to the lowest square that is empty
+            // once the mover stands on the target (the square it left is
+            // one, so there always is one).
+            // (A test of the rule set, the same every time: no cost to
+            // the rule sets that swap.)
+            let dest = if self.fast.hit_lowest {
+                let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
+                1u64 << (!left & self.fast.board_squares).trailing_zeros()
+            } else {
+                from
+            };
+            // A bear-off lands on no square.
+            let to = if unit.off { 0 } else { 1u64 << unit.to };
+            p.pieces[me].0 = (p.pieces[me].0 & !from) | to;
+            p.arrived.0 = (p.arrived.0 & !from) | to;
+            p.off[me] += unit.off as u8;
+            fx.bear_off = unit.off;
+            // Into the water (B-12): the lock holds the piece from the
+            // next unit on.
+            fx.water = self.fast.lock_squares & to != 0;
+            // the owner misses the next turn.
+            p.skip[me] |= self.fast.miss_squares & to != 0;
+            // A bear-off's `to` is past every square moved from.
+            fx.backward = unit.to < unit.from;
+            // As in `play`; `to` is 0 for a bear-off.
+            fx.truncation = (self.movement.truncate_at.0 & to != 0)
+                & (unit.to < unit.from + unit.throw)
+                & !fx.backward;
+            // A hit piece goes to `dest` (the square moved from, or the
+            // lowest empty one); a bear-off hits nothing, whatever the unit
+            // says (as in `move_part`).
+            let hits = unit.hit & !unit.off;
+            let hit = mask_of(hits);
+            let them = &mut p.pieces[side.other().index()].0;
+            *them = (*them & !(to & hit)) | (dest & hit);
+            fx.swap = hits;
+            fx.hit_to = if hits {
+                Some(dest.trailing_zeros() as u8)
+            } else {
+                None
+            };
+            // A hit piece sent elsewhere than the mover's square (as
+            // `move_part` counts it).
+            fx.water |= hits & (dest != from);
+            p.waiting[me] = false;
+        } else {
+            fx.pass = true;
+        }
+        // No piece left in play: on the board or in hand (a position
+        // written by hand may have pieces in hand under rules without an
+        // entry); the queue is empty.
+        let none_left = (p.pieces[me].0 == 0) & (p.hand[me] == 0);
+        // a square that binds an extra throw to the piece (P-6:
+        // whatever the value that landed it); a bear-off lands nowhere.
+        let bound = unit.kind == UnitKind::Move
+            && !unit.off
+            && self.fast.bound_squares & (1u64 << unit.to) != 0;
+        let ends_turn = if unit.kind == UnitKind::Move {
+            (!unit.extra_mark & !bound) | none_left
+        } else if unit.forced {
+            !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
+        } else {
+            !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra) || none_left
+        };
+        if none_left {
+            fx.won = self.winner(p) == Some(side);
+        }
+        // A bound throw keeps the turn going (the piece is on the board, so
+        // the side has a piece in play).
+        p.bound = if bound { Some(unit.to) } else { None };
+        // PC-4: the turn's moves so far went this way (a rule of the set,
+        // the same every time).
+        if self.movement.one_direction && unit.kind == UnitKind::Move {
+            p.heading = if fx.backward {
+                super::Heading::Backward
+            } else {
+                super::Heading::Forward
+            };
+        }
+        p.end_turn_if(ends_turn);
+        fx.turn_ended = ends_turn;
+        fx
+    }
+}
+
+/// Not called: it stops compiling when `Position` or `Effects` gains a
+/// field, because `play_plain` changes the position in place and sets only
+/// the fields it knows. A new field means deciding whether `play_plain` (and
+/// `plays_plainly`) must change.
+#[allow(dead_code)]
+fn play_plain_knows_every_field(p: Position, fx: Effects) {
+    let Position {
+        pieces: _,
+        to_move: _,
+        off: _,
+        extra: _,
+        bound: _,
+        skip: _,  // set by a landing on `miss_squares`
+        queue: _, // empty for plain units
+        waiting: _,
+        turn: _,
+        arrived: _,
+        hand: _,    // entries are played by the general `play`; counted for the win
+        heading: _, // set under `one_direction`
+    } = p;
+    let Effects {
+        hit_to: _,
+        swap: _,
+        water: _, // lock squares landed on, JQ-6 hits sent elsewhere; others are not plain
+        bear_off: _,
+        pass: _,
+        skip: _,
+        backward: _,
+        truncation: _,
+        queue_join: _,
+        capture: _,
+        queue_enter: _,
+        turn_ended: _,
+        won: _,
+    } = fx;
+}
