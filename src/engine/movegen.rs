@@ -14,8 +14,8 @@
 use super::play::Effects;
 use super::unit::Relocated;
 use super::{
-    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
-    Side, SquareSet, Unit, UnitKind,
+    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Origin, Position, Pred, Reach, Relocation,
+    Ruleset, Side, SquareSet, Unit, UnitKind,
 };
 
 /// Why a move was refused.
@@ -379,7 +379,24 @@ impl Ruleset {
         if pos.turn != first_turn {
             return None;
         }
-        self.opening.iter().find(|o| o.side == side)
+        let rule = self.opening.iter().find(|o| o.side == side)?;
+        // P-4: only in a game from the standard setup. A position string
+        // alone shows it by its board: the whole setup for an opening that
+        // is the game's first unit (K-5), the side's own pieces on their
+        // setup squares otherwise (K-7).
+        let binds = match pos.origin {
+            Origin::Standard => true,
+            Origin::SetUp => false,
+            Origin::Unknown => {
+                let home = &self.movement.setup_squares;
+                if rule.throw.is_some() {
+                    pos.pieces == *home
+                } else {
+                    pos.pieces[side.index()] == home[side.index()]
+                }
+            }
+        };
+        binds.then_some(rule)
     }
 
     /// The one generator, as a fixed list of stages: the units legal for

@@ -58,7 +58,11 @@ pub fn sentence(
     from: Option<u8>,
     lapse: Lapse,
 ) -> String {
-    let mut t = format!("{}'s first unit", side.name());
+    // P-4: never in a game set up from another position.
+    let mut t = format!(
+        "In a game from the standard setup, {}'s first unit",
+        side.name()
+    );
     if let Some(v) = throw {
         t += &format!(" must be a throw of {v}");
     }
