@@ -185,7 +185,9 @@ impl Ruleset {
                 }
             }
         }
-        if p.in_play(side) == 0 {
+        // (A side with a piece on the board has one in play: the count,
+        // a software popcount on baseline x86-64, is taken only without.)
+        if p.pieces[me].is_empty() && p.in_play(side) == 0 {
             // BL-7: with captures the game ends only when neither side has a
             // piece in play; the mover's turn ends when it has none.
             fx.won = self.winner(p) == Some(side);
