@@ -181,7 +181,7 @@ fn walk(
 ) -> (Option<GameView>, Option<ExitCode>) {
     match replay_game(text, name, dir, opts) {
         Ok((out, view)) => {
-            for p in &out.problems {
+            for p in out.warnings.iter().chain(&out.problems) {
                 err!("{p}");
             }
             let code = (!out.problems.is_empty()).then(|| ExitCode::from(super::EXIT_INPUT));

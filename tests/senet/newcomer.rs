@@ -456,3 +456,63 @@ fn standard_input_is_named_once() {
     let (code, _, err) = senet(&["check", "-"], &record);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A record whose tags have a duplicate, a name in the wrong case and a
+/// date that does not exist, its moves legal.
+const BAD_TAGS: &str = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026.13.45\"]\n\
+[Round \"1\"]\n[White \"Nefer\"]\n[black \"Kiya\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\
+[Round \"2\"]\n\n1. 2:9-11\n1... 2:10-12\n*\n";
+
+/// `replay`, `board` and `analyze` take check's header step with its tag
+/// findings: the same codes and words, and exit 1 for an error.
+#[test]
+fn every_command_that_reads_a_record_reports_checks_tag_findings() {
+    let path = scratch("tags.sgn", BAD_TAGS);
+    let path = path.to_str().unwrap();
+    let (code, out, _) = senet(&["check", "--format", "json", path], b"");
+    assert_eq!(code, 1);
+    let found: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("message").is_some())
+        .collect();
+    let codes: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    for want in [
+        "senet::sgn::date",
+        "senet::sgn::tag_case",
+        "senet::sgn::duplicate_tag",
+    ] {
+        assert!(codes.contains(&want), "check: {codes:?}");
+    }
+    for args in [
+        &["replay", path][..],
+        &["board", path, "--format", "text"],
+        &["analyze", path],
+    ] {
+        let (code, _, err) = senet(args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let said = words(&err);
+        for f in &found {
+            let (code, message) = (f["code"].as_str().unwrap(), f["message"].as_str().unwrap());
+            assert!(
+                said.contains(code) && said.contains(&words(message)),
+                "{args:?} does not say `{code}: {message}`:\n{err}"
+            );
+        }
+    }
+}
+
+/// `text` with every run of white space one space: a diagnostic wraps long
+/// lines where the terminal ends.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A file of `text` in a folder of this test run.
+fn scratch(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("senet-newcomer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
