@@ -186,7 +186,8 @@ fn line(
     let over = args.rules.as_deref().map(|r| (r, args.options.as_slice()));
     let mut cache =
         super::record_rules_cache(args.record_rules.confinement(), args.rules.as_deref(), &[])
-            .map_err(|_| String::new())?;
+            .map_err(|_| String::new())?
+            .for_command("analyze");
     let resolved = header::resolve(game, dir, over, &mut cache, &mut findings)
         .map_err(|e| super::render(&*e))?;
     // Its findings, as `check` gives them; an error fails the run (exit

@@ -33,7 +33,8 @@ pub struct CheckArgs {
     /// Check the notation only: no rules, no replay.
     #[arg(long)]
     pub syntax_only: bool,
-    /// Most problems reported per game.
+    /// Most problems reported per game; the rest are counted in a note.
+    /// 0 is taken as 1: each game with problems shows at least its first.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub max_errors: usize,
     /// Threads that replay games (default: every core). The games are read
@@ -641,6 +642,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 errln!("error: cannot read directory {}: {e}", path.display());
                 io_failed = true;
                 continue;
+            }
+            if v.is_empty() {
+                // Nothing to do is a usage problem: the folder was
+                // probably not the one meant.
+                errln!(
+                    "error: no .sgn file in {} or below it: nothing was checked there",
+                    path.display()
+                );
+                io_failed = true;
             }
             v
         } else {

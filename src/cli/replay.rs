@@ -181,6 +181,8 @@ pub struct ReplayOptions {
     /// The flag that set `to`, for messages: `--to` (`replay`) or `--at`
     /// (`board`).
     pub to_flag: &'static str,
+    /// The command being run (`replay` or `board`), as help lines name it.
+    pub command: &'static str,
 }
 
 impl Default for ReplayOptions {
@@ -193,6 +195,7 @@ impl Default for ReplayOptions {
             confinement: Confinement::default(),
             rules: None,
             to_flag: "--to",
+            command: "replay",
         }
     }
 }
@@ -1126,7 +1129,7 @@ pub fn replay_game(
         )
     };
     let over = opts.rules.as_ref().map(|(r, o)| (r.as_str(), o.as_slice()));
-    let mut cache = RulesCache::new(opts.confinement.clone());
+    let mut cache = RulesCache::new(opts.confinement.clone()).for_command(opts.command);
     if over.is_some_and(|(spec, _)| spec == "-") {
         let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
         cache = cache.with_given_rules(file);
@@ -1407,6 +1410,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         confinement: args.record_rules.confinement(),
         rules: args.rules.clone().map(|r| (r, args.options.clone())),
         to_flag: "--to",
+        command: "replay",
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {

@@ -84,20 +84,16 @@ pub fn head_span(game: &Game) -> Span {
         .unwrap_or(Span::new(game.span.start, game.span.start))
 }
 
-/// The finding for a game with no `Rules` tag. `overridable`: the command
-/// can be told the rule set with `--rules`.
-pub fn missing_rules(head: Span, overridable: bool) -> Finding {
+/// The finding for a game with no `Rules` tag; the help names `command`,
+/// the command being run, with `--rules`.
+pub fn missing_rules(head: Span, command: &str) -> Finding {
     Finding::error(
         Code::MissingRules,
         "the game does not say which rules it was played under",
         head,
     )
     .label("no Rules tag")
-    .help(if overridable {
-        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or check with `--rules NAME`"
-    } else {
-        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`)"
-    })
+    .help(format!("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or run `senet {command} --rules NAME`"))
 }
 
 type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
@@ -120,6 +116,9 @@ pub struct RulesCache {
     /// The rule file the command line gives as `-` (`--rules -`), already
     /// read: its text stands for the spec `-`.
     given: Option<SourceFile>,
+    /// The command that reads the records (`check` when unset), named in
+    /// the help for a game that does not say its rules.
+    command: Option<&'static str>,
 }
 
 impl RulesCache {
@@ -130,6 +129,13 @@ impl RulesCache {
             confinement,
             ..RulesCache::default()
         }
+    }
+
+    /// The cache for the command `name` (`replay`, `analyze`…), which the
+    /// help of a finding names.
+    pub fn for_command(mut self, name: &'static str) -> RulesCache {
+        self.command = Some(name);
+        self
     }
 
     /// The cache with the text of the rule file that the command line
@@ -257,7 +263,7 @@ fn resolve_tags(
         // A `Rules` tag in the wrong case has its tag_case error, which
         // says what to write; "does not say which rules" would mislead.
         if miscased(game, "Rules").is_none() {
-            findings.push(missing_rules(head, true));
+            findings.push(missing_rules(head, cache.command.unwrap_or("check")));
         }
         return Ok(None);
     };

@@ -516,3 +516,56 @@ fn scratch(name: &str, text: &str) -> std::path::PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// A folder with no record in it: nothing was checked, which is a usage
+/// problem (exit 2), said on standard error.
+#[test]
+fn check_of_a_folder_without_records_says_nothing_was_checked() {
+    let dir = std::env::temp_dir().join(format!("senet-newcomer-empty-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
+    let (code, _, err) = senet(&["check", dir.to_str().unwrap()], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no .sgn file in"), "{err}");
+    assert!(err.contains("nothing was checked"), "{err}");
+}
+
+/// `--max-errors 0` shows each game's first problem and counts the rest,
+/// as `--help` says.
+#[test]
+fn max_errors_zero_shows_the_first_problem() {
+    let (_, help, _) = senet(&["check", "--help"], b"");
+    assert!(words(&help).contains("0 is taken as 1"), "{help}");
+    let record = "tests/fixtures/sgn/err/date.sgn";
+    let (one_code, one, _) = senet(
+        &["check", "--format", "short", "--max-errors", "1", record],
+        b"",
+    );
+    let (zero_code, zero, _) = senet(
+        &["check", "--format", "short", "--max-errors", "0", record],
+        b"",
+    );
+    assert_eq!((zero_code, zero.as_str()), (one_code, one.as_str()));
+    assert_eq!(zero_code, 1);
+    assert!(zero.contains("senet::sgn::date"), "{zero}");
+}
+
+/// The help for a record that does not say its rules names the command
+/// being run, with `--rules`.
+#[test]
+fn missing_rules_help_names_the_command_being_run() {
+    let record = "tests/fixtures/sgn/err/missing_rules.sgn";
+    for (args, command) in [
+        (&["check", record][..], "check"),
+        (&["replay", record], "replay"),
+        (&["board", record, "--format", "text"], "board"),
+        (&["analyze", record], "analyze"),
+    ] {
+        let (code, _, err) = senet(args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            words(&err).contains(&format!("or run `senet {command} --rules NAME`")),
+            "{args:?}: {err}"
+        );
+    }
+}
