@@ -107,6 +107,9 @@ struct JsonFinding<'a> {
     message: &'a str,
     help: Option<&'a str>,
     clause: Option<&'a str>,
+    /// The ids of `clause` one by one (`clause` stays for the scripts
+    /// that read it).
+    clauses: Vec<&'a str>,
     turn: Option<u32>,
     side: Option<crate::engine::Side>,
     unit: Option<&'a str>,
@@ -114,6 +117,16 @@ struct JsonFinding<'a> {
     legal: &'a [String],
     position: Option<&'a str>,
     in_variation: bool,
+}
+
+/// The clause ids of a finding's `clause` (`"K-9a, P-4"`).
+fn clause_ids(clause: Option<&str>) -> Vec<&str> {
+    clause
+        .into_iter()
+        .flat_map(|c| c.split(','))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
@@ -283,6 +296,7 @@ impl Checker {
                     message: &f.message,
                     help: f.help.as_deref(),
                     clause: f.clause.as_deref(),
+                    clauses: clause_ids(f.clause.as_deref()),
                     turn: f.turn,
                     side: f.side,
                     unit: f.unit.as_deref(),

@@ -627,6 +627,18 @@ impl<S: miette::SourceCode + 'static> Diagnostic for FindingReport<'_, S> {
         if let Some(p) = &f.position {
             lines.push(format!("position before: {p}"));
         }
+        // Last, where to read what the cited clauses say.
+        if let Some(c) = &f.clause {
+            let explain: Vec<String> = c
+                .split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+                .map(|id| format!("`senet rules explain {id}`"))
+                .collect();
+            if !explain.is_empty() {
+                lines.push(format!("what the rule says: {}", explain.join(", ")));
+            }
+        }
         Some(Box::new(lines.join("\n")))
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

@@ -569,3 +569,28 @@ fn missing_rules_help_names_the_command_being_run() {
         );
     }
 }
+
+/// A finding that cites clauses ends with the command that prints them,
+/// and JSON gives the ids as an array beside the old `clause` string.
+#[test]
+fn cited_clauses_point_to_rules_explain() {
+    let record = "tests/fixtures/sgn/err/illegal_move-K-9a.sgn";
+    let (code, _, err) = senet(&["check", record], b"");
+    assert_eq!(code, 1, "{err}");
+    let help = words(&err);
+    assert!(
+        help.contains(
+            "what the rule says: `senet rules explain K-9a`, `senet rules explain P-4` 1 game"
+        ),
+        "{err}"
+    );
+    let (_, out, _) = senet(&["check", "--format", "json", record], b"");
+    let f: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(f["clause"], "K-9a, P-4");
+    assert_eq!(f["clauses"], serde_json::json!(["K-9a", "P-4"]));
+    for id in ["K-9a", "P-4"] {
+        let (code, out, err) = senet(&["rules", "explain", id], b"");
+        assert_eq!(code, 0, "{id}: {err}");
+        assert!(out.starts_with(id), "{id}: {out}");
+    }
+}
