@@ -425,9 +425,10 @@ fn replace_controls(s: &str, with: impl Fn(char) -> String) -> std::borrow::Cow<
 
 /// The candidate a mistyped `word` most likely meant: one that differs only
 /// in letter case, or else the nearest within a small edit distance (one
-/// edit for short words, a third of the length for longer ones; between
-/// equally near ones, one with the same first letter). `None`
-/// when nothing is that close, so that a help line never guesses wildly.
+/// edit for short words, a third of the length for longer ones, at most
+/// three; between equally near ones, one with the same first letter).
+/// `None` when nothing is that close, so that a help line never guesses
+/// wildly.
 pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let candidates: Vec<&str> = candidates.into_iter().collect();
     if let Some(c) = candidates
@@ -437,10 +438,15 @@ pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         return Some(c);
     }
     let lower = word.to_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
+    // At most three edits: further than that is no typo. The distance is
+    // at least the difference in length, which spares the table for words
+    // far longer than any candidate.
+    let length = lower.chars().count();
+    let limit = (length / 3).clamp(1, 3);
     candidates
         .into_iter()
         .filter(|c| *c != word)
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
         .filter(|&(d, _)| d <= limit)
         // Between equally near candidates, one with the same first letter

@@ -271,7 +271,7 @@ fn in_line_order(findings: &mut [Finding]) {
 /// A `{` comment whose later lines start with turn numbers: most likely a
 /// `}` was left out and a later one closed it, so that moves became
 /// comment. The warning points at the `{`, its span runs to the `}`.
-fn swallowed_moves(intro: &[Comment], nodes: &[Node], findings: &mut Vec<Finding>) {
+pub(crate) fn swallowed_moves(intro: &[Comment], nodes: &[Node], findings: &mut Vec<Finding>) {
     let nested = nodes.iter().filter_map(|n| match n {
         Node::Comment(c) => Some(c),
         _ => None,

@@ -806,6 +806,24 @@ fn tags(game: &Game, head: Span, findings: &mut Vec<Finding>) {
         );
     }
     if let Some(t) = tag("RuleOptions")
+        && let Some((at, l)) = super::lookalike::first_in(&t.value)
+    {
+        let s = t.value_span.start + at;
+        findings.push(
+            Finding::error(
+                Code::RuleOptions,
+                format!(
+                    "`{}` names an option with {}",
+                    crate::diag::printable(&t.value),
+                    super::lookalike::describe(l)
+                ),
+                Span::new(s, s + l.ch.len_utf8()),
+            )
+            .label(super::lookalike::describe(l))
+            .help(super::lookalike::in_word(&t.value).unwrap_or_default()),
+        );
+    }
+    if let Some(t) = tag("RuleOptions")
         && let Some(at) = empty_option(&t.value)
     {
         let s = t.value_span.start + at;

@@ -505,7 +505,10 @@ fn every_command_that_reads_a_record_reports_checks_tag_findings() {
 /// `text` with every run of white space one space: a diagnostic wraps long
 /// lines where the terminal ends.
 fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A file of `text` in a folder of this test run.
@@ -593,4 +596,90 @@ fn cited_clauses_point_to_rules_explain() {
         assert_eq!(code, 0, "{id}: {err}");
         assert!(out.starts_with(id), "{id}: {out}");
     }
+}
+
+/// fmt prints the warning check gives for a comment that swallowed moves,
+/// and `fmt --check` does not call canonical a text that lacks a turn
+/// number (`fmt --fix` adds it).
+#[test]
+fn fmt_warns_of_swallowed_moves_and_checks_turn_numbers() {
+    let record = "tests/fixtures/sgn/err/swallowed_moves.sgn";
+    let (_, _, err) = senet(&["fmt", "--stdout", record], b"");
+    assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
+    let (_, _, err) = senet(&["fmt", "--check", record], b"");
+    assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
+    // Byte for byte canonical, but Black's turn has no `1...`.
+    let text = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026.03.14\"]\n\
+[Round \"1\"]\n[White \"Nefer\"]\n[Black \"Kiya\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\n\
+1. 2:9-11 2:10-12\n2. 2:7-9\n*\n";
+    let path = scratch("turns.sgn", text);
+    let (_, canonical, _) = senet(&["fmt", "--stdout", path.to_str().unwrap()], b"");
+    assert_eq!(canonical, text, "the text is otherwise canonical");
+    let (code, out, err) = senet(&["fmt", "--check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("not canonical")
+            && out.contains("turns.sgn (a turn starts without its turn number at 10:11;"),
+        "{out}"
+    );
+    assert!(out.contains("senet fmt --fix"), "{out}");
+    // fmt's --help says why it takes no --rules.
+    let (_, help, _) = senet(&["fmt", "--help"], b"");
+    assert!(
+        words(&help).contains("fmt takes no `--rules` or `--option`"),
+        "{help}"
+    );
+}
+
+/// Look-alike characters are named by code point, with the fix, in
+/// position strings and option names too.
+#[test]
+fn look_alikes_are_named_in_positions_and_option_names() {
+    let (code, _, err) = senet(
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            "WBWBWBWBWB/10/10 w 0\u{2013}0 - 2",
+            "--throw",
+            "3",
+        ],
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(words(&err).contains("U+2013 EN DASH"), "{err}");
+    assert!(
+        words(&err).contains("write `WBWBWBWBWB/10/10 w 0-0 - 2`"),
+        "{err}"
+    );
+    let (code, _, err) = senet(
+        &["rules", "show", "bga", "--option", "A\u{2212}3/lowest"],
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("U+2212 MINUS SIGN"), "{err}");
+    assert!(words(&err).contains("write `A-3/lowest`"), "{err}");
+    let record = BAD_TAGS
+        .replace("[Date \"2026.13.45\"]", "[Date \"2026.03.14\"]")
+        .replace("[black ", "[Black ")
+        .replace("[Round \"2\"]\n", "[RuleOptions \"A\u{2013}1\"]\n");
+    let path = scratch("option.sgn", &record);
+    let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("U+2013 EN DASH") && err.contains("write `A-1`"),
+        "{err}"
+    );
+    let record = BAD_TAGS
+        .replace("[Date \"2026.13.45\"]", "[Date \"2026.03.14\"]")
+        .replace("[black ", "[Black ")
+        .replace(
+            "[Round \"2\"]\n",
+            "[SetUp \"1\"]\n[Position \"WBWBWBWBWB/10/10\u{00A0}w 0-0 - 1\"]\n",
+        );
+    let path = scratch("position.sgn", &record);
+    let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(words(&err).contains("U+00A0 NO-BREAK SPACE"), "{err}");
 }
