@@ -141,17 +141,14 @@ pub enum RuleError {
     },
 
     #[error("square {square} is not on the board")]
-    #[diagnostic(
-        code(senet::rules::unknown_square),
-        help("squares are numbered 1 to {len} ({len} squares on this board)")
-    )]
+    #[diagnostic(code(senet::rules::unknown_square), help("{help}"))]
     UnknownSquare {
         #[source_code]
         src: Src,
         #[label("no square {square}")]
         span: SourceSpan,
         square: u32,
-        len: u8,
+        help: String,
     },
 
     #[error("no house is named `{name}`")]

@@ -170,6 +170,10 @@ struct Lowerer<'a> {
     layers: &'a [Layer],
     houses: HashMap<String, u8>,
     len: u8,
+    /// Whether `len` is the board's: false while a board declaration may
+    /// be missing (an unknown base, a declaration that did not parse), when
+    /// `len` is the largest board any rule file may declare.
+    len_known: bool,
     errors: Vec<RuleError>,
     /// Part of the chain is unknown: a name not found may be declared there.
     lenient_names: bool,
@@ -217,6 +221,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
         layers,
         houses: HashMap::new(),
         len: 62,
+        len_known: false,
         errors: Vec::new(),
         lenient_names: partial,
     };
@@ -230,7 +235,8 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
             {
                 // A board an overlay's unparsed declaration may have
                 // replaced: squares are then checked against the largest.
-                lw.len = if gaps.is_final(i) { len.node as u8 } else { 62 };
+                lw.len_known = gaps.is_final(i);
+                lw.len = if lw.len_known { len.node as u8 } else { 62 };
             }
         }
     }
@@ -269,7 +275,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                         src: layers[i].file.named(),
                         span: mspan(square.span.start, square.span.end),
                         square: square.node,
-                        len: lw.len,
+                        help: lw.squares_help(),
                     });
                 }
                 house_decl.insert(ident.node.clone(), (i, ident.span, sq));
@@ -619,6 +625,24 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The help line of an unknown square: the board's range, or the
+    /// largest range while the board is not known.
+    fn squares_help(&self) -> String {
+        if self.len_known {
+            format!(
+                "squares are numbered 1 to {0} ({0} squares on this board)",
+                self.len
+            )
+        } else {
+            format!(
+                "no board has more than {} squares; this file's board is not known \
+                 until the other errors are fixed (a base not found, or a \
+                 declaration that did not parse)",
+                self.len
+            )
+        }
+    }
+
     fn square(&mut self, layer: usize, r: &ast::Spanned<SquareRef>) -> Option<u8> {
         match &r.node {
             SquareRef::Number(n) => {
@@ -629,7 +653,7 @@ impl Lowerer<'_> {
                         src: self.src(layer),
                         span: mspan(r.span.start, r.span.end),
                         square: *n,
-                        len: self.len,
+                        help: self.squares_help(),
                     });
                     None
                 }

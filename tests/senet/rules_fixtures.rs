@@ -137,6 +137,51 @@ fn five_mistakes_in_one_run() {
     assert_eq!((count, warnings), (3, 2));
 }
 
+/// A syntax error or an unknown base does not hide the errors of the
+/// declarations that parsed; while the board may be declared by what is
+/// missing, an unknown square says so rather than naming a board size the
+/// file does not have.
+#[test]
+fn semantic_errors_come_with_syntax_errors_and_an_unknown_base() {
+    let dir = std::env::temp_dir().join(format!("senet-semantic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "syntax.senet",
+            "extends \"kendall\"\nat 99: extra throw\nat 98: safe\n",
+        ),
+        ("base.senet", "extends \"kendal\"\nat 99: extra throw\n"),
+        (
+            "own_board.senet",
+            "extends \"kendal\"\nboard 30 squares in rows of 10\nat 99: extra throw\n",
+        ),
+    ];
+    let mut helps = Vec::new();
+    for (name, text) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let e = rules::check(path.to_str().unwrap(), None, &[]).expect_err("the file has errors");
+        let square = e
+            .errors()
+            .iter()
+            .find(|e| {
+                miette::Diagnostic::code(*e).map(|c| c.to_string())
+                    == Some("senet::rules::unknown_square".into())
+            })
+            .unwrap_or_else(|| panic!("{name}: the unknown square is not reported"));
+        helps.push(miette::Diagnostic::help(square).unwrap().to_string());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    for help in &helps[..2] {
+        assert!(help.contains("board is not known"), "{help}");
+        assert!(!help.contains("on this board"), "{help}");
+    }
+    assert_eq!(
+        helps[2],
+        "squares are numbered 1 to 30 (30 squares on this board)"
+    );
+}
+
 /// Warnings do not stop a file from loading, and `load` (used by every
 /// command but `rules check`) does not report them.
 #[test]
