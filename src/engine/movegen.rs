@@ -783,7 +783,9 @@ impl Ruleset {
                 .all_in
                 .is_some_and(|region| me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0);
             if !outside {
-                out.push(Unit::bear_off(throw, from, off, extra_mark));
+                // A-8 "no": the turn ends after it, so it is written without `+`.
+                let extra = extra_mark && lock.exit_gives_extra;
+                out.push(Unit::bear_off(throw, from, off, extra));
                 return;
             }
             if WHY {
