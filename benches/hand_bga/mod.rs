@@ -20,8 +20,8 @@
 //! - no forward move may pass 26 (B-11); from 26: 1 → 27, 2 → 28, 3 → 29,
 //!   4 → 30, 5 → off, whenever the piece got there (P-5);
 //! - from 26 onto a lone opposing piece on 28..30 with 27 empty: that piece
-//!   goes to 27 and the mover takes its square (B-15); with 27 taken it is an
-//!   ordinary swap;
+//!   goes to 27 and the mover takes its square (B-15); it is never swapped,
+//!   so with 27 taken there is no such move;
 //! - from 26 onto a protected opposing piece on 28..30 with 27 empty, when no
 //!   other forward move exists (bear-offs included): the mover goes to 27
 //!   instead, `2:26-27` (B-13); it counts as a forward move;
@@ -275,6 +275,8 @@ impl Pos {
                     divert = to >= 28 && water_free;
                 } else if to >= 28 && water_free {
                     out.push(Mv::step(throw, 26, to as u8, 27));
+                } else if to >= 28 {
+                    // never swapped (B-15), and 27 is taken: no move
                 } else {
                     out.push(Mv::step(throw, 26, to as u8, 26));
                 }

@@ -441,6 +441,7 @@ fn leaves_plainly(sq: &SquareRule) -> bool {
         exit_throws,
         exit_clause: _,
         hit_sends_to: _,
+        hit_refused_when_taken: _,
         hit_clause: _,
         divert_when_protected: _,
         divert_clause: _,
@@ -468,7 +469,8 @@ fn lands_plainly(sq: &SquareRule) -> bool {
         on_land,
         exit_throws: _,
         exit_clause: _,
-        hit_sends_to: _, // read only through `on_land` in generation
+        hit_sends_to: _,           // read only through `on_land` in generation
+        hit_refused_when_taken: _, // as `hit_sends_to`: never `swap_plain`
         hit_clause: _,
         divert_when_protected,
         divert_clause: _,

@@ -71,6 +71,9 @@ pub enum Forbid {
     Direction,
     /// A piece on this square never moves backward (PC-4).
     NoBackward,
+    /// The opposing piece is never swapped here and the square it would go
+    /// to is taken (B-15).
+    HitSendsTaken,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -276,6 +279,9 @@ impl Ruleset {
                 .squares
                 .iter()
                 .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::HitSendsTaken => sq(refusal.to)
+                .map(|s| s.hit_clause.clone())
                 .unwrap_or_default(),
             Forbid::RelocationBlocked => sq(refusal.to)
                 .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
@@ -777,7 +783,9 @@ impl Ruleset {
                 .all_in
                 .is_some_and(|region| me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0);
             if !outside {
-                out.push(Unit::bear_off(throw, from, off, extra_mark));
+                // A-8 "no": the turn ends after it, so it is written without `+`.
+                let extra = extra_mark && lock.exit_gives_extra;
+                out.push(Unit::bear_off(throw, from, off, extra));
                 return;
             }
             if WHY {
@@ -1219,6 +1227,16 @@ impl Ruleset {
                 },
                 divert,
             ));
+        }
+        // B-15: never swapped here; with the square it would go to taken,
+        // the landing is not legal.
+        if hit
+            && let tsq = &self.squares[to as usize]
+            && tsq.hit_refused_when_taken
+            && let Some(d) = tsq.hit_sends_to
+            && pos.at(d).is_some()
+        {
+            return refuse(to, Forbid::HitSendsTaken);
         }
         self.landing_unit(pos, from, to, throw, extra_mark, hit, truncated, dir)
     }

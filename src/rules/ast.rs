@@ -126,7 +126,9 @@ pub enum Effect {
     ExitWith(ThrowSet),
     ExitOnlyFromTurnStart,
     ExitNoExtra,
-    HitSendsTo(Spanned<SquareRef>),
+    /// The square a hit piece goes to; `true`: when it is taken, the
+    /// landing is forbidden (else an ordinary swap).
+    HitSendsTo(Spanned<SquareRef>, bool),
     DivertTo(Spanned<SquareRef>),
     BoundExtra,
     ExtraThrow,

@@ -402,7 +402,15 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::exit_with => Effect::ExitWith(throw_set(first(p))),
         Rule::exit_only_from_turn_start => Effect::ExitOnlyFromTurnStart,
         Rule::exit_no_extra => Effect::ExitNoExtra,
-        Rule::hit_sends => Effect::HitSendsTo(square_ref(&first(p))),
+        Rule::hit_sends => {
+            // grammar: hit_sends = "hit" ~ "sends" ~ "to" ~ square_ref ~ hit_taken?
+            let mut inner = p.into_inner();
+            let to = square_ref(&inner.next().expect("hit_sends has a square_ref"));
+            let forbidden = inner
+                .next()
+                .is_some_and(|t| first(t).as_rule() == Rule::hit_taken_forbidden);
+            Effect::HitSendsTo(to, forbidden)
+        }
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
         Rule::extra_throw => Effect::ExtraThrow,
@@ -849,6 +857,9 @@ pub fn describe(rule: Rule) -> &'static str {
         any_throw => "`any throw`",
         exit_only_from_turn_start => "`exit only from turn start`",
         hit_sends => "`hit sends to SQUARE`",
+        hit_taken => "`else landing forbidden` or `else swap`",
+        hit_taken_forbidden => "`landing forbidden`",
+        hit_taken_swap => "`swap`",
         divert => "`protected target diverts mover to SQUARE`",
         bound_extra => "`extra throw bound to piece`",
         miss_turn => "`miss next turn`",

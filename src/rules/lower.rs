@@ -134,6 +134,8 @@ enum Setting {
     Landing(Relocation, Option<Relocation>),
     Exit(Throwset),
     Target(u8),
+    /// `hit sends to S`; `true`: `else landing forbidden`.
+    HitSends(u8, bool),
     Lock(LockDecl),
     Reach(Reach),
     Score(Option<Vec<u8>>),
@@ -1369,7 +1371,7 @@ impl Lowerer<'_> {
                 set(squares, used);
                 match effect {
                     Effect::Relocate(r) => target(r, used),
-                    Effect::HitSendsTo(s) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
+                    Effect::HitSendsTo(s, _) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
                         one(s, used)
                     }
                     Effect::Lock(parts) => {

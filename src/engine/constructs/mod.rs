@@ -73,6 +73,7 @@ impl Refusal {
             Forbid::Bound => entry::refused_bound(&cx),
             Forbid::Locked => lock::refused(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
+            Forbid::HitSendsTaken => squares::refused_hit(&cx),
         }
     }
 }

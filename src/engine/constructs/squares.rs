@@ -23,6 +23,9 @@ pub struct SquareRule {
     /// An opposing piece hit here is sent to this square (then that square's
     /// landing rule applies) instead of swapping (T-18, B-15).
     pub hit_sends_to: Option<u8>,
+    /// When `hit_sends_to` is taken, the landing is refused (B-15: the
+    /// piece is never swapped); otherwise it is an ordinary swap.
+    pub hit_refused_when_taken: bool,
     pub hit_clause: Clause,
     /// When a move targets a protected opposing piece here and the mover has
     /// no other forward move, the mover goes to this square instead (B-13).
@@ -71,11 +74,31 @@ pub const EXTRA_THROW: &str =
 pub const NO_BACKWARD: &str = "a piece here never moves backward";
 pub const STUCK_TO_HAND: &str = "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends";
 
-/// `at S: hit sends to T` (T-18).
-pub fn hit_sends_sentence(names: &Names, t: u8) -> String {
+/// `at S: hit sends to T [else landing forbidden]` (T-18, B-15).
+pub fn hit_sends_sentence(names: &Names, t: u8, refused_when_taken: bool) -> String {
     format!(
-        "an opposing piece moved onto here is not swapped: it goes to {}",
-        names.sq(t)
+        "an opposing piece moved onto here is not swapped: it goes to {}{}",
+        names.sq(t),
+        if refused_when_taken {
+            "; while that square is taken, no piece may move onto it here"
+        } else {
+            ""
+        }
+    )
+}
+
+/// A hit refused because the square the hit piece would go to is taken
+/// (B-15).
+pub(crate) fn refused_hit(cx: &Refused) -> Said {
+    let to = cx.refusal.to;
+    let dest = cx.rules.squares()[to as usize].hit_sends_to.unwrap_or(to);
+    Said::new(
+        format!("{dest} is taken"),
+        format!(
+            "the piece on {} is never swapped: it would go to {}, which is taken",
+            cx.sq(to),
+            cx.sq(dest)
+        ),
     )
 }
 
@@ -147,7 +170,12 @@ impl SquareRule {
             ));
         }
         if let Some(h) = self.hit_sends_to {
-            parts.push(format!("hit-sends-to {h}{}", cl(&self.hit_clause)));
+            let taken = if self.hit_refused_when_taken {
+                " else refused"
+            } else {
+                ""
+            };
+            parts.push(format!("hit-sends-to {h}{taken}{}", cl(&self.hit_clause)));
         }
         if let Some(d) = self.divert_when_protected {
             parts.push(format!("divert {d}{}", cl(&self.divert_clause)));

@@ -833,6 +833,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::NotAllIn
         | Forbid::ArrivedThisTurn
         | Forbid::RelocationBlocked
+        | Forbid::HitSendsTaken
         | Forbid::BackwardOntoPiece => Scope::Elsewhere,
     }
 }

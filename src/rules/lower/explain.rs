@@ -128,7 +128,7 @@ fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u
     match setting {
         Setting::Landing(r, fb) => Landing::sentence(n, *r, *fb),
         Setting::Exit(ts) => bear_off::exit_sentence(ts, all_throws),
-        Setting::Target(t) if kind == SquareKind::HitSends => squares::hit_sends_sentence(n, *t),
+        Setting::HitSends(t, forbidden) => squares::hit_sends_sentence(n, *t, *forbidden),
         Setting::Target(t) if kind == SquareKind::Overshoot => squares::overshoot_sentence(n, *t),
         Setting::Target(t) => squares::divert_sentence(n, *t),
         Setting::Lock(l) => l.sentence(n, all_throws),

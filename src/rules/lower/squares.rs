@@ -33,8 +33,8 @@ impl Lowerer<'_> {
             ),
             Effect::ExitOnlyFromTurnStart => (SquareKind::ExitFromTurnStart, Setting::Flag),
             Effect::ExitNoExtra => (SquareKind::ExitNoExtra, Setting::Flag),
-            Effect::HitSendsTo(s) => match self.square(layer, s) {
-                Some(s) => (SquareKind::HitSends, Setting::Target(s)),
+            Effect::HitSendsTo(s, forbidden) => match self.square(layer, s) {
+                Some(s) => (SquareKind::HitSends, Setting::HitSends(s, *forbidden)),
                 None => return,
             },
             Effect::DivertTo(s) => match self.square(layer, s) {
@@ -71,7 +71,7 @@ impl Lowerer<'_> {
                 );
                 continue;
             }
-            if let Setting::Target(t) = setting
+            if let Setting::Target(t) | Setting::HitSends(t, _) = setting
                 && t == s
             {
                 self.bad(
@@ -283,8 +283,9 @@ impl Lowerer<'_> {
                     sq.exit_from_turn_start = true;
                     sq.exit_from_turn_start_clause = c;
                 }
-                (SquareKind::HitSends, Setting::Target(t)) => {
+                (SquareKind::HitSends, Setting::HitSends(t, forbidden)) => {
                     sq.hit_sends_to = Some(*t);
+                    sq.hit_refused_when_taken = *forbidden;
                     sq.hit_clause = c;
                 }
                 (SquareKind::Divert, Setting::Target(t)) => {
