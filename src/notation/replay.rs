@@ -421,8 +421,12 @@ impl<'r, 'v> Replayer<'r, 'v> {
         };
         let result = match found {
             Some(g) => {
-                if u.plus != g.extra_mark && u.plus {
-                    // handled in resolve_throw
+                if u.plus && !g.extra_mark && throw.is_some_and(|t| rules.throws.gives_extra(t)) {
+                    // The throw gives another throw, but this unit ends the
+                    // turn (A-8: the bear-off from a lock square); a `+` on
+                    // a throw that never gives one is reported in
+                    // `resolve_throw`.
+                    self.ends_turn_mark(p, u, g, var);
                 }
                 if let (
                     UnitBody::Move {
@@ -551,6 +555,33 @@ impl<'r, 'v> Replayer<'r, 'v> {
             self.out.units += 1;
         }
         Some(next)
+    }
+
+    /// A `+` on a unit after which the turn ends although its throw
+    /// usually gives another one: the bear-off from a lock square whose
+    /// rule says the turn ends there.
+    fn ends_turn_mark(&mut self, p: &Position, u: &UnitSyntax, g: &Unit, var: bool) {
+        let lock = self.rules.squares[g.from as usize].lock.as_ref();
+        let clause = match lock {
+            Some(l) if !l.exit_extra_clause.is_empty() => &l.exit_extra_clause,
+            Some(l) => &l.clause,
+            None => &self.rules.throws.extra_clause,
+        };
+        let t = g.throw;
+        let f = Finding::error(
+            Code::ExtraMark,
+            "`+` marks a unit after which the turn goes on, and after this one it ends",
+            u.span,
+        )
+        .label(format!("`{t}+`"))
+        .help(format!(
+            "write `{t}:`; a throw of {t} gives another throw, but not after this move"
+        ))
+        .clause(clause);
+        let mut f = self.context(f, p, var);
+        f.throw = Some(t);
+        f.unit = Some(u.to_string());
+        self.report(f);
     }
 
     /// The throw value of a unit, checking faces and the `+` mark.

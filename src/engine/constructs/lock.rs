@@ -31,6 +31,8 @@ pub struct Lock {
     /// Added by the rules compiler.
     pub exit_gives_extra: bool,
     pub clause: Clause,
+    /// The clause that made `exit_gives_extra` false, empty otherwise.
+    pub exit_extra_clause: Clause,
 }
 
 /// A lock as a rule file declares it, before its throws are known: the
@@ -59,6 +61,7 @@ impl LockDecl {
             exit_gives_extra: self.exit_gives_extra,
             release_misses_turn: self.release_misses_turn,
             clause,
+            exit_extra_clause: Clause::new(),
         }
     }
 

@@ -321,7 +321,10 @@ impl Lowerer<'_> {
                 && let Some(square) = squares.get_mut(s as usize)
             {
                 match &mut square.lock {
-                    Some(l) => l.exit_gives_extra = false,
+                    Some(l) => {
+                        l.exit_gives_extra = false;
+                        l.exit_extra_clause = i.clause.clone();
+                    }
                     None => self.errors.push(RuleError::Conflict {
                         src: self.src(i.layer),
                         span: mspan(i.span.start, i.span.end),
