@@ -10,6 +10,8 @@ mod movegen;
 mod play;
 mod position;
 mod ruleset;
+#[cfg(test)]
+mod testing;
 mod unit;
 
 pub use constructs::{
@@ -130,4 +132,21 @@ impl FromIterator<u8> for SquareSet {
         }
         set
     }
+}
+
+// Square-set arithmetic the stages share.
+
+/// All ones when `b`, else 0.
+#[inline(always)]
+pub(crate) fn mask_of(b: bool) -> u64 {
+    0u64.wrapping_sub(b as u64)
+}
+
+/// Bits of the squares strictly between `a` and `b` (`a < b`).
+pub(crate) fn between(a: u8, b: u8) -> u64 {
+    if b <= a + 1 {
+        return 0;
+    }
+    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+    hi & !((1u64 << (a + 1)) - 1)
 }

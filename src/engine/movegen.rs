@@ -14,8 +14,8 @@
 use super::play::Effects;
 use super::unit::Relocated;
 use super::{
-    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Pred, Reach, Relocation, Ruleset,
-    Side, SquareSet, Unit, UnitKind,
+    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Reach, Relocation, Ruleset, Side,
+    SquareSet, Unit, UnitKind, between,
 };
 
 /// Why a move was refused.
@@ -287,54 +287,6 @@ impl Ruleset {
                 .map(|s| s.miss_clause.clone())
                 .unwrap_or_default(),
         }
-    }
-
-    /// The clause of the first protection predicate that holds for the piece
-    /// on `square` (the one that protects it).
-    fn protection_clause(&self, pos: &Position, square: u8) -> Clause {
-        fn find(rules: &Ruleset, pred: &Pred, pos: &Position, sq: u8) -> Option<Clause> {
-            match pred {
-                Pred::RunLength { clause, .. }
-                | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. }
-                | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
-                Pred::And(ps) => {
-                    if rules.eval(pred, pos, sq) {
-                        ps.iter().find_map(|p| find(rules, p, pos, sq))
-                    } else {
-                        None
-                    }
-                }
-                Pred::Or(ps) => ps.iter().find_map(|p| find(rules, p, pos, sq)),
-                Pred::Not(p) => {
-                    if rules.eval(pred, pos, sq) {
-                        // The negated predicate's own clause is the nearest citation.
-                        first_clause(p)
-                    } else {
-                        None
-                    }
-                }
-            }
-        }
-        fn first_clause(pred: &Pred) -> Option<Clause> {
-            match pred {
-                Pred::RunLength { clause, .. }
-                | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. }
-                | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => Some(clause.clone()),
-                Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
-                Pred::Not(p) => first_clause(p),
-            }
-        }
-        self.protection
-            .rule
-            .as_ref()
-            .and_then(|p| find(self, p, pos, square))
-            .unwrap_or_default()
     }
 
     pub(super) fn skip_due(&self, pos: &Position) -> bool {
@@ -1454,60 +1406,6 @@ impl Ruleset {
         None
     }
 
-    /// Whether the piece on `square` is protected.
-    pub fn protected(&self, pos: &Position, square: u8) -> bool {
-        match &self.protection.rule {
-            Some(p) => self.eval(p, pos, square),
-            None => false,
-        }
-    }
-
-    fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
-        match pred {
-            Pred::RunLength { lengths, .. } => {
-                let (len, _) = self.run_of(pos, square);
-                lengths & (1u64 << len) != 0
-            }
-            Pred::Middle { .. } => {
-                let (len, index) = self.run_of(pos, square);
-                len % 2 == 1 && index == len / 2
-            }
-            Pred::OnSquare { squares, .. } => squares.contains(square),
-            Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
-            Pred::OwnerSkips { .. } => pos.at(square).is_some_and(|s| pos.skip[s.index()]),
-            Pred::OwnerOn { squares, .. } => pos
-                .at(square)
-                .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
-            Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
-            Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
-            Pred::Not(p) => !self.eval(p, pos, square),
-        }
-    }
-
-    /// The length of the run containing `square` and the square's index in it
-    /// (0 = lowest square), counting only `protection.run_squares`. A piece
-    /// outside those squares is in no run (length 0).
-    fn run_of(&self, pos: &Position, square: u8) -> (u32, u32) {
-        let counted = self.protection.run_squares.0;
-        if counted & (1u64 << square) == 0 {
-            return (0, 0);
-        }
-        let side = match pos.at(square) {
-            Some(s) => s,
-            None => return (0, 0),
-        };
-        let bits = pos.pieces[side.index()].0 & counted;
-        let above = !(bits >> square);
-        let up = above.trailing_zeros();
-        let below = !(bits << (64 - square as u32));
-        let down = if square == 0 {
-            0
-        } else {
-            below.leading_zeros()
-        };
-        (up + down, down)
-    }
-
     /// How far a backward move goes with `throw` (MB-1: one square).
     fn backward_step(&self, throw: u8) -> u8 {
         if self.movement.backward == Backward::OneSquareWhenNoForward {
@@ -1607,15 +1505,6 @@ impl Ruleset {
             .sum();
         Some((winner, points))
     }
-}
-
-/// Bits of the squares strictly between `a` and `b` (`a < b`).
-fn between(a: u8, b: u8) -> u64 {
-    if b <= a + 1 {
-        return 0;
-    }
-    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
-    hi & !((1u64 << (a + 1)) - 1)
 }
 
 /// Whether `bits` holds `n` consecutive set bits.

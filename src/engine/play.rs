@@ -6,7 +6,7 @@
 // Nested `if`s mirror the order of the rules they apply.
 #![allow(clippy::collapsible_if)]
 
-use super::fast::mask_of;
+use super::mask_of;
 use super::movegen::{HitDest, Refusal};
 use super::unit::{Part, Relocated};
 use super::{Forbid, Heading, Position, Ruleset, Unit, UnitKind};
