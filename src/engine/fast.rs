@@ -15,9 +15,7 @@
 //! play of an ordinary unit in place ([`Ruleset::play_plain`]).
 
 use super::constructs::protection::Masks;
-use super::{
-    Backward, BlockadeKind, Hit, Reach, Relocation, Ruleset, SquareRule, between, mask_of,
-};
+use super::{Backward, Hit, Reach, Relocation, Ruleset, SquareRule, between};
 
 /// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
 pub(super) const THROWS: usize = 32;
@@ -348,57 +346,7 @@ impl FastTables {
     }
 }
 
-impl Ruleset {
-    /// The squares from which a move of `step` squares (backward when
-    /// `backward`) passes a blockade: some blockade's run of `length`
-    /// pieces lies wholly strictly between the two ends, as
-    /// `Ruleset::blocked` finds on the move's path.
-    pub(super) fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
-        /// The first squares of `n` consecutive set bits.
-        fn starts(bits: u64, n: u32) -> u64 {
-            let mut r = bits;
-            for i in 1..n {
-                r &= bits >> i;
-            }
-            r
-        }
-        let step = step as u32;
-        // The loops run to the largest throw whatever this one is, and
-        // mask the distances that do not apply: a loop whose length
-        // followed the throw would end on a mispredicted branch.
-        let max = self.fast.max_throw as u32;
-        let mut m = 0;
-        for b in &self.blockades {
-            let n = b.length as u32;
-            if n == 0 {
-                continue;
-            }
-            let r = match b.of {
-                BlockadeKind::Opposing => starts(opp, n),
-                BlockadeKind::OneColour => starts(opp, n) | starts(me, n),
-                BlockadeKind::Any => starts(opp | me, n),
-            };
-            if r == 0 {
-                // No such run on the board (most positions: a test that
-                // is nearly always taken the same way).
-                continue;
-            }
-            // Forward from s: a run starting on s+1 ..= s+step-n; backward
-            // from s: on s-step+1 ..= s-n. None when n >= step: a run
-            // never lies wholly strictly inside the path.
-            if backward {
-                for d in n..max {
-                    m |= (r << d) & mask_of(d < step);
-                }
-            } else {
-                for d in 1..=max.saturating_sub(n) {
-                    m |= (r >> d) & mask_of(d + n <= step);
-                }
-            }
-        }
-        m
-    }
-}
+impl Ruleset {}
 
 #[cfg(test)]
 mod tests {

@@ -14,8 +14,8 @@
 use super::play::Effects;
 use super::unit::Relocated;
 use super::{
-    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Position, Reach, Relocation, Ruleset, Side,
-    SquareSet, Unit, UnitKind, between,
+    Backward, Clause, Goal, Heading, Hit, Position, Reach, Relocation, Ruleset, Side, SquareSet,
+    Unit, UnitKind, between,
 };
 
 /// Why a move was refused.
@@ -1389,23 +1389,6 @@ impl Ruleset {
         Ok(Unit::bear_off(throw, from, off, extra_mark))
     }
 
-    /// The first blockade found on `path`, as an index into `blockades`.
-    fn blocked(&self, pos: &Position, path: u64) -> Option<u8> {
-        let me = pos.pieces[pos.to_move.index()].0 & path;
-        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
-        for (i, b) in self.blockades.iter().enumerate() {
-            let hit = match b.of {
-                BlockadeKind::Opposing => has_run(opp, b.length),
-                BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
-                BlockadeKind::Any => has_run(opp | me, b.length),
-            };
-            if hit {
-                return Some(i as u8);
-            }
-        }
-        None
-    }
-
     /// How far a backward move goes with `throw` (MB-1: one square).
     fn backward_step(&self, throw: u8) -> u8 {
         if self.movement.backward == Backward::OneSquareWhenNoForward {
@@ -1505,13 +1488,4 @@ impl Ruleset {
             .sum();
         Some((winner, points))
     }
-}
-
-/// Whether `bits` holds `n` consecutive set bits.
-fn has_run(bits: u64, n: u8) -> bool {
-    let mut acc = bits;
-    for i in 1..n {
-        acc &= bits >> i;
-    }
-    n > 0 && acc != 0
 }

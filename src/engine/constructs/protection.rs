@@ -2,7 +2,9 @@
 //! its run (counted on the squares runs count on, T-11), its square and
 //! its owner, composed with and/or/not.
 //!
-//! The model value with its clauses, and its words: how `senet rules show`
+//! The model value with its clauses, its compiled masks (the protected
+//! pieces of a position, for the forward and backward stages), and its
+//! words: how `senet rules show`
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
