@@ -14,6 +14,7 @@
 //! ([`Ruleset::protected_mask`]), the blocked steps of a position, and the
 //! play of an ordinary unit in place ([`Ruleset::play_plain`]).
 
+use super::constructs::lock::LockSquares;
 use super::constructs::protection::Masks;
 use super::{Backward, Hit, Reach, Relocation, Ruleset, SquareRule, between};
 
@@ -71,13 +72,10 @@ pub(crate) struct FastTables {
     pub back_dead: [u64; THROWS],
     /// The protection rule's masks (`constructs/protection.rs`).
     pub protection: Masks,
-    /// Squares with a lock (B-12): a side with a piece there is dealt with
-    /// by the general generator.
-    pub lock_squares: u64,
-    /// Squares whose lock has a release move (`0:27-15`).
-    pub release_squares: u64,
+    /// The lock squares (`constructs/lock.rs`).
+    pub lock: LockSquares,
     /// The squares of the board: a plain unit lands on one of them. What a
-    /// landing triggers there is in the masks below and `lock_squares`.
+    /// landing triggers there is in the masks below and `lock`.
     pub land_plain: u64,
     /// The squares of the board.
     pub board_squares: u64,
@@ -134,8 +132,7 @@ impl Default for FastTables {
             protection: Masks::default(),
             tabled: 0,
             hand_stage: false,
-            lock_squares: 0,
-            release_squares: 0,
+            lock: LockSquares::default(),
             land_plain: 0,
             board_squares: 0,
             stuck_squares: 0,
@@ -224,6 +221,7 @@ impl FastTables {
     pub fn compile(rules: &Ruleset) -> FastTables {
         let mut f = FastTables {
             protection: Masks::compile(&rules.protection),
+            lock: LockSquares::compile(&rules.squares[..=rules.board.len as usize]),
             ..FastTables::default()
         };
         let len = rules.board.len;
@@ -305,12 +303,6 @@ impl FastTables {
         }
         for s in 1..=len {
             let r = sq(s);
-            if let Some(lock) = &r.lock {
-                f.lock_squares |= 1 << s;
-                if lock.release_to.is_some() {
-                    f.release_squares |= 1 << s;
-                }
-            }
             // PC-6: a landing that gives another throw is played by the
             // general `play`.
             f.board_squares |= 1 << s;

@@ -14,8 +14,8 @@
 use super::play::Effects;
 use super::unit::Relocated;
 use super::{
-    Backward, Clause, Goal, Heading, Hit, Position, Reach, Relocation, Ruleset, Side, SquareSet,
-    Unit, UnitKind, between,
+    Backward, Clause, Goal, Heading, Hit, Position, Reach, Ruleset, Side, SquareSet, Unit,
+    UnitKind, between,
 };
 
 /// Why a move was refused.
@@ -147,7 +147,7 @@ impl Ruleset {
         // gives a unit here.
         if self.fast.enabled
             && !self.skip_due(pos)
-            && pos.pieces[pos.to_move.index()].0 & self.fast.release_squares == 0
+            && pos.pieces[pos.to_move.index()].0 & self.fast.lock.releases == 0
         {
             return;
         }
@@ -155,7 +155,6 @@ impl Ruleset {
     }
 
     fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
-        let side = pos.to_move;
         if self.skip_due(pos) {
             out.push(Unit::skip());
             return;
@@ -163,41 +162,7 @@ impl Ruleset {
         if pos.extra && pos.bound.is_some() {
             return;
         }
-        for from in pos.pieces[side.index()].iter() {
-            if let Some(lock) = &self.squares[from as usize].lock {
-                if let Some(to) = lock.release_to {
-                    // When the release square is taken, the fallback is the
-                    // move's real destination (written `0:27-1`); only the
-                    // queue, which is no square, is written `=Q`.
-                    let (to, relocated) = if pos.at(to).is_none() {
-                        (to, None)
-                    } else {
-                        match lock.release_when_taken {
-                            None => continue,
-                            Some(r) => match self.relocate(pos, r, from) {
-                                Some(Some(Relocated::Square(s))) => (s, None),
-                                Some(Some(Relocated::Queue)) => (to, Some(Relocated::Queue)),
-                                _ => continue,
-                            },
-                        }
-                    };
-                    {
-                        out.push(Unit {
-                            kind: UnitKind::NoThrow,
-                            throw: 0,
-                            from,
-                            to,
-                            relocated,
-                            hit: false,
-                            extra_mark: false,
-                            off: false,
-                            forced: false,
-                            split: None,
-                        });
-                    }
-                }
-            }
-        }
+        self.release_units(pos, out);
     }
 
     /// Why each move of the side to move with `throw` is not legal. Moves
@@ -583,7 +548,7 @@ impl Ruleset {
         let side = pos.to_move.index();
         let f = &self.fast;
         let quiet = !(pos.skip[side] & !pos.extra)
-            & (pos.pieces[side].0 & f.lock_squares == 0)
+            & (pos.pieces[side].0 & f.lock.squares == 0)
             & pos.bound.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));
         // An opening binds the first turn of a side only.
@@ -620,7 +585,7 @@ impl Ruleset {
         }
 
         // A piece on a lock square: it alone is dealt with (B-12).
-        let locked = me.0 & self.fast.lock_squares;
+        let locked = me.0 & self.fast.lock.squares;
         if locked != 0 {
             self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
             return None;
@@ -674,61 +639,6 @@ impl Ruleset {
             }
         }
         Some((heading, opening))
-    }
-
-    /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
-    /// other pieces are held; the piece bears off with the lock's throws and
-    /// otherwise goes where the lock sends it, or the throw is passed.
-    fn lock_stage<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        from: u8,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-    ) {
-        let me = pos.pieces[pos.to_move.index()];
-        let extra_mark = self.throws.gives_extra(throw);
-        let Some(lock) = &self.squares[from as usize].lock else {
-            // `lock_squares` holds the squares with a lock.
-            return;
-        };
-        if WHY {
-            for other in me.iter().filter(|&s| s != from) {
-                why.push(Refusal {
-                    from: other,
-                    to: other,
-                    forbid: Forbid::Locked,
-                });
-            }
-        }
-        let off = self.board.off();
-        if lock.exit_throws & (1 << throw) != 0 {
-            out.push(Unit::bear_off(throw, from, off, extra_mark));
-            return;
-        }
-        match self.relocate(pos, lock.otherwise, from) {
-            Some(None) | None => {
-                out.push(Unit::pass(throw, extra_mark, true));
-            }
-            Some(Some(dest)) => out.push(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from,
-                to: match dest {
-                    Relocated::Square(s) => s,
-                    Relocated::Queue => from,
-                    // Written `1-hand`, as PC-5's return.
-                    Relocated::Hand => 0,
-                },
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: false,
-                forced: false,
-                split: None,
-            }),
-        }
     }
 
     /// The refusal of the move of the piece on `from`, which a stage's
@@ -1432,13 +1342,6 @@ impl Ruleset {
                 }
             },
         }
-    }
-
-    /// Where the piece on `from` goes by `effect` (a lock's release or
-    /// failed throw, B-12).
-    fn relocate(&self, pos: &Position, effect: Relocation, from: u8) -> Option<Option<Relocated>> {
-        let occ = SquareSet(pos.occupied().0 & !SquareSet::single(from).0);
-        effect.resolve(from, occ, self.board.len, None)
     }
 
     /// The square the dead-piece queue enters, if the rule set has one.

@@ -316,7 +316,7 @@ impl Ruleset {
         // mispredicted about as often as not.
         let f = &self.fast;
         let me = pos.pieces[pos.to_move.index()].0;
-        let pos_ok = pos.queue.is_empty() & (me & f.lock_squares == 0);
+        let pos_ok = pos.queue.is_empty() & (me & f.lock.squares == 0);
         match unit.kind {
             UnitKind::Move => {
                 let to = 1u64 << (unit.to & 63);
@@ -364,7 +364,7 @@ impl Ruleset {
             fx.bear_off = unit.off;
             // Into the water (B-12): the lock holds the piece from the
             // next unit on.
-            fx.water = self.fast.lock_squares & to != 0;
+            fx.water = self.fast.lock.squares & to != 0;
             // the owner misses the next turn.
             p.skip[me] |= self.fast.miss_squares & to != 0;
             // A bear-off's `to` is past every square moved from.
