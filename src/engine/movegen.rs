@@ -258,45 +258,12 @@ impl Ruleset {
         pos.skip[pos.to_move.index()] && !pos.extra
     }
 
-    /// Whether the side to move still needs its starting throw (KD-10).
-    fn start_throw_due(&self, pos: &Position) -> bool {
-        self.movement.start_throw.is_some() && pos.waiting[pos.to_move.index()]
-    }
-
     /// Whether the piece on `from` is held by the setup guard (JQ-4): it
     /// stands on one of its side's setup squares and the next square is taken.
     fn guarded(&self, pos: &Position, from: u8) -> bool {
         self.movement.setup_guard
             && self.movement.setup_squares[pos.to_move.index()].contains(from)
             && pos.occupied().contains(from + 1)
-    }
-
-    /// The throw the opening procedure gives the next unit (K-5: the
-    /// roll-off's 1), if any.
-    pub fn opening_throw(&self, pos: &Position) -> Option<u8> {
-        self.opening_rule(pos).and_then(|o| o.throw)
-    }
-
-    /// The opening rule binding the next unit, if any.
-    #[inline]
-    pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
-        if pos.extra || self.opening.is_empty() {
-            return None;
-        }
-        let starter = match &self.starter {
-            super::Starter::Fixed(s, _) => *s,
-            super::Starter::ByLot(_) => return None,
-        };
-        let side = pos.to_move;
-        let first_turn = if side == starter || side == Side::Black {
-            1
-        } else {
-            2
-        };
-        if pos.turn != first_turn {
-            return None;
-        }
-        self.opening.iter().find(|o| o.side == side)
     }
 
     /// The one generator, as a fixed list of stages: the units legal for
@@ -400,40 +367,11 @@ impl Ruleset {
             }
             self.forward_stage::<WHY>(pos, throw, movers, out, why, &mut divert);
         }
-        // Opening constraint on the square moved from (K-5, K-7).
-        if let Some(rule) = opening {
-            if let Some(need) = rule.from {
-                let any = out[start..].iter().any(|u| u.from == need);
-                if any {
-                    let mut i = start;
-                    while i < out.len() {
-                        if out[i].from != need {
-                            let u = out.remove(i);
-                            if WHY {
-                                why.push(Refusal {
-                                    from: u.from,
-                                    to: u.to,
-                                    forbid: Forbid::Opening,
-                                });
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
-                } else if rule.lapse == super::Lapse::Pass {
-                    for u in out.drain(start..) {
-                        if WHY {
-                            why.push(Refusal {
-                                from: u.from,
-                                to: u.to,
-                                forbid: Forbid::Opening,
-                            });
-                        }
-                    }
-                    out.push(Unit::pass(throw, extra_mark, true));
-                    return;
-                }
-            }
+        // The square the opening moves from (K-5, K-7).
+        if let Some(rule) = opening
+            && self.opening_from_stage::<WHY>(rule, throw, start, out, why)
+        {
+            return;
         }
         // Priority squares.
         let prio = self.movement.priority;
@@ -569,18 +507,8 @@ impl Ruleset {
     ) -> Option<(Heading, Option<&super::OpeningRule>)> {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
-        let extra_mark = self.throws.gives_extra(throw);
-        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
-            if WHY {
-                why.extend(me.iter().map(|from| Refusal {
-                    from,
-                    to: from,
-                    forbid,
-                }));
-            }
-        };
         if self.skip_due(pos) {
-            refuse_all(Forbid::MissedTurn, why);
+            refuse_all::<WHY>(me, Forbid::MissedTurn, why);
             return None;
         }
 
@@ -591,53 +519,11 @@ impl Ruleset {
             return None;
         }
 
-        let opening = if self.fast.opening {
-            self.opening_rule(pos)
-        } else {
-            None
-        };
-        if let Some(rule) = opening {
-            if rule.throw.is_some_and(|t| t != throw) {
-                refuse_all(Forbid::Opening, why);
-                return None;
-            }
-        }
-
-        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
-        if let Some(need) = self.movement.start_throw
-            && need != throw
-            && self.start_throw_due(pos)
-        {
-            refuse_all(Forbid::StartingThrow, why);
-            out.push(Unit::pass(throw, extra_mark, true));
-            return None;
-        }
-
-        // PC-4: the turn's moves so far went this way.
-        let heading = if self.movement.one_direction {
-            pos.heading
-        } else {
-            Heading::Any
-        };
-        if heading == Heading::Backward && WHY {
-            for from in me.iter() {
-                why.push(Refusal {
-                    from,
-                    to: from.saturating_add(throw),
-                    forbid: Forbid::Direction,
-                });
-            }
-            if let Some(e) = &self.entry
-                && e.throws & (1 << throw) != 0
-                && pos.hand[side.index()] > 0
-            {
-                why.push(Refusal {
-                    from: 0,
-                    to: e.square,
-                    forbid: Forbid::Direction,
-                });
-            }
-        }
+        // An opening that wants another throw (K-5, K-7) or a starting
+        // throw still due (KD-10).
+        let opening = self.opening_stage::<WHY>(pos, throw, out, why)?;
+        // One direction per turn (PC-4).
+        let heading = self.direction_stage::<WHY>(pos, throw, why);
         Some((heading, opening))
     }
 
@@ -1390,5 +1276,18 @@ impl Ruleset {
             })
             .sum();
         Some((winner, points))
+    }
+}
+
+/// Refuses every piece of `me` where it stands, for a stage that decides
+/// the whole list (a missed turn, an opening, a starting throw).
+#[inline]
+pub(crate) fn refuse_all<const WHY: bool>(me: SquareSet, forbid: Forbid, why: &mut Vec<Refusal>) {
+    if WHY {
+        why.extend(me.iter().map(|from| Refusal {
+            from,
+            to: from,
+            forbid,
+        }));
     }
 }

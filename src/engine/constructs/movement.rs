@@ -269,3 +269,46 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         _ => Said::new("no piece", format!("there is no {side} piece on {from}")),
     }
 }
+
+// The generator's side.
+
+impl Ruleset {
+    /// Stage 5, one direction per turn (PC-4): the way the turn's moves
+    /// have gone so far. A turn gone backward has no forward move: with
+    /// `WHY`, every forward move and entry is refused.
+    #[inline]
+    pub(crate) fn direction_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        why: &mut Vec<Refusal>,
+    ) -> Heading {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let heading = if self.movement.one_direction {
+            pos.heading
+        } else {
+            Heading::Any
+        };
+        if heading == Heading::Backward && WHY {
+            for from in me.iter() {
+                why.push(Refusal {
+                    from,
+                    to: from.saturating_add(throw),
+                    forbid: Forbid::Direction,
+                });
+            }
+            if let Some(e) = &self.entry
+                && e.throws & (1 << throw) != 0
+                && pos.hand[side.index()] > 0
+            {
+                why.push(Refusal {
+                    from: 0,
+                    to: e.square,
+                    forbid: Forbid::Direction,
+                });
+            }
+        }
+        heading
+    }
+}
