@@ -6,8 +6,9 @@
 // Nested `if`s mirror the order of the rules they apply.
 #![allow(clippy::collapsible_if)]
 
+use super::constructs::movement::HitDest;
 use super::mask_of;
-use super::movegen::{HitDest, Refusal};
+use super::movegen::Refusal;
 use super::unit::{Part, Relocated};
 use super::{Forbid, Heading, Position, Ruleset, Unit, UnitKind};
 

@@ -8,6 +8,7 @@
 //! reads.
 
 use super::words::*;
+use crate::engine::movegen::Tried;
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -154,5 +155,55 @@ pub(crate) fn refused(cx: &Refused) -> Said {
                 cx.sq(from)
             ),
         ),
+    }
+}
+
+// The generator's side: whether a bear-off is legal in a position.
+
+impl Ruleset {
+    pub(crate) fn bear_off_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Tried {
+        let off = self.board.off();
+        if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::ArrivedThisTurn,
+                },
+                None,
+            ));
+        }
+        if let Some(region) = self.bear_off.all_in {
+            let me = pos.pieces[pos.to_move.index()];
+            if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
+                return Err((
+                    Refusal {
+                        from,
+                        to: off,
+                        forbid: Forbid::NotAllIn,
+                    },
+                    None,
+                ));
+            }
+        }
+        // P-1: the path of a bearing-off move runs to the last square.
+        let path = between(from, off);
+        if let Some(i) = self.blocked(pos, path) {
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::Blockade(i),
+                },
+                None,
+            ));
+        }
+        Ok(Unit::bear_off(throw, from, off, extra_mark))
     }
 }

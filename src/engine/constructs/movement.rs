@@ -10,6 +10,8 @@
 //! reads.
 
 use super::words::*;
+use crate::engine::movegen::Dir;
+use crate::engine::play::Effects;
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -310,5 +312,523 @@ impl Ruleset {
             }
         }
         heading
+    }
+}
+
+// Hits: where a hit piece goes.
+
+impl Ruleset {
+    /// Where a hit piece on `to` goes when the mover came from `from`.
+    pub(crate) fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
+        match self.squares[to as usize].hit_sends_to {
+            Some(d) if pos.at(d).is_none() => {
+                // The hit piece lands on `d` and that square's rule applies.
+                let mut occ = pos.occupied();
+                occ.remove(to);
+                occ.remove(from);
+                occ.insert(to); // the mover now stands on `to`
+                match self.squares[d as usize].on_land.as_ref() {
+                    Some(l) => match l.effect.resolve(d, occ, self.board.len, l.when_taken) {
+                        Some(Some(Relocated::Square(s))) => HitDest::Square(s),
+                        Some(Some(Relocated::Queue)) => HitDest::Queue,
+                        _ => HitDest::Square(d),
+                    },
+                    None => HitDest::Square(d),
+                }
+            }
+            _ => match self.movement.hit {
+                // A forbidden hit never reaches here (PC-3).
+                Hit::Swap | Hit::Forbidden => HitDest::Square(from),
+                Hit::Capture => HitDest::Removed,
+                Hit::LowestEmpty => {
+                    // The board once the mover stands on `to` (JQ-6): the
+                    // square it left is empty, so one always exists.
+                    let mut occ = pos.occupied();
+                    occ.remove(from);
+                    let q = (1..=self.board.len)
+                        .find(|&q| !occ.contains(q))
+                        .unwrap_or(from);
+                    HitDest::Square(q)
+                }
+            },
+        }
+    }
+}
+
+/// Where a hit opposing piece goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HitDest {
+    Square(u8),
+    /// Off the board into the dead-piece queue.
+    Queue,
+    /// Out of the game (BL-4).
+    Removed,
+}
+
+// Split throws (PC-3), the second half of stage 9.
+
+impl Ruleset {
+    /// PC-3: the throw split in two parts, each moving another piece forward
+    /// by its part, the second from the board the first left. A throw bound
+    /// to a piece (PC-2) must move that piece in one of the parts. Splits
+    /// never enter a piece.
+    pub(crate) fn split_units(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+    ) {
+        for first in 1..throw {
+            let rest = throw - first;
+            // The first parts: ordinary steps from the square sets, the
+            // others tried by `attempt`, in the order of the squares.
+            let sets = self.step_sets(pos, first, self.unguarded(pos));
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let u1 = if sets.steps >> x & 1 != 0 {
+                    self.plain_step(pos, x, first)
+                } else {
+                    match self.attempt(pos, x, first, Dir::Forward) {
+                        Ok(u) => u,
+                        Err(_) => continue,
+                    }
+                };
+                let mut mid = *pos;
+                let mut fx = Effects::default();
+                let part = u1.first_part();
+                self.move_part(pos, &mut mid, &mut fx, &part, first);
+                let landed = match part.relocated {
+                    Some(Relocated::Square(s)) => s,
+                    None if !part.off => part.to,
+                    _ => 0,
+                };
+                // The second part moves another piece than the one just
+                // moved; a bound throw keeps one of the two.
+                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
+                if let Some(b) = pos.bound
+                    && b != x
+                {
+                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+                }
+                let sets2 = self.step_sets(&mid, rest, ys);
+                let mut ys = sets2.steps | sets2.slow;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as u8;
+                    ys &= ys - 1;
+                    let u2 = if sets2.steps >> y & 1 != 0 {
+                        self.plain_step(&mid, y, rest)
+                    } else {
+                        match self.attempt(&mid, y, rest, Dir::Forward) {
+                            Ok(u) => u,
+                            Err(_) => continue,
+                        }
+                    };
+                    out.push(Unit {
+                        throw,
+                        extra_mark,
+                        split: Some(u2.first_part()),
+                        ..u1
+                    });
+                }
+            }
+        }
+    }
+}
+
+// Stage 12, the passes.
+
+impl Ruleset {
+    /// Stage 12: a throw without a unit is passed, or sends a stuck
+    /// piece back to the hand (PC-5); a list with moves may also end in a
+    /// voluntary pass (T-10, KD-6). `start` is where this throw's units
+    /// begin in `out`.
+    #[inline(always)]
+    pub(crate) fn pass_stage(
+        &self,
+        me: SquareSet,
+        throw: u8,
+        bound: Option<u8>,
+        start: usize,
+        out: &mut Vec<Unit>,
+    ) {
+        let extra_mark = self.throws.gives_extra(throw);
+        if out.len() == start {
+            // PC-5: a piece that cannot move from its square goes back to hand.
+            let stuck = me.0 & self.fast.stuck_squares;
+            match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
+                Some(from) => out.push(Unit {
+                    kind: UnitKind::Move,
+                    throw,
+                    from,
+                    to: 0,
+                    relocated: None,
+                    hit: false,
+                    extra_mark,
+                    off: false,
+                    forced: true,
+                    split: None,
+                }),
+                None => out.push(Unit::pass(throw, extra_mark, true)),
+            }
+        } else if !self.fast.pass_beside_moves {
+            // No pass beside moves in this rule set.
+        } else if self.movement.voluntary_pass && bound.is_none() {
+            out.push(Unit::pass(throw, extra_mark, false));
+        } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
+            // KD-6: bearing off is never compulsory.
+            out.push(Unit::pass(throw, extra_mark, false));
+        }
+    }
+}
+
+// Stages 6 and 11: forward and backward moves from the per-throw square
+// sets, and the setup guard (JQ-4) they apply first.
+
+/// The forward moves of a throw as square sets: see `Ruleset::step_sets`.
+pub(crate) struct StepSets {
+    steps: u64,
+    slow: u64,
+    off_from: u64,
+}
+
+impl Ruleset {
+    /// Stage 6, forward moves of the pieces on `movers`. The candidates are
+    /// square sets per throw, compiled with the rule set (`FastTables`):
+    /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
+    /// moves never legal (`fwd_dead`); each rule then clears the squares it
+    /// forbids in this position (the setup guard, blockades, own and
+    /// protected pieces, a bear-off region). Squares whose move the tables
+    /// do not decide (truncation, overshoot, landings that relocate, hits
+    /// that divert) are tried one by one by [`attempt`](Self::attempt).
+    /// Units come in the order of the squares moved from.
+    #[inline]
+    pub(crate) fn forward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        movers: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let extra_mark = self.throws.gives_extra(throw);
+        // JQ-4: a piece on its setup square with the square in front taken
+        // does not move, forward or backward (refused first by `attempt`).
+        let guarded = if self.movement.setup_guard {
+            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+        let movers = movers & !guarded;
+        let StepSets {
+            steps,
+            slow,
+            off_from,
+        } = self.step_sets(pos, throw, movers);
+        // Every ordinary step is this unit with its squares and hit filled in.
+        let template = Unit {
+            kind: UnitKind::Move,
+            throw,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
+        };
+        if slow == 0 {
+            // Ordinary steps only (most positions): no other test per piece.
+            let mut bits = steps;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(step(
+                    from,
+                    from + throw,
+                    opp & (1u64 << (from + throw)) != 0,
+                ));
+            }
+        }
+        if slow != 0 {
+            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+        }
+        if WHY {
+            // The squares the masks cleared.
+            for from in SquareSet(movers & !(steps | slow)).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+    }
+
+    /// The forward moves of stage 6 from `squares` when some of them are
+    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
+    /// the tables leave to [`attempt`](Self::attempt), in the order of the
+    /// squares. Out of line: few positions need it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(crate) fn forward_slow<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        squares: u64,
+        steps: u64,
+        off_from: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let f = &self.fast;
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = squares;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if steps & b != 0 {
+                out.push(self.plain_step(pos, from, throw));
+            } else if off_from & f.off_sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
+            } else if off_from & b != 0 {
+                match self.bear_off_unit(pos, from, throw, extra_mark) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else {
+                match self.attempt(pos, from, throw, Dir::Forward) {
+                    Ok(u) => out.push(u),
+                    Err((r, d)) => {
+                        if d.is_some() && divert.is_none() {
+                            *divert = d;
+                        }
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The forward moves by `throw` of the pieces on `movers` (none held
+    /// by the setup guard), as square sets from the tables: `steps`, the
+    /// ordinary steps that are legal (not onto an own or a protected piece,
+    /// no blockade on the path); `slow`, the squares whose move the tables
+    /// do not decide, left to [`attempt`](Self::attempt) (bear-offs among
+    /// them in `off_from`). A square in neither has no legal move.
+    #[inline(always)]
+    pub(crate) fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        // A throw the tables do not cover (not one of the rule set's
+        // values): every move is tried by `attempt`.
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (t, plain, unhit_from, dead, off_from) = if tabled {
+            let t = throw as usize;
+            (
+                t,
+                f.fwd_plain[t],
+                f.fwd_unhit[t],
+                f.fwd_dead[t],
+                f.fwd_off[t],
+            )
+        } else {
+            (0, 0, 0, 0, 0)
+        };
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        let blocked = if self.blockades.is_empty() || !tabled {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = movers & unhit_from & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !off_from;
+        }
+        StepSets {
+            steps,
+            slow,
+            off_from,
+        }
+    }
+
+    /// The ordinary step of the piece on `from` by `throw`, which
+    /// [`step_sets`](Self::step_sets) found legal: the unit `attempt` would
+    /// give for it.
+    #[inline(always)]
+    pub(crate) fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
+        let to = from + throw;
+        let opp = pos.pieces[pos.to_move.other().index()].0;
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit: opp >> to & 1 != 0,
+            extra_mark: self.throws.gives_extra(throw),
+            off: false,
+            forced: false,
+            split: None,
+        }
+    }
+
+    /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
+    /// MB-1, JQ-7), as [`forward_stage`](Self::forward_stage) does forward
+    /// moves: `back_plain` steps, cleared by blockades, own pieces and
+    /// protected or forbidden hits; `back_dead` never legal; the rest tried
+    /// by [`attempt`](Self::attempt).
+    #[inline]
+    pub(crate) fn backward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let f = &self.fast;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let guarded = if self.movement.setup_guard {
+            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        let movers = me & !guarded;
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (back, back_dead) = if tabled {
+            (f.back_plain[throw as usize], f.back_dead[throw as usize])
+        } else {
+            (0, 0)
+        };
+        let stepb = self.backward_step(throw);
+        // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
+        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
+            || self.movement.hit == Hit::Forbidden;
+        let (prot, blocked) = if back == 0 {
+            (0, 0)
+        } else {
+            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
+            (prot, blocked)
+        };
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = movers;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if back & blocked & b != 0 {
+                // The path holds a blockade.
+                if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back & b != 0 {
+                let tb = b >> stepb;
+                let hit = opp & tb != 0;
+                if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
+                    out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: from - stepb,
+                        relocated: None,
+                        hit,
+                        extra_mark,
+                        off: false,
+                        forced: false,
+                        split: None,
+                    });
+                } else if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back_dead & b == 0 {
+                match self.attempt(pos, from, throw, Dir::Backward) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else if WHY {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+    }
+
+    /// How far a backward move goes with `throw` (MB-1: one square).
+    pub(crate) fn backward_step(&self, throw: u8) -> u8 {
+        if self.movement.backward == Backward::OneSquareWhenNoForward {
+            1
+        } else {
+            throw
+        }
+    }
+
+    /// Whether the piece on `from` is held by the setup guard (JQ-4): it
+    /// stands on one of its side's setup squares and the next square is taken.
+    pub(crate) fn guarded(&self, pos: &Position, from: u8) -> bool {
+        self.movement.setup_guard
+            && self.movement.setup_squares[pos.to_move.index()].contains(from)
+            && pos.occupied().contains(from + 1)
+    }
+
+    /// The pieces of the side to move that the setup guard (JQ-4) does not
+    /// hold: a guarded piece has no move, forward or backward.
+    #[inline(always)]
+    pub(crate) fn unguarded(&self, pos: &Position) -> u64 {
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        if self.movement.setup_guard {
+            let taken = pos.occupied().0;
+            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+        } else {
+            me
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! resolved against the occupied squares, and its words.
 
 use super::words::{Names, Refused, Said, cl};
-use crate::engine::{Clause, Relocated, SquareSet};
+use crate::engine::{Clause, Relocated, Ruleset, SquareSet};
 
 /// Where a relocated piece goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,6 +244,17 @@ pub(crate) fn refused(cx: &Refused) -> Said {
             cx.sq(cx.refusal.to)
         ),
     )
+}
+
+// Where a rule set sends pieces.
+
+impl Ruleset {
+    /// The square the dead-piece queue enters, if the rule set has one.
+    pub(crate) fn queue_square(&self) -> Option<u8> {
+        self.squares
+            .iter()
+            .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
+    }
 }
 
 #[cfg(test)]

@@ -205,3 +205,46 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         _ => Said::new("turn missed", format!("{}'s turn is missed", cx.side())),
     }
 }
+
+// The generator's side: a missed turn (R-10, stage 1).
+
+impl Ruleset {
+    pub(crate) fn skip_due(&self, pos: &Position) -> bool {
+        pos.skip[pos.to_move.index()] && !pos.extra
+    }
+}
+
+// Stage 8, priority squares.
+
+impl Ruleset {
+    /// Stage 8, priority squares: when a piece on one can move, the
+    /// units from other squares are refused. `start` is where this
+    /// throw's units begin in `out`.
+    #[inline]
+    pub(crate) fn priority_stage<const WHY: bool>(
+        &self,
+        me: SquareSet,
+        start: usize,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let prio = self.movement.priority;
+        if me.0 & prio.0 != 0 && out[start..].iter().any(|u| prio.contains(u.from)) {
+            let mut i = start;
+            while i < out.len() {
+                if !prio.contains(out[i].from) {
+                    let u = out.remove(i);
+                    if WHY {
+                        why.push(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Priority,
+                        });
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+}
