@@ -5,7 +5,6 @@
 //! Stage: `Ruleset` (from `crate::rules`) + `Position` → legal units → `play`.
 
 pub mod constructs;
-mod fast;
 mod movegen;
 mod play;
 mod position;
@@ -19,7 +18,6 @@ pub use constructs::{
     Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach, Relocation, SquareRule,
     Starter, Throws, TurnRules, WhenTaken,
 };
-pub(crate) use fast::FastTables;
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;
 pub use position::{Heading, Position, Queue};

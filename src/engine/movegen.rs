@@ -13,7 +13,7 @@
 
 use super::constructs::movement::HitDest;
 use super::{
-    Backward, Clause, Heading, Hit, Position, Reach, Ruleset, SquareSet, Unit, UnitKind, between,
+    Backward, Clause, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between,
 };
 
 /// Why a move was refused.
@@ -126,9 +126,9 @@ impl Ruleset {
         out.clear();
         // Only a missed turn or a piece on a lock square with a release
         // gives a unit here.
-        if self.fast.enabled
+        if self.tables.enabled
             && !self.skip_due(pos)
-            && pos.pieces[pos.to_move.index()].0 & self.fast.lock.releases == 0
+            && pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases == 0
         {
             return;
         }
@@ -344,7 +344,7 @@ impl Ruleset {
         }
         // Priority squares.
         self.priority_stage::<WHY>(me, start, out, why);
-        if self.fast.hand_stage && heading != Heading::Backward {
+        if self.tables.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
@@ -412,7 +412,7 @@ impl Ruleset {
     #[inline(always)]
     fn calm(&self, pos: &Position) -> bool {
         let side = pos.to_move.index();
-        let f = &self.fast;
+        let f = &self.tables;
         let quiet = !(pos.skip[side] & !pos.extra)
             & (pos.pieces[side].0 & f.lock.squares == 0)
             & pos.bound.is_none()
@@ -441,7 +441,7 @@ impl Ruleset {
         }
 
         // A piece on a lock square: it alone is dealt with (B-12).
-        let locked = me.0 & self.fast.lock.squares;
+        let locked = me.0 & self.tables.lock.squares;
         if locked != 0 {
             self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
             return None;
@@ -525,10 +525,7 @@ impl Ruleset {
                     return refuse(to.min(off), Forbid::Gate(gates.trailing_zeros() as u8));
                 }
             }
-            let bears_off = match self.bear_off.reach {
-                Reach::ExactPast | Reach::Beyond => to >= off,
-                Reach::ExactLast => to >= len,
-            };
+            let bears_off = self.bear_off.bears_off(to, len);
             let immobile = self.movement.immobile.contains(from);
             if let Some(exits) = square.exit_throws {
                 if bears_off || immobile {
@@ -542,12 +539,7 @@ impl Ruleset {
                 return refuse(to.min(off), Forbid::Immobile);
             }
             if bears_off {
-                let exact = match self.bear_off.reach {
-                    Reach::ExactPast => to == off,
-                    Reach::ExactLast => to == len,
-                    Reach::Beyond => true,
-                };
-                if !exact {
+                if !self.bear_off.exact(to, len) {
                     return refuse(off, Forbid::BeyondEnd);
                 }
                 return self.bear_off_unit(pos, from, throw, extra_mark);

@@ -158,7 +158,56 @@ pub(crate) fn refused(cx: &Refused) -> Said {
     }
 }
 
-// The generator's side: whether a bear-off is legal in a position.
+/// The squares a bear-off is always allowed from, compiled with the rule
+/// set ([`BearOffSquares::compile`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BearOffSquares {
+    /// Squares from which `bear_off_unit` always allows a bear-off: no
+    /// "only from turn start" rule there, no `all_in` region (K-13)
+    /// and no blockade that could stand on the way.
+    pub sure: u64,
+}
+
+impl BearOffSquares {
+    /// The sure squares of a rule set.
+    pub(crate) fn compile(rules: &Ruleset) -> BearOffSquares {
+        let mut sure = 0;
+        for s in 1..=rules.board.len {
+            if !rules.squares[s as usize].exit_from_turn_start
+                && rules.bear_off.all_in.is_none()
+                && rules.blockades.is_empty()
+            {
+                sure |= 1 << s;
+            }
+        }
+        BearOffSquares { sure }
+    }
+}
+
+impl BearOff {
+    /// Whether a forward move ending on `to` (past the board when above
+    /// `len`) bears off.
+    #[inline]
+    pub(crate) fn bears_off(&self, to: u8, len: u8) -> bool {
+        match self.reach {
+            Reach::ExactPast | Reach::Beyond => to > len,
+            Reach::ExactLast => to >= len,
+        }
+    }
+
+    /// Whether a bear-off by a move ending on `to` reaches exactly as the
+    /// rule asks.
+    #[inline]
+    pub(crate) fn exact(&self, to: u8, len: u8) -> bool {
+        match self.reach {
+            Reach::ExactPast => to == len + 1,
+            Reach::ExactLast => to == len,
+            Reach::Beyond => true,
+        }
+    }
+}
+
+// Whether a bear-off is legal in a position.
 
 impl Ruleset {
     pub(crate) fn bear_off_unit(

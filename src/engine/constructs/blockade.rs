@@ -99,7 +99,7 @@ impl Ruleset {
         // The loops run to the largest throw whatever this one is, and
         // mask the distances that do not apply: a loop whose length
         // followed the throw would end on a mispredicted branch.
-        let max = self.fast.max_throw as u32;
+        let max = self.tables.steps.max_throw as u32;
         let mut m = 0;
         for b in &self.blockades {
             let n = b.length as u32;

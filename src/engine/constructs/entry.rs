@@ -72,6 +72,12 @@ pub(crate) fn refused_bound(cx: &Refused) -> Said {
 
 // The generator's side: stage 9's entries from the hand.
 
+/// Whether stage 9 runs in the rule set: it enters pieces from the hand
+/// (PC-2) or splits throws (PC-3).
+pub(crate) fn hand_stage(rules: &Ruleset) -> bool {
+    rules.entry.is_some() || rules.movement.split
+}
+
 impl Ruleset {
     /// PC-2: entering a piece from the hand with a whole throw, onto an
     /// empty entry square.

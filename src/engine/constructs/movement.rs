@@ -9,6 +9,7 @@
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
+use super::squares;
 use super::words::*;
 use crate::engine::movegen::Dir;
 use crate::engine::play::Effects;
@@ -457,7 +458,7 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         if out.len() == start {
             // PC-5: a piece that cannot move from its square goes back to hand.
-            let stuck = me.0 & self.fast.stuck_squares;
+            let stuck = me.0 & self.tables.squares.stuck_squares;
             match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
                 Some(from) => out.push(Unit {
                     kind: UnitKind::Move,
@@ -473,7 +474,7 @@ impl Ruleset {
                 }),
                 None => out.push(Unit::pass(throw, extra_mark, true)),
             }
-        } else if !self.fast.pass_beside_moves {
+        } else if !self.tables.steps.pass_beside_moves {
             // No pass beside moves in this rule set.
         } else if self.movement.voluntary_pass && bound.is_none() {
             out.push(Unit::pass(throw, extra_mark, false));
@@ -481,6 +482,158 @@ impl Ruleset {
             // KD-6: bearing off is never compulsory.
             out.push(Unit::pass(throw, extra_mark, false));
         }
+    }
+}
+
+// The tables of stages 6 and 11, compiled with the rule set.
+//
+// Most moves of a game are ordinary steps that no rule touches: a piece
+// goes `t` squares on, onto an empty square or a swappable opposing piece.
+// `Steps::compile` works out, for every throw value and every square,
+// which moves are such ordinary steps (and which are bear-offs, and which
+// can never be legal), as square sets. The forward and backward stages
+// start from them and clear the squares each rule forbids in the position;
+// a move the tables do not decide is tried by `Ruleset::attempt`, so the
+// result is the same units in the same order as trying every move would
+// give.
+
+/// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
+pub(crate) const THROWS: usize = 32;
+
+/// The per-throw square sets of the forward and backward stages and what
+/// the play of a plain unit needs of movement. Square sets: bit `s` =
+/// square `s`; the arrays are indexed by the throw value.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Steps {
+    /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
+    pub throws: u32,
+    /// `throws` while the tables are in use, else 0: the one word the
+    /// generator tests.
+    pub tabled: u64,
+    /// The largest throw value the tables cover.
+    pub max_throw: u8,
+    /// Squares from which a forward move by the throw is an ordinary step:
+    /// it ends on the board `t` squares on, passes no gate, truncation or
+    /// overshoot square, starts on no immobile, exit or lock square, and
+    /// lands on a square without relocation (a "stay" landing
+    /// counts as none) or diversion. Legal exactly when no blockade stands
+    /// on its path and the target holds no own piece and no protected
+    /// opposing piece.
+    pub fwd_plain: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// unless the target holds an opposing piece (the target may divert a
+    /// mover that it refuses, B-13): onto an empty square it is a plain
+    /// step, onto an own piece never legal, onto an opposing piece it is
+    /// left to `attempt`.
+    pub fwd_unhit: [u64; THROWS],
+    /// Squares from which the forward move is a bear-off in every position:
+    /// legal exactly when `Ruleset::bear_off_unit` allows it.
+    pub fwd_off: [u64; THROWS],
+    /// Squares from which a forward move by the throw is never legal and
+    /// never diverts (a gate passed, an immobile square, the wrong exit
+    /// throw, past the end without bearing off).
+    pub fwd_dead: [u64; THROWS],
+    /// As `fwd_plain` for backward moves (when the rule set allows them).
+    pub back_plain: [u64; THROWS],
+    /// As `fwd_dead` for backward moves.
+    pub back_dead: [u64; THROWS],
+    /// Squares on which a hit opposing piece is simply swapped to the
+    /// mover's square (`Hit::Swap`) or sent to the lowest empty square
+    /// (`Hit::LowestEmpty`, JQ-6), with no `hit_sends_to`.
+    pub swap_plain: u64,
+    /// Hits send the hit piece to the lowest empty square (JQ-6).
+    pub hit_lowest: bool,
+    /// A unit list with a move may still end in a pass: voluntary passes
+    /// (T-10) or bear-offs that are never compulsory (KD-6).
+    pub pass_beside_moves: bool,
+}
+
+impl Steps {
+    /// The square sets of a rule set.
+    pub(crate) fn compile(rules: &Ruleset) -> Steps {
+        let mut f = Steps::default();
+        let len = rules.board.len;
+        let off = rules.board.off();
+        let mv = &rules.movement;
+        let sq = |s: u8| &rules.squares[s as usize];
+        for &v in &rules.throws.values {
+            f.throws |= 1 << v;
+            f.max_throw = f.max_throw.max(v);
+        }
+        for t in 1..THROWS as u8 {
+            for from in 1..=len {
+                let b = 1u64 << from;
+                // (JQ-4, the setup guard, depends on the square in front:
+                // the forward stage takes guarded pieces out per position.)
+                // Forward: the decisions of `attempt` that depend only on
+                // the squares, in its order.
+                let to = from + t;
+                let passed = between(from, to.min(off));
+                let trunc = mv.truncate_at.0 & passed != 0;
+                let over = mv.overshoot.0 & passed != 0;
+                let gate = mv.gates.0 & between(from, to) != 0;
+                let bears_off = rules.bear_off.bears_off(to, len);
+                let exact = rules.bear_off.exact(to, len);
+                let immobile = mv.immobile.contains(from);
+                if sq(from).lock.is_some() || trunc || over {
+                    // general
+                } else if gate {
+                    f.fwd_dead[t as usize] |= b;
+                } else if let Some(exits) = sq(from).exit_throws.filter(|_| bears_off || immobile) {
+                    if exits & (1 << t) == 0 {
+                        f.fwd_dead[t as usize] |= b;
+                    } else {
+                        f.fwd_off[t as usize] |= b;
+                    }
+                } else if immobile && !bears_off {
+                    f.fwd_dead[t as usize] |= b;
+                } else if bears_off {
+                    if exact {
+                        f.fwd_off[t as usize] |= b;
+                    } else {
+                        f.fwd_dead[t as usize] |= b;
+                    }
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && squares::lands_plainly(sq(to))
+                    && mv.hit != Hit::Forbidden
+                {
+                    f.fwd_plain[t as usize] |= b;
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && squares::unrelocated(&sq(to).on_land)
+                {
+                    // B-13 diversion only happens on a hit.
+                    f.fwd_unhit[t as usize] |= b;
+                }
+                // Backward.
+                if mv.backward == Backward::Never {
+                    continue;
+                }
+                let step = if mv.backward == Backward::OneSquareWhenNoForward {
+                    1
+                } else {
+                    t
+                };
+                if sq(from).lock.is_some() {
+                    // general
+                } else if immobile || step >= from || mv.no_backward.contains(from) {
+                    // (PC-4: a square without backward moves.)
+                    f.back_dead[t as usize] |= b;
+                } else if squares::lands_plainly(sq(from - step)) {
+                    f.back_plain[t as usize] |= b;
+                }
+            }
+        }
+        for s in 1..=len {
+            if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && sq(s).hit_sends_to.is_none() {
+                f.swap_plain |= 1 << s;
+            }
+        }
+        f.hit_lowest = mv.hit == Hit::LowestEmpty;
+        f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
+        f.tabled = u64::from(f.throws);
+        f
     }
 }
 
@@ -596,7 +749,6 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
     ) {
-        let f = &self.fast;
         let extra_mark = self.throws.gives_extra(throw);
         let mut bits = squares;
         while bits != 0 {
@@ -605,7 +757,7 @@ impl Ruleset {
             let b = 1u64 << from;
             if steps & b != 0 {
                 out.push(self.plain_step(pos, from, throw));
-            } else if off_from & f.off_sure & b != 0 {
+            } else if off_from & self.tables.bear_off.sure & b != 0 {
                 out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
             } else if off_from & b != 0 {
                 match self.bear_off_unit(pos, from, throw, extra_mark) {
@@ -640,7 +792,7 @@ impl Ruleset {
     /// them in `off_from`). A square in neither has no legal move.
     #[inline(always)]
     pub(crate) fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
-        let f = &self.fast;
+        let f = &self.tables.steps;
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
@@ -720,7 +872,7 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) {
-        let f = &self.fast;
+        let f = &self.tables.steps;
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;

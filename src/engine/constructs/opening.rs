@@ -154,6 +154,13 @@ pub(crate) fn refused_start(cx: &Refused) -> Said {
 // throw, a starting throw still due) and stage 7 (the square the opening
 // moves from).
 
+/// Whether the opening's stages may apply in the rule set: it has an
+/// opening (K-5, K-7) or a starting throw (KD-10), so stages 3, 4 and 7
+/// look at the turn number.
+pub(crate) fn has_stages(rules: &Ruleset) -> bool {
+    !rules.opening.is_empty() || rules.movement.start_throw.is_some()
+}
+
 impl Ruleset {
     /// Stages 3 and 4: `None` when an opening that wants another throw
     /// (K-5, K-7) or a starting throw still due (KD-10) decides the whole
@@ -168,7 +175,7 @@ impl Ruleset {
     ) -> Option<Option<&OpeningRule>> {
         let me = pos.pieces[pos.to_move.index()];
         let extra_mark = self.throws.gives_extra(throw);
-        let opening = if self.fast.opening {
+        let opening = if self.tables.opening {
             self.opening_rule(pos)
         } else {
             None

@@ -547,7 +547,7 @@ impl Ruleset {
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
     #[inline]
     pub(crate) fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
-        match self.fast.protection.protect {
+        match self.tables.protection.protect {
             Protect::Nothing => 0,
             Protect::Runs { run, squares } => {
                 let mine = pos.pieces[owner.index()].0;
@@ -570,7 +570,7 @@ impl Ruleset {
     // slower here.
     #[allow(clippy::needless_range_loop)]
     fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
-        let f = &self.fast.protection;
+        let f = &self.tables.protection;
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
         }
@@ -629,7 +629,7 @@ impl Ruleset {
     /// a branch on the position.
     #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
     fn protected_mask_terms(&self, pos: &Position, owner: Side) -> u64 {
-        let f = &self.fast.protection;
+        let f = &self.tables.protection;
         let counted = self.protection.run_squares.0;
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
@@ -676,7 +676,7 @@ impl Ruleset {
     /// or the mask anyway where that is cheaper than a branch.
     #[inline]
     pub(crate) fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
-        match self.fast.protection.protect {
+        match self.tables.protection.protect {
             Protect::Nothing => 0,
             Protect::Runs { .. } => self.protected_mask(pos, owner),
             Protect::Tree if needed => self.protected_mask_tree(pos, owner),
@@ -949,7 +949,7 @@ mod tests {
         let protect = |name: &str| {
             crate::rules::load(name, None, &[])
                 .unwrap()
-                .fast
+                .tables
                 .protection
                 .protect
         };
@@ -975,20 +975,20 @@ mod tests {
         // (the mask test checks both against `protected`).
         for name in ["ryabinin", "kendall1979"] {
             let r = crate::rules::load(name, None, &[]).unwrap();
-            assert!(!r.fast.protection.terms.is_empty(), "{name}");
+            assert!(!r.tables.protection.terms.is_empty(), "{name}");
         }
         let file = crate::diag::SourceFile::new(
             "overlay.senet",
             "extends \"thai\"\nprotect when not ((run >= 2 [X-1]) or (on 20..22 [X-2]))\n",
         );
         let r = crate::rules::load_source(file, &[]).unwrap();
-        assert!(r.fast.protection.terms.is_empty() && !r.fast.protection.program.is_empty());
+        assert!(r.tables.protection.terms.is_empty() && !r.tables.protection.program.is_empty());
         let file = crate::diag::SourceFile::new(
             "overlay.senet",
             "extends \"kendall\"\nprotect when ((run = 2 [X-1]) or (on 5..9 [X-2])) or (owner on 27 [X-3])\n",
         );
         let r = crate::rules::load_source(file, &[]).unwrap();
-        assert_eq!(r.fast.protection.terms.len(), 3);
+        assert_eq!(r.tables.protection.terms.len(), 3);
         let file = crate::diag::SourceFile::new(
             "overlay.senet",
             "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\n",
@@ -996,7 +996,7 @@ mod tests {
         assert_eq!(
             crate::rules::load_source(file, &[])
                 .unwrap()
-                .fast
+                .tables
                 .protection
                 .protect,
             Protect::Runs {
