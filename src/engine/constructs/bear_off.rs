@@ -256,3 +256,14 @@ impl Ruleset {
         Ok(Unit::bear_off(throw, from, off, extra_mark))
     }
 }
+
+// The replay gloss.
+
+/// A piece borne off.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; bears off from {}",
+        cx.throw,
+        cx.sq(cx.unit.from)
+    ));
+}

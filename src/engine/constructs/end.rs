@@ -165,3 +165,33 @@ impl Ruleset {
         Some((winner, points))
     }
 }
+
+// The replay gloss: the end of the game, the pieces borne off, and
+// whether the side throws again.
+
+/// A game that ended with the unit, or the side's count of pieces off.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let (rules, fx, side) = (cx.rules, cx.effects, cx.side());
+    if rules.game_over(cx.after) && rules.end.goal == Goal::MostBorneOff {
+        // BL-7: the board is empty; the counts decide, and the mover need
+        // not be the winner.
+        let [w, b] = cx.after.off;
+        out.push(match rules.winner(cx.after) {
+            Some(s) => {
+                format!("the board is empty: {s} bore off more (White {w}, Black {b}) and wins")
+            }
+            None => format!("the board is empty and both sides bore off {w}: the game is drawn"),
+        });
+    } else if fx.won {
+        out.push(format!("{side} has borne off every piece and wins"));
+    } else if fx.bear_off {
+        out.push(format!("{side} has {} off", cx.after.off[side.index()]));
+    }
+}
+
+/// `throws again`: the turn goes on.
+pub(crate) fn glossed_turn(cx: &PlayedUnit, out: &mut Vec<String>) {
+    if !cx.effects.turn_ended && cx.unit.kind != UnitKind::Skip {
+        out.push("throws again".to_string());
+    }
+}

@@ -125,3 +125,14 @@ impl Ruleset {
         }
     }
 }
+
+// The replay gloss.
+
+/// A piece entered from the hand (PC-2).
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; enters a piece from the hand on {}",
+        cx.throw,
+        cx.sq(cx.unit.to)
+    ));
+}

@@ -286,3 +286,24 @@ impl Ruleset {
         effect.resolve(from, occ, self.board.len, None)
     }
 }
+
+// The replay gloss: the release without a throw, a piece into the water.
+
+/// A lock's release without a throw (`0:27-15`).
+pub(crate) fn glossed_release(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!("no throw; moves {} → {}", cx.unit.from, cx.unit.to));
+}
+
+/// A piece that lands on a lock square and stays there (B-12), or a hit
+/// piece sent elsewhere that counts as such.
+pub(crate) fn glossed_water(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let u = cx.unit;
+    if cx.effects.water
+        && u.kind == UnitKind::Move
+        && !u.off
+        && !cx.effects.swap
+        && u.split.is_none()
+    {
+        out.push(format!("into the water on {}", cx.sq(u.to)))
+    }
+}

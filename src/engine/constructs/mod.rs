@@ -6,8 +6,9 @@
 //!
 //! Stage: handed span-free values by the rules compiler (`crate::rules`),
 //! used by move generation and play (`super::movegen`) and, for their
-//! words, by `senet rules show`, `senet::rules::summary` and the
-//! explanations of `senet check`, `replay` and `moves --why`.
+//! words, by `senet rules show`, `senet::rules::summary`, the
+//! explanations of `senet check`, `replay` and `moves --why`, and the
+//! replay gloss.
 
 pub mod bear_off;
 pub mod blockade;
@@ -36,7 +37,8 @@ pub use relocation::{Landing, Relocation, WhenTaken};
 pub use squares::SquareRule;
 pub use throws::Throws;
 
-use crate::engine::{Forbid, Position, Refusal, Ruleset};
+use crate::engine::{Forbid, Position, Refusal, Ruleset, UnitKind};
+pub use words::PlayedUnit;
 use words::{Refused, Said};
 
 impl Refusal {
@@ -74,5 +76,37 @@ impl Refusal {
             Forbid::Locked => lock::refused(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
         }
+    }
+}
+
+impl PlayedUnit<'_> {
+    /// What the unit did, in words, one clause each (the gloss of `senet
+    /// replay`): what the unit is, then what each construct that acted
+    /// did, in this order.
+    pub fn gloss(&self) -> Vec<String> {
+        let u = self.unit;
+        let mut out = Vec::new();
+        match u.kind {
+            UnitKind::Skip => squares::glossed_skip(self, &mut out),
+            UnitKind::Pass => movement::glossed_pass(self, &mut out),
+            UnitKind::NoThrow => lock::glossed_release(self, &mut out),
+            UnitKind::Move if u.from == 0 => entry::glossed(self, &mut out),
+            UnitKind::Move if u.to == 0 && !u.off => squares::glossed_stuck(self, &mut out),
+            UnitKind::Move => match &u.split {
+                Some(second) => movement::glossed_split(self, second, &mut out),
+                None if u.off => bear_off::glossed(self, &mut out),
+                None => movement::glossed_move(self, &mut out),
+            },
+        }
+        squares::glossed_truncation(self, &mut out);
+        movement::glossed_hit(self, &mut out);
+        if !relocation::glossed(self, &mut out) {
+            lock::glossed_water(self, &mut out);
+        }
+        relocation::glossed_queue(self, &mut out);
+        squares::glossed_landing(self, &mut out);
+        end::glossed(self, &mut out);
+        end::glossed_turn(self, &mut out);
+        out
     }
 }

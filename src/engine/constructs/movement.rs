@@ -984,3 +984,76 @@ impl Ruleset {
         }
     }
 }
+
+// The replay gloss: passes, moves forward and backward, split throws and
+// hits.
+
+/// A pass, forced or by choice (T-10).
+pub(crate) fn glossed_pass(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let side = cx.side();
+    if cx.unit.forced {
+        out.push(format!("{}; no legal move: {side} passes", cx.throw));
+    } else {
+        out.push(format!("{}; {side} passes by choice", cx.throw));
+    }
+}
+
+/// A move on the board, forward or backward.
+pub(crate) fn glossed_move(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let u = cx.unit;
+    if cx.effects.backward {
+        out.push(format!(
+            "{}; moves backward {} → {}",
+            cx.throw, u.from, u.to
+        ));
+    } else {
+        out.push(format!("{}; moves {} → {}", cx.throw, u.from, u.to));
+    }
+}
+
+/// A throw split between two pieces (PC-3).
+pub(crate) fn glossed_split(cx: &PlayedUnit, second: &Part, out: &mut Vec<String>) {
+    let u = cx.unit;
+    let part = |from: u8, to: u8, off: bool| {
+        if off {
+            format!("{from} → off")
+        } else {
+            format!("{from} → {to}")
+        }
+    };
+    out.push(format!(
+        "{}, split: moves {}, then {}",
+        cx.throw,
+        part(u.from, u.to, u.off),
+        part(second.from, second.to, second.off)
+    ));
+    if let Some(Relocated::Hand) = second.relocated {
+        out.push(format!(
+            "the second piece landed on {} and goes back to the hand",
+            cx.sq(second.to)
+        ));
+    }
+}
+
+/// A hit: a swap, a piece sent elsewhere, or one sent to the queue.
+pub(crate) fn glossed_hit(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let (u, fx) = (cx.unit, cx.effects);
+    let other = cx.side().other();
+    if fx.swap {
+        match fx.hit_to {
+            Some(d) if d == u.from => out.push(format!(
+                "swaps with {other}'s piece on {}, which goes back to {d}",
+                u.to
+            )),
+            Some(d) => out.push(format!(
+                "hits {other}'s piece on {}, which is sent to {}",
+                u.to,
+                cx.sq(d)
+            )),
+            None => out.push(format!(
+                "hits {other}'s piece on {}, which joins the queue of dead pieces",
+                u.to
+            )),
+        }
+    }
+}

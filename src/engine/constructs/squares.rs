@@ -365,3 +365,46 @@ impl Ruleset {
         }
     }
 }
+
+// The replay gloss: a missed turn, a stuck piece sent back to the hand, a
+// move stopped short, a square that costs the next turn or binds the next
+// throw.
+
+/// `White misses this turn`.
+pub(crate) fn glossed_skip(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!("{} misses this turn", cx.side()));
+}
+
+/// A piece that cannot move goes back to the hand (PC-5).
+pub(crate) fn glossed_stuck(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; no legal move: the piece on {} goes back to the hand",
+        cx.throw,
+        cx.sq(cx.unit.from)
+    ));
+}
+
+/// A move stopped short by truncation.
+pub(crate) fn glossed_truncation(cx: &PlayedUnit, out: &mut Vec<String>) {
+    if cx.effects.truncation {
+        out.push(format!(
+            "stopped short on {}: the throw would have gone further",
+            cx.sq(cx.unit.to)
+        ));
+    }
+}
+
+/// A landing that costs the next turn or binds the next throw to
+/// the piece.
+pub(crate) fn glossed_landing(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let side = cx.side();
+    if cx.after.skip[side.index()] && !cx.before.skip[side.index()] {
+        out.push(format!(
+            "on {}, {side} will miss its next turn",
+            cx.sq(cx.unit.to)
+        ));
+    }
+    if let Some(b) = cx.after.bound {
+        out.push(format!("the next throw must move the piece on {b}"));
+    }
+}
