@@ -20,7 +20,7 @@ pub use constructs::{
 };
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;
-pub use position::{Heading, Position, Queue};
+pub use position::{Heading, Origin, Position, Queue};
 pub use ruleset::*;
 pub use unit::{Part, Relocated, Unit, UnitKind};
 

@@ -450,6 +450,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         arrived: _,
         hand: _,    // entries are played by the general `play`; counted for the win
         heading: _, // set under `one_direction`
+        origin: _,  // the same all game
     } = p;
     let Effects {
         hit_to: _,

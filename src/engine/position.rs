@@ -67,6 +67,22 @@ pub enum Heading {
     Backward,
 }
 
+/// Where the game a position belongs to began: whether the rule set's
+/// opening (K-5, K-7) binds its first turns, which it does only in games
+/// from the rule set's standard setup (P-4). It never changes in a game,
+/// and the position string does not show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The rule set's standard setup: the opening binds.
+    Standard,
+    /// A position the record sets up (`SetUp`): the opening never binds.
+    SetUp,
+    /// A position string on its own, whose game is not known: the opening
+    /// binds where the board shows it has not begun (see
+    /// `Ruleset::opening_rule`).
+    Unknown,
+}
+
 /// A position between two units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -97,6 +113,8 @@ pub struct Position {
     /// The direction of this turn's moves so far (PC-4); `Any` unless the
     /// rule set allows one direction per turn.
     pub heading: Heading,
+    /// Where the game began (for the opening, P-4).
+    pub origin: Origin,
 }
 
 impl Position {
@@ -130,6 +148,7 @@ impl Position {
                     .saturating_sub(rules.setup[s.index()].len() as u8)
             }),
             heading: Heading::Any,
+            origin: Origin::Standard,
         }
     }
 

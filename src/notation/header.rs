@@ -13,7 +13,7 @@ use super::finding::{Code, Finding};
 use super::position_string::POSITION_HELP;
 use super::syntax::{Game, Node, Span, Tag};
 use crate::diag::SourceFile;
-use crate::engine::{Heading, Hit, Position, Ruleset, Side, Starter};
+use crate::engine::{Heading, Hit, Origin, Position, Ruleset, Side, Starter};
 use crate::rules::{Confinement, RulesError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -427,7 +427,11 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
         return None;
     };
     let p = match Position::parse(&t.value, board.len, board.row_len) {
-        Ok(p) => p,
+        // A game set up this way never plays the opening (P-4).
+        Ok(p) => Position {
+            origin: Origin::SetUp,
+            ..p
+        },
         Err(e) => {
             let vs = t.value_span;
             findings.push(

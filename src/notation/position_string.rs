@@ -8,7 +8,7 @@
 //! a position can arise under a rule set is judged by the header and the
 //! replay, not here.
 
-use crate::engine::{Heading, Position, Queue, Side, SquareSet};
+use crate::engine::{Heading, Origin, Position, Queue, Side, SquareSet};
 use miette::Diagnostic;
 use std::fmt;
 
@@ -326,6 +326,7 @@ impl Position {
             arrived: SquareSet::EMPTY,
             hand,
             heading,
+            origin: Origin::Unknown,
         })
     }
 

@@ -325,6 +325,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 let mut asserted = asserted;
                 if let Some(p) = pos {
                     asserted.arrived = p.arrived;
+                    asserted.origin = p.origin;
                 }
                 Some(asserted)
             }

@@ -247,8 +247,24 @@ impl Ruleset {
         }
         let off = self.board.off();
         if lock.exit_throws & (1 << throw) != 0 {
-            out.push(Unit::bear_off(throw, from, off, extra_mark));
-            return;
+            // A bear-off from the lock square is a bear-off: it too needs
+            // all the side's pieces in the region (KD-10 Home Row, K-13).
+            // Refused, the throw does what any other throw does.
+            let outside = self
+                .bear_off
+                .all_in
+                .is_some_and(|region| me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0);
+            if !outside {
+                out.push(Unit::bear_off(throw, from, off, extra_mark));
+                return;
+            }
+            if WHY {
+                why.push(Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::NotAllIn,
+                });
+            }
         }
         match self.relocate(pos, lock.otherwise, from) {
             Some(None) | None => {

@@ -60,7 +60,11 @@ pub fn sentence(
     from: Option<u8>,
     lapse: Lapse,
 ) -> String {
-    let mut t = format!("{}'s first unit", side.name());
+    // P-4: never in a game set up from another position.
+    let mut t = format!(
+        "In a game from the standard setup, {}'s first unit",
+        side.name()
+    );
     if let Some(v) = throw {
         t += &format!(" must be a throw of {v}");
     }
@@ -279,6 +283,23 @@ impl Ruleset {
         if pos.turn != first_turn {
             return None;
         }
-        self.opening.iter().find(|o| o.side == side)
+        let rule = self.opening.iter().find(|o| o.side == side)?;
+        // P-4: only in a game from the standard setup. A position string
+        // alone shows it by its board: the whole setup for an opening that
+        // is the game's first unit (K-5), the side's own pieces on their
+        // setup squares otherwise (K-7).
+        let binds = match pos.origin {
+            Origin::Standard => true,
+            Origin::SetUp => false,
+            Origin::Unknown => {
+                let home = &self.movement.setup_squares;
+                if rule.throw.is_some() {
+                    pos.pieces == *home
+                } else {
+                    pos.pieces[side.index()] == home[side.index()]
+                }
+            }
+        };
+        binds.then_some(rule)
     }
 }
