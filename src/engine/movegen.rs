@@ -1,20 +1,21 @@
-//! Move generation and play over a compiled [`Ruleset`].
+//! Move generation over a compiled [`Ruleset`]: the order of the stages.
 //!
 //! One generator, `Ruleset::generate`, runs a fixed list of stages over
 //! square sets; `legal_units` runs it for the units alone and `refusals`
 //! for the refusals too, so what the checker explains is exactly what the
-//! generator decided. A move the compiled tables do not decide is tried by
-//! one function, `Ruleset::attempt`, which either builds the unit or says
-//! which constraint refused it.
+//! generator decided. Each stage's code, and the tables it starts from,
+//! live in its construct's module (`super::constructs`); this file says
+//! in which order they run, and splits the positions without rule state
+//! (`calm`) from the others. A move the compiled tables do not decide is
+//! tried by one function, `Ruleset::attempt`, which either builds the unit
+//! or says which constraint refused it.
 
 // Nested `if let`s here test a rule and then a position fact; keeping them
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
 use super::constructs::movement::HitDest;
-use super::{
-    Backward, Clause, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between,
-};
+use super::{Backward, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
 
 /// Why a move was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,73 +169,6 @@ impl Ruleset {
         refused
     }
 
-    /// The clause a refusal cites, from the rule file's provenance.
-    pub fn clause_of(&self, refusal: &Refusal, pos: &Position) -> Clause {
-        let sq = |s: u8| self.squares.get(s as usize);
-        match refusal.forbid {
-            Forbid::NoPiece => String::new(),
-            Forbid::OwnPiece => self.movement.own_clause.clone(),
-            Forbid::BackwardOntoPiece | Forbid::BeforeStart => {
-                self.movement.backward_clause.clone()
-            }
-            Forbid::Protected => self.protection_clause(pos, refusal.to),
-            Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
-            Forbid::Gate(_) => self.movement.gate_clause.clone(),
-            Forbid::Immobile => self.movement.immobile_clause.clone(),
-            Forbid::BeyondEnd => self.bear_off.clause.clone(),
-            Forbid::ExitThrow => sq(refusal.from)
-                .map(|s| s.exit_clause.clone())
-                .unwrap_or_default(),
-            Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
-            Forbid::ArrivedThisTurn => sq(refusal.from)
-                .map(|s| s.exit_from_turn_start_clause.clone())
-                .unwrap_or_default(),
-            Forbid::Priority => self.movement.priority_clause.clone(),
-            // A backward move while a forward one exists: the compulsory
-            // forward move forbids it (B-8), or backward moves never happen.
-            Forbid::Backward => {
-                if self.movement.backward == Backward::Never
-                    || !self.movement.compulsory_clause.is_empty()
-                {
-                    self.movement.compulsory_clause.clone()
-                } else {
-                    self.movement.backward_clause.clone()
-                }
-            }
-            Forbid::Guard => self.movement.setup_guard_clause.clone(),
-            Forbid::StartingThrow => self.movement.start_throw_clause.clone(),
-            Forbid::Occupied => self.movement.swap_clause.clone(),
-            Forbid::Direction => self.movement.one_direction_clause.clone(),
-            Forbid::NoBackward => self.movement.no_backward_clause.clone(),
-            Forbid::Opening => self
-                .opening
-                .iter()
-                .find(|o| o.side == pos.to_move)
-                .map(|o| o.clause.clone())
-                .unwrap_or_default(),
-            // R-11's square, or the entry that bound the throw (PC-2).
-            Forbid::Bound => sq(pos.bound.unwrap_or(0))
-                .map(|s| s.bound_clause.clone())
-                .filter(|c| !c.is_empty())
-                .or_else(|| self.entry.as_ref().map(|e| e.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::Locked => self
-                .squares
-                .iter()
-                .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::RelocationBlocked => sq(refusal.to)
-                .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::MissedTurn => self
-                .squares
-                .iter()
-                .find(|s| s.miss_turn)
-                .map(|s| s.miss_clause.clone())
-                .unwrap_or_default(),
-        }
-    }
-
     /// The one generator, as a fixed list of stages: the units legal for
     /// `throw` into `out` and, when `WHY`, the refusal of every move a stage
     /// forbids into `why` (`legal_units` asks without, `refusals` with: the
@@ -242,21 +176,23 @@ impl Ruleset {
     /// generator decided). A stage for a construct the rule set does not
     /// have costs a test of a rule, the same in every position.
     ///
-    /// The stages, in order:
-    /// 1. a missed turn;
-    /// 2. a piece on a lock square (B-12);
-    /// 3. an opening that wants another throw (K-5, K-7);
-    /// 4. a starting throw still due (KD-10);
-    /// 5. one direction per turn (PC-4);
-    /// 6. forward moves ([`forward_stage`](Self::forward_stage): candidates
-    ///    per throw as square sets, cleared by the setup guard, gates,
-    ///    exits, blockades, own and protected pieces);
-    /// 7. the opening's square moved from;
-    /// 8. priority squares;
-    /// 9. entries from the hand (PC-2) and split throws (PC-3);
+    /// The stages, in order, each in its construct's module:
+    /// 1. a missed turn (R-10; `squares`);
+    /// 2. a piece on a lock square (B-12; `lock`);
+    /// 3. an opening that wants another throw (K-5, K-7; `opening`);
+    /// 4. a starting throw still due (KD-10; `opening`);
+    /// 5. one direction per turn (PC-4; `movement`);
+    /// 6. forward moves ([`forward_stage`](Self::forward_stage), `movement`:
+    ///    candidates per throw as square sets, cleared by the setup guard,
+    ///    gates, exits, blockades, own and protected pieces);
+    /// 7. the opening's square moved from (`opening`);
+    /// 8. priority squares (R-2; `squares`);
+    /// 9. entries from the hand (PC-2; `entry`) and split throws (PC-3;
+    ///    `movement`);
     /// 10. a diverted move (B-13);
-    /// 11. backward moves ([`backward_stage`](Self::backward_stage));
-    /// 12. the passes and the return to the hand (PC-5).
+    /// 11. backward moves ([`backward_stage`](Self::backward_stage),
+    ///     `movement`);
+    /// 12. the passes and the return to the hand (PC-5; `movement`).
     // Inlined, as the one caller of each form is: most of its stages are
     // then tests of the rule set the compiler sees together.
     #[inline]
@@ -360,47 +296,9 @@ impl Ruleset {
                 out.push(u);
             }
         }
-        if out.len() == start && heading == Heading::Forward {
-            // PC-4: no backward move in a turn that went forward.
-            if WHY {
-                for from in me.iter() {
-                    if throw < from && !self.movement.immobile.contains(from) {
-                        let forbid = if self.movement.no_backward.contains(from) {
-                            Forbid::NoBackward
-                        } else {
-                            Forbid::Direction
-                        };
-                        why.push(Refusal {
-                            from,
-                            to: from - throw,
-                            forbid,
-                        });
-                    }
-                }
-            }
-        } else if out.len() == start && bound.is_none() {
-            // Backward moves when no forward move exists (T-9b, B-9).
-            if self.movement.backward != Backward::Never {
-                self.backward_stage::<WHY>(pos, throw, out, why);
-            }
-        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
-            let step = self.backward_step(throw);
-            for from in me.iter() {
-                if step < from && !self.movement.immobile.contains(from) {
-                    // PC-4: some squares never move backward at all.
-                    let forbid = if self.movement.no_backward.contains(from) {
-                        Forbid::NoBackward
-                    } else {
-                        Forbid::Backward
-                    };
-                    why.push(Refusal {
-                        from,
-                        to: from - step,
-                        forbid,
-                    });
-                }
-            }
-        }
+        // Backward moves when no forward move exists (T-9b, B-9), and the
+        // refusals of backward moves (PC-4, B-8).
+        self.backward_moves::<WHY>(pos, throw, heading, bound, start, out, why);
         // The passes and the return to the hand (PC-5).
         self.pass_stage(me, throw, bound, start, out);
     }

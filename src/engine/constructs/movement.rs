@@ -439,6 +439,70 @@ impl Ruleset {
     }
 }
 
+// Stage 11's entry point.
+
+impl Ruleset {
+    /// Stage 11 with its refusals: when no forward move exists, the
+    /// backward moves (T-9b, B-9), none in a turn that went forward
+    /// (PC-4); and with `WHY`, why each backward move is refused. `start`
+    /// is where this throw's units begin in `out`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn backward_moves<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        heading: Heading,
+        bound: Option<u8>,
+        start: usize,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let me = pos.pieces[pos.to_move.index()];
+        if out.len() == start && heading == Heading::Forward {
+            // PC-4: no backward move in a turn that went forward.
+            if WHY {
+                for from in me.iter() {
+                    if throw < from && !self.movement.immobile.contains(from) {
+                        let forbid = if self.movement.no_backward.contains(from) {
+                            Forbid::NoBackward
+                        } else {
+                            Forbid::Direction
+                        };
+                        why.push(Refusal {
+                            from,
+                            to: from - throw,
+                            forbid,
+                        });
+                    }
+                }
+            }
+        } else if out.len() == start && bound.is_none() {
+            // Backward moves when no forward move exists (T-9b, B-9).
+            if self.movement.backward != Backward::Never {
+                self.backward_stage::<WHY>(pos, throw, out, why);
+            }
+        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
+            let step = self.backward_step(throw);
+            for from in me.iter() {
+                if step < from && !self.movement.immobile.contains(from) {
+                    // PC-4: some squares never move backward at all.
+                    let forbid = if self.movement.no_backward.contains(from) {
+                        Forbid::NoBackward
+                    } else {
+                        Forbid::Backward
+                    };
+                    why.push(Refusal {
+                        from,
+                        to: from - step,
+                        forbid,
+                    });
+                }
+            }
+        }
+    }
+}
+
 // Stage 12, the passes.
 
 impl Ruleset {
