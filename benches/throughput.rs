@@ -12,8 +12,14 @@
 //! Both `bga` engines list units in ascending order of the square moved from,
 //! so with the same seed they play the same games, and the bench checks it.
 //!
+//! Beside the bench loop, every rule set is also played by the simulator's
+//! driver (`senet simulate --threads 1 --stats`: `senet::simulate::run`
+//! on one thread, the random player, its seeded `Pcg64` and statistics),
+//! and the summary gives units per CPU-second of each with the ratios the
+//! targets are stated in. The engines alternate in three rounds.
+//!
 //! Wall time and process CPU time are both reported: the machine is shared.
-//! `SENET_BENCH_SECONDS` (default 5) sets the time spent per measurement;
+//! `SENET_BENCH_SECONDS` (default 5) sets the time spent per rule set;
 //! `SENET_BENCH_RULES=bga,thai` measures only those rule sets, and
 //! `SENET_BENCH_GAMES=N` plays exactly N games per measurement instead of
 //! timing a calibration run (for instruction counts under callgrind).
@@ -83,6 +89,7 @@ fn timed(run: impl FnOnce() -> Tally) -> Measure {
 }
 
 /// `games` random playouts with the compiled engine.
+#[inline(never)]
 fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let first = match rules.starter() {
@@ -146,6 +153,38 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
         match won {
             Some(s) => t.wins[s.index()] += 1,
             None => t.capped += 1,
+        }
+    }
+    black_box(t)
+}
+
+/// `games` random playouts by `senet simulate --threads 1 --stats`'s
+/// driver: [`senet::simulate::run`] on one thread, the random player, the
+/// same unit cap, and the statistics computed at the end as `--stats`
+/// does. Its games are not the bench loop's (the simulator draws from the
+/// seeded `Pcg64` its records name), so it is compared by units per
+/// second.
+#[inline(never)]
+fn simulated_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
+    use senet::simulate::{self, Player, RunConfig, Stats};
+    let config = RunConfig {
+        players: [Player::Random; 2],
+        games,
+        seed,
+        threads: 1,
+        max_units: CAP as usize,
+        keep_units: false,
+    };
+    let played = simulate::run(rules, &config, &|_| {});
+    let figures: Vec<_> = played.iter().map(|g| g.figures()).collect();
+    black_box(Stats::from_games(&figures));
+    let mut t = Tally::default();
+    for g in &played {
+        t.games += 1;
+        t.units += g.unit_count as u64;
+        match g.winner {
+            Some(s) => t.wins[s.index()] += 1,
+            None => t.capped += !g.finished as u64,
         }
     }
     black_box(t)
@@ -241,7 +280,7 @@ fn main() {
         "senet throughput: single thread, random playouts (uniform legal units, Pcg64Mcg seed {SEED:#x}, cap {CAP} units/game)"
     );
     println!(
-        "{} seconds per measurement; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)",
+        "{} seconds per rule set; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)",
         secs
     );
     println!();
@@ -263,7 +302,9 @@ fn main() {
     let only: Option<Vec<String>> = std::env::var("SENET_BENCH_RULES")
         .ok()
         .map(|s| s.split(',').map(str::to_string).collect());
-    let mut ratios = None;
+    // Per rule set: units per CPU-second of the bench loop, of the
+    // simulator's driver and (bga) of the hand-written engine.
+    let mut summary: Vec<(&str, f64, f64, Option<f64>)> = Vec::new();
     for name in senet::rules::builtin_names() {
         let name: &str = name;
         if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == name)) {
@@ -271,52 +312,81 @@ fn main() {
         }
         let rules = senet::rules::load(name, None, &[])
             .unwrap_or_else(|e| panic!("built-in rule set {name}: {e}"));
-        if name != "bga" {
-            let games = calibrate(secs, |g| compiled_games(&rules, g, SEED));
-            let m = timed(|| compiled_games(&rules, games, SEED));
-            row(name, "compiled", &m);
-            continue;
-        }
-        // bga: the same games on both engines, alternating in rounds so
-        // that noise on the shared machine hits both alike.
+        // The engines alternate in rounds, so that noise on the shared
+        // machine hits them alike. On bga the bench loop and the
+        // hand-written engine play the same games.
         let rounds = 3;
-        let games = calibrate(secs / rounds as f64, |g| compiled_games(&rules, g, SEED));
-        let (mut c, mut h) = (Vec::new(), Vec::new());
+        let hand = name == "bga";
+        let share = secs / rounds as f64 / if hand { 3.0 } else { 2.0 };
+        let games = calibrate(share, |g| compiled_games(&rules, g, SEED));
+        let sim_games = calibrate(share, |g| simulated_games(&rules, g, SEED));
+        let (mut c, mut s, mut h) = (Vec::new(), Vec::new(), Vec::new());
         for r in 0..rounds {
             let seed = SEED + r;
             c.push(timed(|| compiled_games(&rules, games, seed)));
-            h.push(timed(|| hand_games(games, seed)));
-            let (a, b) = (c[r as usize].tally, h[r as usize].tally);
-            assert_eq!(
-                a, b,
-                "the compiled and the hand-written bga engines played different games (seed {seed:#x})"
-            );
+            s.push(timed(|| simulated_games(&rules, sim_games, seed)));
+            if hand {
+                h.push(timed(|| hand_games(games, seed)));
+                let (a, b) = (c[r as usize].tally, h[r as usize].tally);
+                assert_eq!(
+                    a, b,
+                    "the compiled and the hand-written bga engines played different games (seed {seed:#x})"
+                );
+            }
         }
-        let sum = |ms: &[Measure]| Measure {
-            tally: ms.iter().fold(Tally::default(), |mut a, m| {
-                a.games += m.tally.games;
-                a.units += m.tally.units;
-                a.capped += m.tally.capped;
-                a.wins[0] += m.tally.wins[0];
-                a.wins[1] += m.tally.wins[1];
-                a
-            }),
-            wall: ms.iter().map(|m| m.wall).sum(),
-            cpu: ms.iter().map(|m| m.cpu).sum(),
-        };
-        let (c, h) = (sum(&c), sum(&h));
+        let (c, s) = (sum(&c), sum(&s));
         row(name, "compiled", &c);
-        row(name, "hand-written", &h);
-        ratios = Some((
-            h.wall.as_secs_f64() / c.wall.as_secs_f64(),
-            h.cpu.as_secs_f64() / c.cpu.as_secs_f64(),
-        ));
+        row(name, "simulate", &s);
+        let per_cpu = |m: &Measure| m.per_second(m.tally.units, true);
+        let mut vs_hand = None;
+        if hand {
+            let h = sum(&h);
+            row(name, "hand-written", &h);
+            vs_hand = Some(per_cpu(&h));
+        }
+        summary.push((name, per_cpu(&c), per_cpu(&s), vs_hand));
     }
     println!();
-    if let Some((wall, cpu)) = ratios {
+    println!(
+        "units per CPU-second (M); targets: bench >= 30 (piccione 15), simulate/bench >= 0.85, bga simulate/hand-written >= 0.9"
+    );
+    println!(
+        "{:<11} {:>8} {:>9} {:>10} {:>8} {:>10} {:>10}",
+        "rules", "bench", "simulate", "sim/bench", "hand", "sim/hand", "bench/hand"
+    );
+    for (name, bench, sim, hand) in summary {
+        let target = if name == "piccione" { 15e6 } else { 30e6 };
+        let mark = |ok: bool| if ok { "met" } else { "MISSED" };
+        let (h, sh, bh) = match hand {
+            Some(h) => (
+                format!("{:.2}", h / 1e6),
+                format!("{:.3} {}", sim / h, mark(sim / h >= 0.9)),
+                format!("{:.3}", bench / h),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
         println!(
-            "bga compiled / hand-written speed: {wall:.3} (wall), {cpu:.3} (CPU)  [target >= 0.8]"
+            "{name:<11} {:>8.2} {:>9.2} {:>10} {h:>8} {sh:>10} {bh:>10}   bench {}",
+            bench / 1e6,
+            sim / 1e6,
+            format!("{:.3} {}", sim / bench, mark(sim / bench >= 0.85)),
+            mark(bench >= target),
         );
-        println!("(both engines played identical games: same units, same winners)");
+    }
+}
+
+/// The measurements of several rounds as one.
+fn sum(ms: &[Measure]) -> Measure {
+    Measure {
+        tally: ms.iter().fold(Tally::default(), |mut a, m| {
+            a.games += m.tally.games;
+            a.units += m.tally.units;
+            a.capped += m.tally.capped;
+            a.wins[0] += m.tally.wins[0];
+            a.wins[1] += m.tally.wins[1];
+            a
+        }),
+        wall: ms.iter().map(|m| m.wall).sum(),
+        cpu: ms.iter().map(|m| m.cpu).sum(),
     }
 }

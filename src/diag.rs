@@ -425,9 +425,10 @@ fn replace_controls(s: &str, with: impl Fn(char) -> String) -> std::borrow::Cow<
 
 /// The candidate a mistyped `word` most likely meant: one that differs only
 /// in letter case, or else the nearest within a small edit distance (one
-/// edit for short words, a third of the length for longer ones; between
-/// equally near ones, one with the same first letter). `None`
-/// when nothing is that close, so that a help line never guesses wildly.
+/// edit for short words, a third of the length for longer ones, at most
+/// three; between equally near ones, one with the same first letter).
+/// `None` when nothing is that close, so that a help line never guesses
+/// wildly.
 pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let candidates: Vec<&str> = candidates.into_iter().collect();
     if let Some(c) = candidates
@@ -437,10 +438,15 @@ pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         return Some(c);
     }
     let lower = word.to_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
+    // At most three edits: further than that is no typo. The distance is
+    // at least the difference in length, which spares the table for words
+    // far longer than any candidate.
+    let length = lower.chars().count();
+    let limit = (length / 3).clamp(1, 3);
     candidates
         .into_iter()
         .filter(|c| *c != word)
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
         .filter(|&(d, _)| d <= limit)
         // Between equally near candidates, one with the same first letter
@@ -449,19 +455,28 @@ pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         .map(|(_, c)| c)
 }
 
-/// Levenshtein distance over characters: insertions, deletions and
-/// substitutions each cost one.
+/// Damerau–Levenshtein distance over characters (the optimal string
+/// alignment form): insertions, deletions, substitutions and swaps of two
+/// neighbours each cost one, so that `thia` is one edit from `thai`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = (diag + (ca != cb) as usize).min(up + 1).min(row[j] + 1);
-            diag = up;
+    // Three rows of the table: two back, the last and the one being filled.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cost = (a[i - 1] != b[j - 1]) as usize;
+            let mut d = (last[j - 1] + cost).min(last[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            row[j] = d;
         }
+        std::mem::swap(&mut before, &mut last);
+        std::mem::swap(&mut last, &mut row);
     }
-    row[b.len()]
+    last[b.len()]
 }

@@ -9,7 +9,7 @@
 //! statistics for the CLI.
 
 use crate::engine::{Effects, Position, Ruleset, Side, Starter, Unit, UnitKind};
-use rand::{Rng, RngCore};
+use rand::RngCore;
 use rand_pcg::Pcg64;
 use serde::Serialize;
 
@@ -92,6 +92,81 @@ pub fn throw_sticks(rules: &Ruleset, rng: &mut impl RngCore) -> u8 {
     rules.throws.from_bits(rng.next_u32())
 }
 
+/// The throw of each pattern of up to eight sticks, so that a playout
+/// looks its throws up instead of counting bits: [`Throws::from_bits`]
+/// reads only the low `sticks` bits, and without the `popcnt` instruction
+/// (not in the baseline x86-64 a distributed binary targets) counting them
+/// is a dozen instructions.
+///
+/// [`Throws::from_bits`]: crate::engine::Throws::from_bits
+struct ThrowTable {
+    /// `Some(mask)`: the throw is `values[bits & mask]`; `None` (a die, or
+    /// more than eight sticks): ask `from_bits`.
+    mask: Option<u32>,
+    values: [u8; 256],
+}
+
+impl ThrowTable {
+    fn new(rules: &Ruleset) -> ThrowTable {
+        let t = rules.throws();
+        let mut values = [0u8; 256];
+        if t.die || t.sticks > 8 {
+            return ThrowTable { mask: None, values };
+        }
+        let mask = (1u32 << t.sticks) - 1;
+        for bits in 0..=mask {
+            values[bits as usize] = t.from_bits(bits);
+        }
+        ThrowTable {
+            mask: Some(mask),
+            values,
+        }
+    }
+
+    /// The same value as [`throw_sticks`] for the same draw.
+    #[inline(always)]
+    fn throw(&self, rules: &Ruleset, draws: &mut Draws) -> u8 {
+        let bits = draws.rng.next_u32();
+        match self.mask {
+            Some(mask) => self.values[(bits & mask) as usize],
+            None => rules.throws.from_bits(bits),
+        }
+    }
+}
+
+/// A game's draws from its generator, made exactly as `rand` 0.9 makes
+/// `random::<bool>()` and `random_range(0..n)` (so every published seed
+/// keeps its games), written out so that nothing but the generator step
+/// and a multiplication is left on the playout's path.
+struct Draws {
+    rng: Pcg64,
+}
+
+impl Draws {
+    /// Even odds: the top bit of a 32-bit draw.
+    #[inline(always)]
+    fn coin(&mut self) -> bool {
+        (self.rng.next_u32() as i32) < 0
+    }
+
+    /// An index below `n` (`0 < n < 2^32`), every index equally likely but
+    /// for a bias below 2^-32: the high word of a 32 × 32-bit product, and,
+    /// only when the low word says the result may be one too low, a second
+    /// draw to settle it (Canon's method, as in `rand`).
+    #[inline(always)]
+    fn index(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0 && n <= u32::MAX as usize);
+        let range = n as u32;
+        let m = u64::from(self.rng.next_u32()) * u64::from(range);
+        let (mut hi, lo) = ((m >> 32) as u32, m as u32);
+        if lo > range.wrapping_neg() {
+            let next = ((u64::from(self.rng.next_u32()) * u64::from(range)) >> 32) as u32;
+            hi += lo.checked_add(next).is_none() as u32;
+        }
+        hi as usize
+    }
+}
+
 /// Events counted per game for `--stats`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Events {
@@ -144,11 +219,26 @@ pub fn play_game(
     max_units: usize,
     keep_units: bool,
 ) -> Played {
-    let mut rng = game_rng(game_seed);
+    let throws = ThrowTable::new(rules);
+    play_one(rules, &throws, players, game_seed, max_units, keep_units)
+}
+
+/// [`play_game`] with the run's throw table.
+fn play_one(
+    rules: &Ruleset,
+    throws: &ThrowTable,
+    players: [Player; 2],
+    game_seed: u64,
+    max_units: usize,
+    keep_units: bool,
+) -> Played {
+    let mut draws = Draws {
+        rng: game_rng(game_seed),
+    };
     let first = match &rules.starter {
         Starter::Fixed(side, _) => *side,
         Starter::ByLot(_) => {
-            if rng.random::<bool>() {
+            if draws.coin() {
                 Side::White
             } else {
                 Side::Black
@@ -168,7 +258,12 @@ pub fn play_game(
     let mut events = Events::default();
     let mut turns = 0u32;
     let mut count = 0usize;
-    while count < max_units && !rules.game_over(&pos) {
+    // A game ends only when a side has no piece on the board (and none in
+    // hand or in the queue): that test, one comparison per side, spares
+    // the full one (which counts pieces) on every other unit.
+    let over =
+        |pos: &Position| ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0)) && rules.game_over(pos);
+    while count < max_units && !over(&pos) {
         let side = pos.to_move;
         let player = players[side.index()];
         rules.free_units(&pos, &mut buf);
@@ -177,13 +272,13 @@ pub fn play_game(
         // right after stalls the CPU on the store-to-load forward.
         let unit: &Unit = if buf.first().is_some_and(|u| u.kind == UnitKind::Skip) {
             &buf[0]
-        } else if !buf.is_empty() && rng.random::<bool>() {
+        } else if !buf.is_empty() && draws.coin() {
             // A choice between a no-throw unit and throwing (B-12): even odds.
-            &buf[rng.random_range(0..buf.len())]
+            &buf[draws.index(buf.len())]
         } else {
             let throw = match rules.opening_throw(&pos) {
                 Some(t) => t,
-                None => throw_sticks(rules, &mut rng),
+                None => throws.throw(rules, &mut draws),
             };
             rules.legal_units(&pos, throw, &mut buf);
             if buf.is_empty() {
@@ -192,7 +287,7 @@ pub fn play_game(
                 break;
             }
             match player {
-                Player::Random => &buf[rng.random_range(0..buf.len())],
+                Player::Random => &buf[draws.index(buf.len())],
                 Player::Greedy => &buf[greedy(rules, &pos, &buf)],
                 Player::Expectimax(_) => {
                     &buf[evaluators[side.index()]
@@ -375,6 +470,7 @@ pub fn wilson(k: f64, n: f64) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng;
 
     #[test]
     fn seeds_are_fixed_by_this_code() {
@@ -386,6 +482,50 @@ mod tests {
         assert_eq!(first, (0..3).map(|_| again.next_u32()).collect::<Vec<_>>());
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
+    }
+
+    #[test]
+    fn draws_are_rands_draws() {
+        // Records name the generator and the seed, not how a draw is made
+        // from it: `Draws` must make exactly the draws `rand` made when the
+        // records were first written, or every published seed changes
+        // meaning. Lengths up to 64 and some large ones, whose second draw
+        // (the low word close to the top) comes often.
+        for seed in 0..40u64 {
+            let mut ours = Draws {
+                rng: game_rng(game_seed(seed, 3)),
+            };
+            let mut theirs = game_rng(game_seed(seed, 3));
+            for n in (1..=64usize).chain([1000, 65_537, 0x7fff_ffff, 0xffff_fffe, 0xffff_ffff]) {
+                for _ in 0..50 {
+                    assert_eq!(
+                        ours.index(n),
+                        theirs.random_range(0..n),
+                        "seed {seed}, n {n}"
+                    );
+                    assert_eq!(ours.coin(), theirs.random::<bool>(), "seed {seed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn throw_table_is_from_bits() {
+        for name in crate::rules::builtin_names() {
+            let rules = crate::rules::load(name, None, &[]).expect("a built-in rule set");
+            let table = ThrowTable::new(&rules);
+            let mut ours = Draws {
+                rng: game_rng(game_seed(5, 0)),
+            };
+            let mut theirs = game_rng(game_seed(5, 0));
+            for _ in 0..2000 {
+                assert_eq!(
+                    table.throw(&rules, &mut ours),
+                    throw_sticks(&rules, &mut theirs),
+                    "{name}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -418,6 +558,7 @@ pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync))
     let done = AtomicU64::new(0);
     let results: Mutex<Vec<(u64, Played)>> = Mutex::new(Vec::with_capacity(config.games as usize));
     let threads = config.threads.max(1);
+    let throws = ThrowTable::new(rules);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -427,8 +568,9 @@ pub fn run(rules: &Ruleset, config: &RunConfig, progress: &(dyn Fn(u64) + Sync))
                     if i >= config.games {
                         break;
                     }
-                    let g = play_game(
+                    let g = play_one(
                         rules,
+                        &throws,
                         config.players,
                         game_seed(config.seed, i),
                         config.max_units,
@@ -466,20 +608,22 @@ pub fn run_each<E>(
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let threads = config.threads.max(1);
+    let throws = ThrowTable::new(rules);
     // A bounded queue: players wait while the writer is behind.
     let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Played)>(4 * threads);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, done, stop) = (&next, &done, &stop);
+            let (next, done, stop, throws) = (&next, &done, &stop, &throws);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= config.games || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let g = play_game(
+                    let g = play_one(
                         rules,
+                        throws,
                         config.players,
                         game_seed(config.seed, i),
                         config.max_units,

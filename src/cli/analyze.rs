@@ -160,7 +160,8 @@ struct Line {
 }
 
 /// Resolves the game's rules and start and replays its main line. Problems
-/// in the record are rendered into `problems`; a rule file that does not
+/// in the record (the header's warnings too) are rendered into `problems`,
+/// and `header_failed` says whether the header has an error; a rule file that does not
 /// load is `Err` (exit code 2).
 fn line(
     game: &Game,
@@ -168,6 +169,7 @@ fn line(
     dir: Option<&Path>,
     src: &dyn Fn() -> NamedSource<String>,
     problems: &mut Vec<String>,
+    header_failed: &mut bool,
 ) -> Result<Option<Line>, String> {
     let report = |f: &crate::notation::replay::Finding| {
         super::render(&super::FindingReport {
@@ -184,23 +186,20 @@ fn line(
     let over = args.rules.as_deref().map(|r| (r, args.options.as_slice()));
     let mut cache =
         super::record_rules_cache(args.record_rules.confinement(), args.rules.as_deref(), &[])
-            .map_err(|_| String::new())?;
+            .map_err(|_| String::new())?
+            .for_command("analyze");
     let resolved = header::resolve(game, dir, over, &mut cache, &mut findings)
         .map_err(|e| super::render(&*e))?;
-    let errors = || {
-        findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .map(report)
-            .collect::<Vec<_>>()
-    };
+    // Its findings, as `check` gives them; an error fails the run (exit
+    // 1) but leaves a game with a start to analyse.
+    problems.extend(findings.iter().map(report));
+    *header_failed = findings.iter().any(|f| f.severity == Severity::Error);
     let Some(Header {
         rules,
         start: Some(start),
         ..
     }) = resolved
     else {
-        problems.extend(errors());
         return Ok(None);
     };
     let rules: Ruleset = (*rules).clone();
@@ -514,13 +513,17 @@ impl Run<'_> {
         src: &dyn Fn() -> NamedSource<String>,
     ) -> Result<Game, ExitCode> {
         let mut problems = Vec::new();
-        let found = line(game, self.args, dir, src, &mut problems).map_err(|rendered| {
-            err!("{rendered}");
-            ExitCode::from(super::EXIT_USAGE)
-        })?;
+        let mut header_failed = false;
+        let found = line(game, self.args, dir, src, &mut problems, &mut header_failed).map_err(
+            |rendered| {
+                err!("{rendered}");
+                ExitCode::from(super::EXIT_USAGE)
+            },
+        )?;
         for p in &problems {
             err!("{p}");
         }
+        self.failed |= header_failed;
         let Some(l) = found else {
             self.failed = true;
             return Ok(game.clone());

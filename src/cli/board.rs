@@ -181,7 +181,7 @@ fn walk(
 ) -> (Option<GameView>, Option<ExitCode>) {
     match replay_game(text, name, dir, opts) {
         Ok((out, view)) => {
-            for p in &out.problems {
+            for p in out.warnings.iter().chain(&out.problems) {
                 err!("{p}");
             }
             let code = (!out.problems.is_empty()).then(|| ExitCode::from(super::EXIT_INPUT));
@@ -230,6 +230,7 @@ pub fn run(args: BoardArgs) -> ExitCode {
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
             to_flag: "--at",
+            command: "board",
         };
         let (view, code) = walk(&text, &name, dir.as_deref(), &opts);
         let Some(view) = view else {
@@ -324,6 +325,7 @@ pub fn replay_pictures(args: &ReplayArgs, text: &str, name: &str, dir: Option<&P
             confinement: args.record_rules.confinement(),
             rules: args.rules.clone().map(|r| (r, args.options.clone())),
             to_flag: "--to",
+            command: "replay",
         };
         let (view, code) = walk(text, name, dir, &opts);
         if code.is_some() {

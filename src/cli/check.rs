@@ -33,7 +33,8 @@ pub struct CheckArgs {
     /// Check the notation only: no rules, no replay.
     #[arg(long)]
     pub syntax_only: bool,
-    /// Most problems reported per game.
+    /// Most problems reported per game; the rest are counted in a note.
+    /// 0 is taken as 1: each game with problems shows at least its first.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub max_errors: usize,
     /// Threads that replay games (default: every core). The games are read
@@ -106,6 +107,9 @@ struct JsonFinding<'a> {
     message: &'a str,
     help: Option<&'a str>,
     clause: Option<&'a str>,
+    /// The ids of `clause` one by one (`clause` stays for the scripts
+    /// that read it).
+    clauses: Vec<&'a str>,
     turn: Option<u32>,
     side: Option<crate::engine::Side>,
     unit: Option<&'a str>,
@@ -113,6 +117,16 @@ struct JsonFinding<'a> {
     legal: &'a [String],
     position: Option<&'a str>,
     in_variation: bool,
+}
+
+/// The clause ids of a finding's `clause` (`"K-9a, P-4"`).
+fn clause_ids(clause: Option<&str>) -> Vec<&str> {
+    clause
+        .into_iter()
+        .flat_map(|c| c.split(','))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 fn syntax_finding(e: &SyntaxError) -> Finding {
@@ -282,6 +296,7 @@ impl Checker {
                     message: &f.message,
                     help: f.help.as_deref(),
                     clause: f.clause.as_deref(),
+                    clauses: clause_ids(f.clause.as_deref()),
                     turn: f.turn,
                     side: f.side,
                     unit: f.unit.as_deref(),
@@ -641,6 +656,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 errln!("error: cannot read directory {}: {e}", path.display());
                 io_failed = true;
                 continue;
+            }
+            if v.is_empty() {
+                // Nothing to do is a usage problem: the folder was
+                // probably not the one meant.
+                errln!(
+                    "error: no .sgn file in {} or below it: nothing was checked there",
+                    path.display()
+                );
+                io_failed = true;
             }
             v
         } else {

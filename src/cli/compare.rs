@@ -13,7 +13,7 @@ use std::process::ExitCode;
 pub struct CompareArgs {
     /// The rule sets: a built-in name or a .senet path, with options joined
     /// by `+` (`thai`, `thai+T-9b`, `rules/mine.senet+A-1+A-8`).
-    #[arg(required = true, value_name = "RULES[+OPTION...]")]
+    #[arg(required = true, value_name = "RULES[+OPTION...]", value_parser = super::complete::RuleSpec, hide_possible_values = true)]
     pub sets: Vec<String>,
     /// Games per rule set between two random players (1 to 10,000,000).
     #[arg(long, default_value_t = 1000, value_parser = super::game_count)]

@@ -76,11 +76,63 @@ impl TypedValueParser for OptionName {
         _arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<String, clap::Error> {
-        text(cmd, value)
+        let name = text(cmd, value)?;
+        // `A–3/lowest` with an en dash: no option has such a name.
+        match crate::notation::lookalike::in_word(&name) {
+            Some(hint) => Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("no option is named so: {hint}\n"),
+            )
+            .with_cmd(cmd)),
+            None => Ok(name),
+        }
     }
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
             option_names().iter().map(|n| PossibleValue::new(*n)),
         ))
+    }
+}
+
+/// The PowerShell script that clap writes completes flags and subcommands
+/// only: this adds the values that bash, zsh and fish offer, the built-in
+/// rule set names after `--rules` (and as `compare`'s rule sets) and the
+/// option names after `--option`.
+pub fn powershell_values(script: &str) -> String {
+    let list = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let block = format!(
+        r#"
+    # Values: rule set names after --rules and for compare, option names
+    # after --option.
+    $words = @($commandElements | ForEach-Object {{ $_.ToString() }})
+    $before = if ($wordToComplete -eq '') {{ $words[-1] }} elseif ($words.Count -ge 2) {{ $words[-2] }} else {{ '' }}
+    $ruleNames = @({rules})
+    $values = if ($before -eq '--rules') {{ $ruleNames }}
+        elseif ($before -eq '--option') {{ @({options}) }}
+        elseif ($words.Count -ge 2 -and $words[1] -eq 'compare' -and -not $wordToComplete.StartsWith('-')) {{ $ruleNames }}
+        else {{ $null }}
+    if ($values) {{
+        $values | Where-Object {{ $_ -like "$wordToComplete*" }} | ForEach-Object {{
+            [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
+        }}
+        return
+    }}
+"#,
+        rules = list(&crate::rules::builtin_names()),
+        options = list(option_names()),
+    );
+    let anchor = "$commandElements = $commandAst.CommandElements\n";
+    match script.find(anchor) {
+        Some(i) => {
+            let at = i + anchor.len();
+            format!("{}{block}{}", &script[..at], &script[at..])
+        }
+        None => script.to_string(),
     }
 }

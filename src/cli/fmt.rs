@@ -291,6 +291,7 @@ fn format_stream(
     sink: &mut Sink,
     max_game: usize,
     cache: &mut RulesCache,
+    missing_turns: &mut Vec<String>,
 ) -> std::io::Result<bool> {
     let mut reader = StreamReader::new(input).with_max_game(max_game);
     let mut text = String::new();
@@ -299,6 +300,39 @@ fn format_stream(
     while let Some(next) = reader.next_game() {
         match next {
             Ok(mut game) => {
+                // A comment that swallowed moves is kept as it is: the
+                // warning `check` gives says so while formatting.
+                let mut found = Vec::new();
+                crate::notation::check::swallowed_moves(&game.intro, &game.nodes, &mut found);
+                if matches!(sink, Sink::Check(_)) {
+                    // `--fix` adds the turn numbers a turn starts without:
+                    // a text that lacks one is not canonical.
+                    let opts = crate::notation::check::CheckOptions::default();
+                    if let Ok(report) = crate::notation::check::check_game(&game, dir, &opts, cache)
+                    {
+                        let source = reader.source();
+                        for f in report
+                            .findings
+                            .iter()
+                            .filter(|f| f.code == crate::notation::finding::Code::TurnNumberMissing)
+                        {
+                            let (l, c) = crate::diag::line_col(
+                                &source.text,
+                                f.span.start.saturating_sub(source.offset),
+                            );
+                            missing_turns.push(format!("{}:{c}", source.line + l));
+                        }
+                    }
+                }
+                for f in &found {
+                    let report = super::FindingReport {
+                        f,
+                        src: miette::NamedSource::new(name, reader.source()),
+                        game: game.index + 1,
+                        players: String::new(),
+                    };
+                    err!("{}", super::render(&report));
+                }
                 crate::notation::check::canonical_marks(&mut game, dir, cache);
                 text.clear();
                 if !first {
@@ -402,8 +436,17 @@ fn format_file(
             Compare::new(path).map_err(io("read"))?,
         )
     };
-    if !format_stream(&name, input, dir, &mut sink, args.max_game_bytes, cache)
-        .map_err(io("format"))?
+    let mut missing_turns = Vec::new();
+    if !format_stream(
+        &name,
+        input,
+        dir,
+        &mut sink,
+        args.max_game_bytes,
+        cache,
+        &mut missing_turns,
+    )
+    .map_err(io("format"))?
     {
         // The spool or the new file goes unused: nothing is written.
         return Ok(super::EXIT_INPUT);
@@ -412,6 +455,13 @@ fn format_file(
         Sink::Check(c) => {
             if !c.finish().map_err(io("read"))? {
                 outln!("not canonical: {name}");
+                return Ok(super::EXIT_INPUT);
+            }
+            if !missing_turns.is_empty() {
+                outln!(
+                    "not canonical: {name} (a turn starts without its turn number at {}; `senet fmt --fix` adds it)",
+                    missing_turns.join(", ")
+                );
                 return Ok(super::EXIT_INPUT);
             }
         }

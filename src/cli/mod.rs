@@ -86,6 +86,12 @@ pub enum Command {
     #[command(after_help = examples::CHECK)]
     Check(check::CheckArgs),
     /// Rewrite game records in canonical SGN.
+    ///
+    /// The `x` and `+` marks and the turn numbers that `--fix` adds follow
+    /// the rule set of each record's own `Rules` tag. fmt takes no
+    /// `--rules` or `--option`: marks written under rules the record does
+    /// not name would not check under its own header. A record without a
+    /// `Rules` tag keeps its marks as written.
     #[command(after_help = examples::FMT)]
     Fmt(fmt::FmtArgs),
     /// Replay a game record unit by unit, drawing the board.
@@ -240,6 +246,21 @@ fn run(command: Command, color: ColorChoice) -> ExitCode {
         Command::Completions { shell } => {
             let mut text = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "senet", &mut text);
+            if shell == clap_complete::Shell::PowerShell {
+                let script = String::from_utf8_lossy(&text);
+                text = complete::powershell_values(&script).into_bytes();
+            }
+            if shell == clap_complete::Shell::Fish {
+                // clap's fish script offers no values for a positional
+                // argument: compare's rule sets are added here.
+                text.extend_from_slice(
+                    format!(
+                        "complete -c senet -n \"__fish_senet_using_subcommand compare\" -f -a \"{}\"\n",
+                        crate::rules::builtin_names().join(" ")
+                    )
+                    .as_bytes(),
+                );
+            }
             out::bytes(&text);
             ExitCode::SUCCESS
         }
@@ -626,6 +647,18 @@ impl<S: miette::SourceCode + 'static> Diagnostic for FindingReport<'_, S> {
         }
         if let Some(p) = &f.position {
             lines.push(format!("position before: {p}"));
+        }
+        // Last, where to read what the cited clauses say.
+        if let Some(c) = &f.clause {
+            let explain: Vec<String> = c
+                .split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+                .map(|id| format!("`senet rules explain {id}`"))
+                .collect();
+            if !explain.is_empty() {
+                lines.push(format!("what the rule says: {}", explain.join(", ")));
+            }
         }
         Some(Box::new(lines.join("\n")))
     }

@@ -182,6 +182,8 @@ pub struct ReplayOptions {
     /// The flag that set `to`, for messages: `--to` (`replay`) or `--at`
     /// (`board`).
     pub to_flag: &'static str,
+    /// The command being run (`replay` or `board`), as help lines name it.
+    pub command: &'static str,
 }
 
 impl Default for ReplayOptions {
@@ -194,6 +196,7 @@ impl Default for ReplayOptions {
             confinement: Confinement::default(),
             rules: None,
             to_flag: "--to",
+            command: "replay",
         }
     }
 }
@@ -203,7 +206,11 @@ impl Default for ReplayOptions {
 #[derive(Debug, Clone, Default)]
 pub struct ReplayOutput {
     pub text: String,
+    /// Errors: the exit code is 1 when there is one.
     pub problems: Vec<String>,
+    /// Warnings about the header (as `check` gives them): printed, but the
+    /// replay succeeds.
+    pub warnings: Vec<String>,
 }
 
 /// Why there is nothing to replay.
@@ -1011,36 +1018,40 @@ pub fn replay_game(
         )
     };
     let over = opts.rules.as_ref().map(|(r, o)| (r.as_str(), o.as_slice()));
-    let mut cache = RulesCache::new(opts.confinement.clone());
+    let mut cache = RulesCache::new(opts.confinement.clone()).for_command(opts.command);
     if over.is_some_and(|(spec, _)| spec == "-") {
         let file = super::stdin_rule_file().map_err(|e| ReplayError::Rules(Arc::new(e)))?;
         cache = cache.with_given_rules(file);
     }
-    // The header step `check` takes: a mistake in the `Rules` or
-    // `RuleOptions` tag is a problem of the record at the tag (exit 1); a
-    // rule file that does not compile is not (exit 2). Problems that still
-    // leave a start (a missing `FirstPlayer`, inferred from the movetext)
-    // are for `check` to report, not for the replay.
+    // The header step `check` takes, with its findings: a mistake in the
+    // tags is a problem of the record at the tag (exit 1 for an error); a
+    // rule file that does not compile is not (exit 2).
     let mut found = Vec::new();
     let resolved =
         header::resolve(&game, dir, over, &mut cache, &mut found).map_err(ReplayError::Rules)?;
+    let (errors, warnings): (Vec<&Finding>, Vec<&Finding>) =
+        found.iter().partition(|f| f.severity == Severity::Error);
+    let mut header_problems: Vec<String> = errors.iter().map(|f| problem(f)).collect();
+    let warnings: Vec<String> = warnings.iter().map(|f| problem(f)).collect();
     let Some(header::Header {
         choice,
         rules,
         start: Some(start),
     }) = resolved
     else {
-        let head = header::head_span(&game);
-        let f = found
-            .into_iter()
-            .find(|f| f.severity == Severity::Error)
-            .unwrap_or_else(|| {
-                Finding::error(Code::Setup, "the game has no usable start position", head)
-            });
+        if header_problems.is_empty() {
+            let head = header::head_span(&game);
+            header_problems.push(problem(&Finding::error(
+                Code::Setup,
+                "the game has no usable start position",
+                head,
+            )));
+        }
         return Ok((
             ReplayOutput {
                 text: String::new(),
-                problems: vec![problem(&f)],
+                problems: header_problems,
+                warnings,
             },
             None,
         ));
@@ -1142,7 +1153,8 @@ pub fn replay_game(
         Format::Json | Format::Html | Format::Svg => {}
     }
     let (stopped, end) = walk.main_line(&game.nodes, &start);
-    let mut problems: Vec<String> = walk.problems.iter().map(|f| problem(f)).collect();
+    let mut problems = header_problems;
+    problems.extend(walk.problems.iter().map(|f| problem(f)));
     // `--to` named a unit after the last of its turn: the walk stopped
     // after that turn.
     let mut past_turn = false;
@@ -1236,6 +1248,7 @@ pub fn replay_game(
         ReplayOutput {
             text: walk.out,
             problems,
+            warnings,
         },
         view,
     ))
@@ -1286,6 +1299,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         confinement: args.record_rules.confinement(),
         rules: args.rules.clone().map(|r| (r, args.options.clone())),
         to_flag: "--to",
+        command: "replay",
     };
     match render_replay(&text, &name, dir.as_deref(), &opts) {
         Ok(out) => {
@@ -1299,7 +1313,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             } else {
                 super::out::bytes(out.text.as_bytes());
             }
-            for p in &out.problems {
+            for p in out.warnings.iter().chain(&out.problems) {
                 err!("{p}");
             }
             if out.problems.is_empty() {

@@ -276,8 +276,11 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             match RulesTag::for_output(&rules, &args.rules, &dir) {
                 Ok(Ok(tag)) => tag,
                 Ok(Err((tag, folder))) => {
+                    // Records may name only rule files in their own
+                    // folder tree or a --rules-path folder: the reader
+                    // must be told this one, or the records moved.
                     errln!(
-                        "note: {} is outside the folder of {}: the records name it `{}`; check or replay them with `--rules-path {}`",
+                        "note: {} is outside the folder of {}: the records name it `{}`, which `senet check` and `senet replay` find only with `--rules-path {}` (or write the records into that folder or below it)",
                         args.rules,
                         out.display(),
                         tag.spec,

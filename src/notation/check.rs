@@ -10,7 +10,7 @@
 use super::finding::{Code, Finding, Severity};
 use super::header::{self, Header};
 use super::replay::{Replayer, ending};
-use super::syntax::{Comment, Game, Node, ResultToken, Span, Tag};
+use super::syntax::{Comment, Game, Node, ResultToken, Tag};
 use crate::engine::{Goal, Ruleset, Side};
 use crate::rules::RulesError;
 use std::collections::HashMap;
@@ -19,39 +19,7 @@ use std::sync::Arc;
 
 pub use super::header::RulesCache;
 
-/// The seven tags every record should carry, as in PGN.
-pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// The tags the checker reads besides the roster: a name of one of these in
-/// the wrong case changes what is checked, so it is an error.
-pub const READ: [&str; 8] = [
-    "Rules",
-    "RuleOptions",
-    "RulesDigest",
-    "FirstPlayer",
-    "SetUp",
-    "Position",
-    "Score",
-    "Termination",
-];
-
-/// The provenance tags of docs/sgn.md, kept but not read: a name of one of
-/// these in the wrong case is a warning.
-pub const PROVENANCE: [&str; 6] = [
-    "ThrowSource",
-    "Source",
-    "SourceRef",
-    "Annotator",
-    "Transcriber",
-    "Certainty",
-];
-
-/// The tag written as `name` in another letter case, if there is one.
-fn miscased<'g>(game: &'g Game, name: &str) -> Option<&'g Tag> {
-    game.tags
-        .iter()
-        .find(|t| t.name != name && t.name.eq_ignore_ascii_case(name))
-}
+pub use super::header::{PROVENANCE, READ, ROSTER};
 
 /// How to check.
 #[derive(Debug, Clone)]
@@ -112,21 +80,11 @@ pub fn check_game(
 ) -> Result<GameReport, RuleFileError> {
     let mut report = GameReport::default();
     let mut findings = Vec::new();
-    let head = header::head_span(game);
     let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
 
-    tags(game, head, &mut findings);
     swallowed_moves(&game.intro, &game.nodes, &mut findings);
-    if opts.rules_override.is_none() && tag("Rules").is_none() && miscased(game, "Rules").is_some()
-    {
-        // The tag_case error says what to write; the game has no rule set
-        // until then, and "does not say which rules" would mislead.
-        in_line_order(&mut findings);
-        report.findings = findings;
-        return Ok(report);
-    }
 
-    // The header: rule set and start position.
+    // The header: the tags, the rule set and the start position.
     let over = opts
         .rules_override
         .as_deref()
@@ -310,120 +268,10 @@ fn in_line_order(findings: &mut [Finding]) {
     findings.sort_by_key(|f| f.span.start);
 }
 
-/// The tag step: duplicates, names in the wrong case, the roster, the
-/// date, empty option names and the Result tag.
-fn tags(game: &Game, head: Span, findings: &mut Vec<Finding>) {
-    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
-    for (i, t) in game.tags.iter().enumerate() {
-        if let Some(first) = game.tags[..i].iter().find(|f| f.name == t.name) {
-            findings.push(
-                Finding::error(
-                    Code::DuplicateTag,
-                    format!("a second `{}` tag: the game already has one", t.name),
-                    t.span,
-                )
-                .label("second tag")
-                .help(format!(
-                    "the first, `[{} \"{}\"]`, is the one read: keep one of the two",
-                    first.name,
-                    crate::diag::printable(&first.value)
-                )),
-            );
-        }
-    }
-    for t in &game.tags {
-        let known = ROSTER.iter().chain(&READ).chain(&PROVENANCE);
-        let Some(name) = known
-            .copied()
-            .find(|n| **n != t.name && n.eq_ignore_ascii_case(&t.name))
-        else {
-            continue;
-        };
-        let read = !PROVENANCE.contains(&name);
-        let message = format!(
-            "`{}` is not a tag name: tag names are case-sensitive",
-            t.name
-        );
-        let help = format!(
-            "did you mean `{name}`? Write `[{name} \"…\"]` (`senet fmt --fix` corrects the case)"
-        );
-        let f = if read {
-            Finding::error(Code::TagCase, message, t.name_span)
-        } else {
-            Finding::warning(Code::TagCase, message, t.name_span)
-        };
-        findings.push(f.label(format!("did you mean `{name}`?")).help(help));
-    }
-    // A roster tag in the wrong case has its own finding above.
-    let missing: Vec<&str> = ROSTER
-        .iter()
-        .copied()
-        .filter(|n| tag(n).is_none() && miscased(game, n).is_none())
-        .collect();
-    if !missing.is_empty() {
-        findings.push(
-            Finding::warning(
-                Code::MissingTag,
-                format!("the game has no {} tag{}", join(&missing), if missing.len() > 1 { "s" } else { "" }),
-                head,
-            )
-            .label("tags of this game")
-            .help("every record carries Event, Site, Date, Round, White, Black and Result; write `?` for an unknown value"),
-        );
-    }
-    if let Some(t) = tag("Date")
-        && let Some((why, from, to)) = date_problem(&t.value)
-    {
-        let at = value_span(t).start;
-        findings.push(
-            Finding::error(
-                Code::Date,
-                format!("`{}` {why}", crate::diag::printable(&t.value)),
-                Span::new(at + from, at + to),
-            )
-            .label("date")
-            .help("write `2026.03.14`, with `??` for unknown parts: `1979.??.??`"),
-        );
-    }
-    if let Some(t) = tag("RuleOptions")
-        && let Some(at) = empty_option(&t.value)
-    {
-        let s = t.value_span.start + at;
-        findings.push(
-            Finding::error(
-                Code::RuleOptions,
-                format!(
-                    "`{}` has an empty option name",
-                    crate::diag::printable(&t.value)
-                ),
-                Span::new(s, s + 1),
-            )
-            .label("nothing between these separators")
-            .help("separate option names with one `;`: `A-1; A-14`"),
-        );
-    }
-    if let Some(t) = tag("Result")
-        && ResultToken::parse(&t.value) != Some(game.result)
-    {
-        findings.push(
-            Finding::error(
-                Code::ResultTag,
-                format!(
-                    "the Result tag says `{}` but the game ends with `{}`",
-                    t.value, game.result
-                ),
-                value_span(t),
-            )
-            .label("Result tag")
-            .help("the Result tag and the result token after the movetext must be equal"),
-        );
-    }
-}
-
 /// A `{` comment whose later lines start with turn numbers: most likely a
 /// `}` was left out and a later one closed it, so that moves became
 /// comment. The warning points at the `{`, its span runs to the `}`.
-fn swallowed_moves(intro: &[Comment], nodes: &[Node], findings: &mut Vec<Finding>) {
+pub(crate) fn swallowed_moves(intro: &[Comment], nodes: &[Node], findings: &mut Vec<Finding>) {
     let nested = nodes.iter().filter_map(|n| match n {
         Node::Comment(c) => Some(c),
         _ => None,
@@ -474,28 +322,6 @@ fn starts_with_turn_number(line: &str) -> bool {
     rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
 }
 
-/// The byte offset, in a `RuleOptions` value, of a `;` with no option name
-/// before it (or of a trailing one); `None` when every name is there.
-/// A value with no name at all names no options and is not a mistake.
-fn empty_option(value: &str) -> Option<usize> {
-    if value.trim().is_empty() {
-        return None;
-    }
-    let mut start = 0;
-    for (i, c) in value.char_indices() {
-        if c == ';' {
-            if value[start..i].trim().is_empty() {
-                return Some(i);
-            }
-            start = i + 1;
-        }
-    }
-    value[start..]
-        .trim()
-        .is_empty()
-        .then(|| value.rfind(';').unwrap_or(0))
-}
-
 fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
     if !rules.end.goal_clause.is_empty() {
         f.clause = Some(rules.end.goal_clause.clone());
@@ -506,102 +332,6 @@ fn with_goal(mut f: Finding, rules: &Ruleset) -> Finding {
 /// The span of a tag's value (inside the quotes).
 fn value_span(t: &Tag) -> super::syntax::Span {
     t.value_span
-}
-
-/// What is wrong with a `Date` value, as PGN writes dates: `YYYY.MM.DD`,
-/// each part all digits or all `?`; a month 01 to 12 and a day that month
-/// has (29 February only in a leap year, or when the year is unknown).
-/// Every wrong part is named, and the byte range from the first wrong part
-/// to the last comes with the words.
-fn date_problem(d: &str) -> Option<(String, usize, usize)> {
-    let parts: Vec<&str> = d.split('.').collect();
-    if parts.len() != 3 {
-        return Some((
-            "is not a date of the form YYYY.MM.DD".to_string(),
-            0,
-            d.len(),
-        ));
-    }
-    // The byte range of each part in the value.
-    let month_at = parts[0].len() + 1;
-    let day_at = month_at + parts[1].len() + 1;
-    let ranges = [
-        (0, parts[0].len()),
-        (month_at, month_at + parts[1].len()),
-        (day_at, d.len()),
-    ];
-    let names = ["year", "month", "day"];
-    let form = |p: &str, n: usize| {
-        p.len() == n && (p.bytes().all(|c| c.is_ascii_digit()) || p.bytes().all(|c| c == b'?'))
-    };
-    let mut wrong: Vec<(String, usize)> = Vec::new();
-    for (i, want) in [4, 2, 2].into_iter().enumerate() {
-        if !form(parts[i], want) {
-            wrong.push((
-                format!(
-                    "the {} `{}` is not {want} digits (or {})",
-                    names[i],
-                    crate::diag::printable(parts[i]),
-                    "?".repeat(want)
-                ),
-                i,
-            ));
-        }
-    }
-    if !wrong.is_empty() {
-        let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
-        return Some((
-            format!("is not a date of the form YYYY.MM.DD: {}", words.join("; ")),
-            ranges[wrong[0].1].0,
-            ranges[wrong[wrong.len() - 1].1].1,
-        ));
-    }
-    let number = |p: &str| p.parse::<u32>().ok();
-    let (year, month, day) = (number(parts[0]), number(parts[1]), number(parts[2]));
-    let month_ok = month.is_none_or(|m| (1..=12).contains(&m));
-    if let Some(m) = month
-        && !month_ok
-    {
-        wrong.push((format!("no month {m}: months run from 01 to 12"), 1));
-    }
-    let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
-    let most = match month.filter(|_| month_ok) {
-        Some(2) => {
-            if year.is_some_and(|y| !leap(y)) {
-                28
-            } else {
-                29
-            }
-        }
-        Some(4 | 6 | 9 | 11) => 30,
-        _ => 31,
-    };
-    if let Some(day) = day
-        && (day == 0 || day > most)
-    {
-        let why = match month.filter(|_| month_ok) {
-            Some(m) => format!("no day {day}: month {m:02} has {most} days"),
-            None => format!("no day {day}: days run from 01 to 31"),
-        };
-        wrong.push((why, 2));
-    }
-    if wrong.is_empty() {
-        return None;
-    }
-    let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
-    Some((
-        format!("has {}", words.join(", and ")),
-        ranges[wrong[0].1].0,
-        ranges[wrong[wrong.len() - 1].1].1,
-    ))
-}
-
-fn join(items: &[&str]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].to_string(),
-        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
-    }
 }
 
 /// Writes `x` for every swap and `+` for every throw that gives another

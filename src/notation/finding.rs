@@ -53,6 +53,7 @@ pub enum Code {
     TurnNumber,
     TurnNumberMissing,
     UnknownRules,
+    UnknownTag,
     WrongDestination,
 }
 
@@ -99,6 +100,7 @@ impl Code {
             Code::TurnNumber => "senet::sgn::turn_number",
             Code::TurnNumberMissing => "senet::sgn::turn_number_missing",
             Code::UnknownRules => "senet::sgn::unknown_rules",
+            Code::UnknownTag => "senet::sgn::unknown_tag",
             Code::WrongDestination => "senet::sgn::wrong_destination",
         }
     }
@@ -214,5 +216,51 @@ mod tests {
             None,
             "the word itself is no suggestion"
         );
+    }
+
+    #[test]
+    fn nearest_catches_typical_typos() {
+        let rules = crate::rules::builtin_names().to_vec();
+        // Swapped neighbours, a dropped or doubled letter, a wrong one.
+        for (typo, meant) in [
+            ("thia", "thai"),
+            ("bag", "bga"),
+            ("kendal1979", "kendall1979"),
+            ("kendalll", "kendall"),
+            ("picione", "piccione"),
+            ("ryabnin", "ryabinin"),
+            ("jequeir", "jequier"),
+        ] {
+            assert_eq!(nearest(typo, rules.iter().copied()), Some(meant), "{typo}");
+        }
+        let options = ["A-1", "A-3/lowest", "A-3/queue", "A-7", "A-8", "A-14"];
+        assert_eq!(nearest("A-3/lowst", options), Some("A-3/lowest"));
+        assert_eq!(nearest("A-3/qeueu", options), Some("A-3/queue"));
+        assert_eq!(nearest("A-3/queeu", options), Some("A-3/queue"));
+        let tags = crate::notation::header::ROSTER
+            .iter()
+            .chain(&crate::notation::header::READ)
+            .copied();
+        for (typo, meant) in [
+            ("Ruels", "Rules"),
+            ("RuleOption", "RuleOptions"),
+            ("Postion", "Position"),
+            ("FristPlayer", "FirstPlayer"),
+            ("Whtie", "White"),
+        ] {
+            assert_eq!(nearest(typo, tags.clone()), Some(meant), "{typo}");
+        }
+        let words = ["extends", "house", "throw", "protect", "board", "track"];
+        for (typo, meant) in [
+            ("extnds", "extends"),
+            ("hosue", "house"),
+            ("thorw", "throw"),
+        ] {
+            assert_eq!(nearest(typo, words), Some(meant), "{typo}");
+        }
+        // Too far to guess: nothing rather than a wild suggestion.
+        assert_eq!(nearest("xyz", rules.iter().copied()), None);
+        assert_eq!(nearest("senet", rules.iter().copied()), None);
+        assert_eq!(nearest("A-9", ["A-1", "A-14"]), Some("A-1"));
     }
 }

@@ -11,7 +11,7 @@
 
 use super::finding::{Code, Finding};
 use super::position_string::POSITION_HELP;
-use super::syntax::{Game, Node, Span, Tag};
+use super::syntax::{Game, Node, ResultToken, Span, Tag};
 use crate::diag::SourceFile;
 use crate::engine::{Heading, Hit, Origin, Position, Ruleset, Side, Starter};
 use crate::rules::{Confinement, RulesError};
@@ -84,20 +84,16 @@ pub fn head_span(game: &Game) -> Span {
         .unwrap_or(Span::new(game.span.start, game.span.start))
 }
 
-/// The finding for a game with no `Rules` tag. `overridable`: the command
-/// can be told the rule set with `--rules`.
-pub fn missing_rules(head: Span, overridable: bool) -> Finding {
+/// The finding for a game with no `Rules` tag; the help names `command`,
+/// the command being run, with `--rules`.
+pub fn missing_rules(head: Span, command: &str) -> Finding {
     Finding::error(
         Code::MissingRules,
         "the game does not say which rules it was played under",
         head,
     )
     .label("no Rules tag")
-    .help(if overridable {
-        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or check with `--rules NAME`"
-    } else {
-        "add a tag such as `[Rules \"kendall\"]` (see `senet rules list`)"
-    })
+    .help(format!("add a tag such as `[Rules \"kendall\"]` (see `senet rules list`), or run `senet {command} --rules NAME`"))
 }
 
 type Loaded = Result<Arc<Ruleset>, Arc<RulesError>>;
@@ -120,6 +116,9 @@ pub struct RulesCache {
     /// The rule file the command line gives as `-` (`--rules -`), already
     /// read: its text stands for the spec `-`.
     given: Option<SourceFile>,
+    /// The command that reads the records (`check` when unset), named in
+    /// the help for a game that does not say its rules.
+    command: Option<&'static str>,
 }
 
 impl RulesCache {
@@ -130,6 +129,13 @@ impl RulesCache {
             confinement,
             ..RulesCache::default()
         }
+    }
+
+    /// The cache for the command `name` (`replay`, `analyze`…), which the
+    /// help of a finding names.
+    pub fn for_command(mut self, name: &'static str) -> RulesCache {
+        self.command = Some(name);
+        self
     }
 
     /// The cache with the text of the rule file that the command line
@@ -223,7 +229,10 @@ pub struct Header {
 
 /// Resolves the header of `game` (read from a file in `dir`): the rule set
 /// (`over` is `--rules` with its options), its digest, and the start
-/// position. Problems of the tags go to `findings`. `Ok(None)`: the header
+/// position. Problems of the tags (duplicates, names in the wrong case,
+/// the roster, `Date`, `RuleOptions`, `Result`, `SetUp`/`Position`) go to
+/// `findings`, in line order: every command that reads a record reports
+/// the same ones. `Ok(None)`: the header
 /// names no rule set that loads (the findings say why); `Err`: the rule
 /// file it names does not compile, which is no problem of the record.
 pub fn resolve(
@@ -233,9 +242,29 @@ pub fn resolve(
     cache: &mut RulesCache,
     findings: &mut Vec<Finding>,
 ) -> Result<Option<Header>, Arc<RulesError>> {
+    let before = findings.len();
+    let resolved = resolve_tags(game, dir, over, cache, findings);
+    // Each step finds its own; the record reads in line order.
+    findings[before..].sort_by_key(|f| f.span.start);
+    resolved
+}
+
+/// [`resolve`] before the findings are put in line order.
+fn resolve_tags(
+    game: &Game,
+    dir: Option<&Path>,
+    over: Option<(&str, &[String])>,
+    cache: &mut RulesCache,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<Header>, Arc<RulesError>> {
     let head = head_span(game);
+    tags(game, head, findings);
     let Some(choice) = RulesChoice::of(game, over) else {
-        findings.push(missing_rules(head, true));
+        // A `Rules` tag in the wrong case has its tag_case error, which
+        // says what to write; "does not say which rules" would mislead.
+        if miscased(game, "Rules").is_none() {
+            findings.push(missing_rules(head, cache.command.unwrap_or("check")));
+        }
         return Ok(None);
     };
     let rules = match cache.load(&choice, dir) {
@@ -621,5 +650,342 @@ pub(crate) fn foreign_state(rules: &Ruleset, p: &Position) -> Option<(String, &'
             "back".into(),
             "these rules do not keep the moves of a turn in one direction",
         )),
+    }
+}
+
+/// The seven tags every record should carry, as in PGN.
+pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The tags the checker reads besides the roster: a name of one of these in
+/// the wrong case changes what is checked, so it is an error.
+pub const READ: [&str; 8] = [
+    "Rules",
+    "RuleOptions",
+    "RulesDigest",
+    "FirstPlayer",
+    "SetUp",
+    "Position",
+    "Score",
+    "Termination",
+];
+
+/// The provenance tags of docs/sgn.md, kept but not read: a name of one of
+/// these in the wrong case is a warning.
+pub const PROVENANCE: [&str; 6] = [
+    "ThrowSource",
+    "Source",
+    "SourceRef",
+    "Annotator",
+    "Transcriber",
+    "Certainty",
+];
+
+/// The tag written as `name` in another letter case, if there is one.
+fn miscased<'g>(game: &'g Game, name: &str) -> Option<&'g Tag> {
+    game.tags
+        .iter()
+        .find(|t| t.name != name && t.name.eq_ignore_ascii_case(name))
+}
+
+/// The tag step: duplicates, names in the wrong case, the roster, the
+/// date, empty option names and the Result tag.
+fn tags(game: &Game, head: Span, findings: &mut Vec<Finding>) {
+    let tag = |name: &str| game.tags.iter().find(|t| t.name == name);
+    for (i, t) in game.tags.iter().enumerate() {
+        if let Some(first) = game.tags[..i].iter().find(|f| f.name == t.name) {
+            findings.push(
+                Finding::error(
+                    Code::DuplicateTag,
+                    format!("a second `{}` tag: the game already has one", t.name),
+                    t.span,
+                )
+                .label("second tag")
+                .help(format!(
+                    "the first, `[{} \"{}\"]`, is the one read: keep one of the two",
+                    first.name,
+                    crate::diag::printable(&first.value)
+                )),
+            );
+        }
+    }
+    for t in &game.tags {
+        let known = ROSTER.iter().chain(&READ).chain(&PROVENANCE);
+        let Some(name) = known
+            .copied()
+            .find(|n| **n != t.name && n.eq_ignore_ascii_case(&t.name))
+        else {
+            continue;
+        };
+        let read = !PROVENANCE.contains(&name);
+        let message = format!(
+            "`{}` is not a tag name: tag names are case-sensitive",
+            t.name
+        );
+        let help = format!(
+            "did you mean `{name}`? Write `[{name} \"…\"]` (`senet fmt --fix` corrects the case)"
+        );
+        let f = if read {
+            Finding::error(Code::TagCase, message, t.name_span)
+        } else {
+            Finding::warning(Code::TagCase, message, t.name_span)
+        };
+        findings.push(f.label(format!("did you mean `{name}`?")).help(help));
+    }
+    for t in &game.tags {
+        // A name one typo away from a tag of SGN 1 (`Ruels`, `Dat`), when
+        // the game has no tag of that name: kept as an unknown tag, it
+        // would silently not be read.
+        let known = ROSTER.iter().chain(&READ).chain(&PROVENANCE).copied();
+        if known.clone().any(|n| n.eq_ignore_ascii_case(&t.name)) {
+            continue;
+        }
+        let Some(name) = crate::diag::nearest(&t.name, known) else {
+            continue;
+        };
+        if game.tags.iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
+            continue;
+        }
+        findings.push(
+            Finding::warning(
+                Code::UnknownTag,
+                format!(
+                    "`{}` is not a tag of SGN 1: it is kept but not read",
+                    crate::diag::printable(&t.name)
+                ),
+                t.name_span,
+            )
+            .label(format!("did you mean `{name}`?"))
+            .help(format!(
+                "did you mean `{name}`? Write `[{name} \"…\"]`; a tag of your own is kept as it is"
+            )),
+        );
+    }
+    // A roster tag in the wrong case has its own finding above.
+    let missing: Vec<&str> = ROSTER
+        .iter()
+        .copied()
+        .filter(|n| tag(n).is_none() && miscased(game, n).is_none())
+        .collect();
+    if !missing.is_empty() {
+        findings.push(
+            Finding::warning(
+                Code::MissingTag,
+                format!("the game has no {} tag{}", join(&missing), if missing.len() > 1 { "s" } else { "" }),
+                head,
+            )
+            .label("tags of this game")
+            .help("every record carries Event, Site, Date, Round, White, Black and Result; write `?` for an unknown value"),
+        );
+    }
+    if let Some(t) = tag("Date")
+        && let Some((why, from, to)) = date_problem(&t.value)
+    {
+        let at = t.value_span.start;
+        findings.push(
+            Finding::error(
+                Code::Date,
+                format!("`{}` {why}", crate::diag::printable(&t.value)),
+                Span::new(at + from, at + to),
+            )
+            .label("date")
+            .help(match iso_date(&t.value) {
+                Some(pgn) => format!("SGN writes dates with dots, year first: write `{pgn}`"),
+                None => "write `2026.03.14`, with `??` for unknown parts: `1979.??.??`".to_string(),
+            }),
+        );
+    }
+    if let Some(t) = tag("Position")
+        && tag("SetUp").is_none_or(|s| s.value != "1")
+    {
+        // Read without `SetUp "1"`, the game would be judged from the
+        // rules' own start, not from the position the record gives.
+        findings.push(
+            Finding::error(
+                Code::Setup,
+                "the Position tag is not read: the game has no `[SetUp \"1\"]`",
+                t.name_span,
+            )
+            .label("Position without SetUp")
+            .help("add `[SetUp \"1\"]` so that the game starts from this Position, or remove the Position tag to start from the rules' setup"),
+        );
+    }
+    if let Some(t) = tag("RuleOptions")
+        && let Some((at, l)) = super::lookalike::first_in(&t.value)
+    {
+        let s = t.value_span.start + at;
+        findings.push(
+            Finding::error(
+                Code::RuleOptions,
+                format!(
+                    "`{}` names an option with {}",
+                    crate::diag::printable(&t.value),
+                    super::lookalike::describe(l)
+                ),
+                Span::new(s, s + l.ch.len_utf8()),
+            )
+            .label(super::lookalike::describe(l))
+            .help(super::lookalike::in_word(&t.value).unwrap_or_default()),
+        );
+    }
+    if let Some(t) = tag("RuleOptions")
+        && let Some(at) = empty_option(&t.value)
+    {
+        let s = t.value_span.start + at;
+        findings.push(
+            Finding::error(
+                Code::RuleOptions,
+                format!(
+                    "`{}` has an empty option name",
+                    crate::diag::printable(&t.value)
+                ),
+                Span::new(s, s + 1),
+            )
+            .label("nothing between these separators")
+            .help("separate option names with one `;`: `A-1; A-14`"),
+        );
+    }
+    if let Some(t) = tag("Result")
+        && ResultToken::parse(&t.value) != Some(game.result)
+    {
+        findings.push(
+            Finding::error(
+                Code::ResultTag,
+                format!(
+                    "the Result tag says `{}` but the game ends with `{}`",
+                    t.value, game.result
+                ),
+                t.value_span,
+            )
+            .label("Result tag")
+            .help("the Result tag and the result token after the movetext must be equal"),
+        );
+    }
+}
+
+/// The byte offset, in a `RuleOptions` value, of a `;` with no option name
+/// before it (or of a trailing one); `None` when every name is there.
+/// A value with no name at all names no options and is not a mistake.
+fn empty_option(value: &str) -> Option<usize> {
+    if value.trim().is_empty() {
+        return None;
+    }
+    let mut start = 0;
+    for (i, c) in value.char_indices() {
+        if c == ';' {
+            if value[start..i].trim().is_empty() {
+                return Some(i);
+            }
+            start = i + 1;
+        }
+    }
+    value[start..]
+        .trim()
+        .is_empty()
+        .then(|| value.rfind(';').unwrap_or(0))
+}
+
+/// The `YYYY.MM.DD` form of an ISO date `YYYY-MM-DD` (or `YYYY/MM/DD`),
+/// when `d` is one.
+fn iso_date(d: &str) -> Option<String> {
+    let sep = d.chars().find(|c| *c == '-' || *c == '/')?;
+    let parts: Vec<&str> = d.split(sep).collect();
+    let digits = |p: &str, n: usize| p.len() == n && p.bytes().all(|c| c.is_ascii_digit());
+    (parts.len() == 3 && digits(parts[0], 4) && digits(parts[1], 2) && digits(parts[2], 2))
+        .then(|| parts.join("."))
+}
+
+/// What is wrong with a `Date` value, as PGN writes dates: `YYYY.MM.DD`,
+/// each part all digits or all `?`; a month 01 to 12 and a day that month
+/// has (29 February only in a leap year, or when the year is unknown).
+/// Every wrong part is named, and the byte range from the first wrong part
+/// to the last comes with the words.
+fn date_problem(d: &str) -> Option<(String, usize, usize)> {
+    let parts: Vec<&str> = d.split('.').collect();
+    if parts.len() != 3 {
+        return Some((
+            "is not a date of the form YYYY.MM.DD".to_string(),
+            0,
+            d.len(),
+        ));
+    }
+    // The byte range of each part in the value.
+    let month_at = parts[0].len() + 1;
+    let day_at = month_at + parts[1].len() + 1;
+    let ranges = [
+        (0, parts[0].len()),
+        (month_at, month_at + parts[1].len()),
+        (day_at, d.len()),
+    ];
+    let names = ["year", "month", "day"];
+    let form = |p: &str, n: usize| {
+        p.len() == n && (p.bytes().all(|c| c.is_ascii_digit()) || p.bytes().all(|c| c == b'?'))
+    };
+    let mut wrong: Vec<(String, usize)> = Vec::new();
+    for (i, want) in [4, 2, 2].into_iter().enumerate() {
+        if !form(parts[i], want) {
+            wrong.push((
+                format!(
+                    "the {} `{}` is not {want} digits (or {})",
+                    names[i],
+                    crate::diag::printable(parts[i]),
+                    "?".repeat(want)
+                ),
+                i,
+            ));
+        }
+    }
+    if !wrong.is_empty() {
+        let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
+        return Some((
+            format!("is not a date of the form YYYY.MM.DD: {}", words.join("; ")),
+            ranges[wrong[0].1].0,
+            ranges[wrong[wrong.len() - 1].1].1,
+        ));
+    }
+    let number = |p: &str| p.parse::<u32>().ok();
+    let (year, month, day) = (number(parts[0]), number(parts[1]), number(parts[2]));
+    let month_ok = month.is_none_or(|m| (1..=12).contains(&m));
+    if let Some(m) = month
+        && !month_ok
+    {
+        wrong.push((format!("no month {m}: months run from 01 to 12"), 1));
+    }
+    let leap = |y: u32| y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
+    let most = match month.filter(|_| month_ok) {
+        Some(2) => {
+            if year.is_some_and(|y| !leap(y)) {
+                28
+            } else {
+                29
+            }
+        }
+        Some(4 | 6 | 9 | 11) => 30,
+        _ => 31,
+    };
+    if let Some(day) = day
+        && (day == 0 || day > most)
+    {
+        let why = match month.filter(|_| month_ok) {
+            Some(m) => format!("no day {day}: month {m:02} has {most} days"),
+            None => format!("no day {day}: days run from 01 to 31"),
+        };
+        wrong.push((why, 2));
+    }
+    if wrong.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = wrong.iter().map(|(w, _)| w.clone()).collect();
+    Some((
+        format!("has {}", words.join(", and ")),
+        ranges[wrong[0].1].0,
+        ranges[wrong[wrong.len() - 1].1].1,
+    ))
+}
+
+fn join(items: &[&str]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].to_string(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
     }
 }

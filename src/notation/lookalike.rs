@@ -91,6 +91,41 @@ pub fn help(l: &LookAlike) -> String {
     )
 }
 
+/// What to say of a name or position string (`--option`, `RuleOptions`,
+/// `--position`, `[Position]`, `[%pos]`) that holds a look-alike: each
+/// named by its code point, with the word as it should be written. `None`
+/// when there is none.
+pub fn in_word(word: &str) -> Option<String> {
+    first_in(word)?;
+    let mut seen: Vec<&LookAlike> = Vec::new();
+    let mut fixed = String::new();
+    for c in word.chars() {
+        match find(c) {
+            Some(l) => {
+                if !seen.contains(&l) {
+                    seen.push(l);
+                }
+                fixed.push_str(l.ascii);
+            }
+            None => fixed.push(c),
+        }
+    }
+    let named: Vec<String> = seen
+        .iter()
+        .map(|l| match l.ascii {
+            "" => format!("{} (an invisible character)", describe(l)),
+            " " => format!("{}, which looks like a space", describe(l)),
+            a => format!("{}, which looks like `{a}`", describe(l)),
+        })
+        .collect();
+    Some(format!(
+        "`{}` has {}: write `{}`",
+        crate::diag::printable(word),
+        named.join(", and "),
+        crate::diag::printable(fixed.trim())
+    ))
+}
+
 /// One change [`fix_text`] made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix {

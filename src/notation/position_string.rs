@@ -37,6 +37,16 @@ impl Position {
             at,
             len: l.max(1),
         };
+        // A word processor's dash or space: named by its code point, with
+        // the string as it should be written.
+        if let Some((at, l)) = super::lookalike::first_in(text) {
+            let hint = super::lookalike::in_word(text).unwrap_or_default();
+            return Err(err(
+                format!("a position string is ASCII, and {hint}"),
+                at,
+                l.ch.len_utf8(),
+            ));
+        }
         let fields: Vec<(usize, &str)> = split_fields(text);
         if fields.len() != 5 {
             return Err(err(

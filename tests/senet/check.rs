@@ -748,9 +748,16 @@ fn simulated_records_name_their_rule_file() {
         outside.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("--rules-path"), "{err}");
+    // The note names the very folder the reader must give.
+    let folder = std::fs::canonicalize(dir.join("variants")).unwrap();
+    assert!(
+        err.contains(&format!("--rules-path {}`", folder.display())),
+        "{err}"
+    );
     let text = std::fs::read_to_string(&outside).unwrap();
     assert!(text.contains("[Rules \"long.senet\"]"), "{text}");
+    let (code, out, err) = senet_in(&elsewhere, &["check", outside.to_str().unwrap()]);
+    assert_eq!(code, 1, "refused without --rules-path: {out}{err}");
     let variants = dir.join("variants");
     let (code, out, err) = senet_in(
         &elsewhere,

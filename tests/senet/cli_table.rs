@@ -302,6 +302,39 @@ fn completion_offers_the_builtin_rule_sets_and_their_options() {
     assert!(help.contains("Examples:"), "{help}");
 }
 
+/// Every shell's script offers the rule set names and option names, and
+/// `compare`'s rule sets complete as `--rules` does.
+#[test]
+fn every_shell_completes_rule_sets_options_and_compare() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let (code, out, err) = senet(&["completions", shell], "", &[]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for name in senet::rules::builtin_names() {
+            assert!(out.contains(name), "no {name} in the {shell} completion");
+        }
+        for option in ["K-15a", "T-17b", "A-3/lowest"] {
+            assert!(
+                out.contains(option),
+                "no {option} in the {shell} completion"
+            );
+        }
+    }
+    // compare's RULES.
+    let (_, fish, _) = senet(&["completions", "fish"], "", &[]);
+    assert!(
+        fish.lines().any(|l| l
+            .starts_with("complete -c senet -n \"__fish_senet_using_subcommand compare\" -f -a")
+            && l.contains("kendall1979")),
+        "compare's RULES do not complete in fish"
+    );
+    let (_, bash, _) = senet(&["completions", "bash"], "", &[]);
+    let compare = &bash[bash.find("senet__subcmd__compare)").unwrap()..];
+    let compare = &compare[..compare.find(";;").unwrap()];
+    assert!(compare.contains("kendall1979"), "{compare}");
+    let (_, help, _) = senet(&["compare", "--help"], "", &[]);
+    assert!(!help.contains("piccione"), "{help}");
+}
+
 #[test]
 fn rules_list_and_show_print_json() {
     let (code, out, _) = senet(&["rules", "list", "--format", "json"], "", &[]);

@@ -456,3 +456,230 @@ fn standard_input_is_named_once() {
     let (code, _, err) = senet(&["check", "-"], &record);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A record whose tags have a duplicate, a name in the wrong case and a
+/// date that does not exist, its moves legal.
+const BAD_TAGS: &str = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026.13.45\"]\n\
+[Round \"1\"]\n[White \"Nefer\"]\n[black \"Kiya\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\
+[Round \"2\"]\n\n1. 2:9-11\n1... 2:10-12\n*\n";
+
+/// `replay`, `board` and `analyze` take check's header step with its tag
+/// findings: the same codes and words, and exit 1 for an error.
+#[test]
+fn every_command_that_reads_a_record_reports_checks_tag_findings() {
+    let path = scratch("tags.sgn", BAD_TAGS);
+    let path = path.to_str().unwrap();
+    let (code, out, _) = senet(&["check", "--format", "json", path], b"");
+    assert_eq!(code, 1);
+    let found: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("message").is_some())
+        .collect();
+    let codes: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    for want in [
+        "senet::sgn::date",
+        "senet::sgn::tag_case",
+        "senet::sgn::duplicate_tag",
+    ] {
+        assert!(codes.contains(&want), "check: {codes:?}");
+    }
+    for args in [
+        &["replay", path][..],
+        &["board", path, "--format", "text"],
+        &["analyze", path],
+    ] {
+        let (code, _, err) = senet(args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let said = words(&err);
+        for f in &found {
+            let (code, message) = (f["code"].as_str().unwrap(), f["message"].as_str().unwrap());
+            assert!(
+                said.contains(code) && said.contains(&words(message)),
+                "{args:?} does not say `{code}: {message}`:\n{err}"
+            );
+        }
+    }
+}
+
+/// `text` with every run of white space one space: a diagnostic wraps long
+/// lines where the terminal ends.
+fn words(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A file of `text` in a folder of this test run.
+fn scratch(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("senet-newcomer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A folder with no record in it: nothing was checked, which is a usage
+/// problem (exit 2), said on standard error.
+#[test]
+fn check_of_a_folder_without_records_says_nothing_was_checked() {
+    let dir = std::env::temp_dir().join(format!("senet-newcomer-empty-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
+    let (code, _, err) = senet(&["check", dir.to_str().unwrap()], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no .sgn file in"), "{err}");
+    assert!(err.contains("nothing was checked"), "{err}");
+}
+
+/// `--max-errors 0` shows each game's first problem and counts the rest,
+/// as `--help` says.
+#[test]
+fn max_errors_zero_shows_the_first_problem() {
+    let (_, help, _) = senet(&["check", "--help"], b"");
+    assert!(words(&help).contains("0 is taken as 1"), "{help}");
+    let record = "tests/fixtures/sgn/err/date.sgn";
+    let (one_code, one, _) = senet(
+        &["check", "--format", "short", "--max-errors", "1", record],
+        b"",
+    );
+    let (zero_code, zero, _) = senet(
+        &["check", "--format", "short", "--max-errors", "0", record],
+        b"",
+    );
+    assert_eq!((zero_code, zero.as_str()), (one_code, one.as_str()));
+    assert_eq!(zero_code, 1);
+    assert!(zero.contains("senet::sgn::date"), "{zero}");
+}
+
+/// The help for a record that does not say its rules names the command
+/// being run, with `--rules`.
+#[test]
+fn missing_rules_help_names_the_command_being_run() {
+    let record = "tests/fixtures/sgn/err/missing_rules.sgn";
+    for (args, command) in [
+        (&["check", record][..], "check"),
+        (&["replay", record], "replay"),
+        (&["board", record, "--format", "text"], "board"),
+        (&["analyze", record], "analyze"),
+    ] {
+        let (code, _, err) = senet(args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            words(&err).contains(&format!("or run `senet {command} --rules NAME`")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A finding that cites clauses ends with the command that prints them,
+/// and JSON gives the ids as an array beside the old `clause` string.
+#[test]
+fn cited_clauses_point_to_rules_explain() {
+    let record = "tests/fixtures/sgn/err/illegal_move-K-9a.sgn";
+    let (code, _, err) = senet(&["check", record], b"");
+    assert_eq!(code, 1, "{err}");
+    let help = words(&err);
+    assert!(
+        help.contains(
+            "what the rule says: `senet rules explain K-9a`, `senet rules explain P-4` 1 game"
+        ),
+        "{err}"
+    );
+    let (_, out, _) = senet(&["check", "--format", "json", record], b"");
+    let f: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(f["clause"], "K-9a, P-4");
+    assert_eq!(f["clauses"], serde_json::json!(["K-9a", "P-4"]));
+    for id in ["K-9a", "P-4"] {
+        let (code, out, err) = senet(&["rules", "explain", id], b"");
+        assert_eq!(code, 0, "{id}: {err}");
+        assert!(out.starts_with(id), "{id}: {out}");
+    }
+}
+
+/// fmt prints the warning check gives for a comment that swallowed moves,
+/// and `fmt --check` does not call canonical a text that lacks a turn
+/// number (`fmt --fix` adds it).
+#[test]
+fn fmt_warns_of_swallowed_moves_and_checks_turn_numbers() {
+    let record = "tests/fixtures/sgn/err/swallowed_moves.sgn";
+    let (_, _, err) = senet(&["fmt", "--stdout", record], b"");
+    assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
+    let (_, _, err) = senet(&["fmt", "--check", record], b"");
+    assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
+    // Byte for byte canonical, but Black's turn has no `1...`.
+    let text = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026.03.14\"]\n\
+[Round \"1\"]\n[White \"Nefer\"]\n[Black \"Kiya\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\n\
+1. 2:9-11 2:10-12\n2. 2:7-9\n*\n";
+    let path = scratch("turns.sgn", text);
+    let (_, canonical, _) = senet(&["fmt", "--stdout", path.to_str().unwrap()], b"");
+    assert_eq!(canonical, text, "the text is otherwise canonical");
+    let (code, out, err) = senet(&["fmt", "--check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("not canonical")
+            && out.contains("turns.sgn (a turn starts without its turn number at 10:11;"),
+        "{out}"
+    );
+    assert!(out.contains("senet fmt --fix"), "{out}");
+    // fmt's --help says why it takes no --rules.
+    let (_, help, _) = senet(&["fmt", "--help"], b"");
+    assert!(
+        words(&help).contains("fmt takes no `--rules` or `--option`"),
+        "{help}"
+    );
+}
+
+/// Look-alike characters are named by code point, with the fix, in
+/// position strings and option names too.
+#[test]
+fn look_alikes_are_named_in_positions_and_option_names() {
+    let (code, _, err) = senet(
+        &[
+            "moves",
+            "--rules",
+            "bga",
+            "--position",
+            "WBWBWBWBWB/10/10 w 0\u{2013}0 - 2",
+            "--throw",
+            "3",
+        ],
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(words(&err).contains("U+2013 EN DASH"), "{err}");
+    assert!(
+        words(&err).contains("write `WBWBWBWBWB/10/10 w 0-0 - 2`"),
+        "{err}"
+    );
+    let (code, _, err) = senet(
+        &["rules", "show", "bga", "--option", "A\u{2212}3/lowest"],
+        b"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("U+2212 MINUS SIGN"), "{err}");
+    assert!(words(&err).contains("write `A-3/lowest`"), "{err}");
+    let record = BAD_TAGS
+        .replace("[Date \"2026.13.45\"]", "[Date \"2026.03.14\"]")
+        .replace("[black ", "[Black ")
+        .replace("[Round \"2\"]\n", "[RuleOptions \"A\u{2013}1\"]\n");
+    let path = scratch("option.sgn", &record);
+    let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("U+2013 EN DASH") && err.contains("write `A-1`"),
+        "{err}"
+    );
+    let record = BAD_TAGS
+        .replace("[Date \"2026.13.45\"]", "[Date \"2026.03.14\"]")
+        .replace("[black ", "[Black ")
+        .replace(
+            "[Round \"2\"]\n",
+            "[SetUp \"1\"]\n[Position \"WBWBWBWBWB/10/10\u{00A0}w 0-0 - 1\"]\n",
+        );
+    let path = scratch("position.sgn", &record);
+    let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(words(&err).contains("U+00A0 NO-BREAK SPACE"), "{err}");
+}
