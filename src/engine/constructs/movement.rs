@@ -713,7 +713,7 @@ pub(crate) struct StepSets {
 
 impl Ruleset {
     /// Stage 6, forward moves of the pieces on `movers`. The candidates are
-    /// square sets per throw, compiled with the rule set (`FastTables`):
+    /// square sets per throw, compiled with the rule set (`Steps`):
     /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
     /// moves never legal (`fwd_dead`); each rule then clears the squares it
     /// forbids in this position (the setup guard, blockades, own and

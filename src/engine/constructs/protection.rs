@@ -286,7 +286,7 @@ pub(crate) enum Protect {
     /// part), or "on one of `squares`" (BL-5), or the two joined by `or`
     /// (K-9a/K-9b, JQ-6): shift-ands and one mask, without a branch.
     Runs { run: u8, squares: u64 },
-    /// Any other predicate: its postfix program ([`FastTables::program`]),
+    /// Any other predicate: its postfix program (`Masks::program`),
     /// or the walk of the tree of masks where there is none.
     #[default]
     Tree,
