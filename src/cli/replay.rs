@@ -21,11 +21,12 @@
 //! where the game ends in the unit of `--to`); 2 the file cannot be read,
 //! the rule set does not load, or there is no game N.
 
+use crate::engine::constructs::PlayedUnit;
 use crate::engine::{Position, Relocated, Ruleset, Side, Unit, UnitKind};
 use crate::notation::board::{self, Highlight};
 use crate::notation::header::{self, RulesCache};
 use crate::notation::reader::Reader;
-use crate::notation::replay::{Code, Finding, Replayer, Severity, Step, square_name};
+use crate::notation::replay::{Code, Finding, Replayer, Severity, Step};
 use crate::notation::syntax::{CommandKind, Comment, Game, Node, ResultToken, Span, UnitSyntax};
 use crate::picture::html::{GameView, StepView};
 use crate::rules::{Confinement, RulesError};
@@ -384,135 +385,23 @@ fn command_notes(rules: &Ruleset, c: &Comment) -> Vec<String> {
         .collect()
 }
 
-/// What a unit did, in words, one clause each.
+/// What a unit did, in words, one clause each: the constructs' gloss.
 fn events(rules: &Ruleset, p: &Played) -> Vec<String> {
     let u = &p.unit;
-    let fx = &p.effects;
-    let side = p.before.to_move;
-    let other = side.other();
-    let sq = |s: u8| square_name(rules, s);
-    let mut out = Vec::new();
     let throw = if let Some(f) = p.written.faces {
         format!("throw {} (sticks {f})", u.throw)
     } else {
         format!("throw {}", u.throw)
     };
-    match u.kind {
-        UnitKind::Skip => out.push(format!("{side} misses this turn")),
-        UnitKind::Pass => {
-            if u.forced {
-                out.push(format!("{throw}; no legal move: {side} passes"));
-            } else {
-                out.push(format!("{throw}; {side} passes by choice"));
-            }
-        }
-        UnitKind::NoThrow => out.push(format!("no throw; moves {} → {}", u.from, u.to)),
-        UnitKind::Move => {
-            if u.from == 0 {
-                out.push(format!(
-                    "{throw}; enters a piece from the hand on {}",
-                    sq(u.to)
-                ));
-            } else if u.to == 0 && !u.off {
-                out.push(format!(
-                    "{throw}; no legal move: the piece on {} goes back to the hand",
-                    sq(u.from)
-                ));
-            } else if let Some(second) = &u.split {
-                let part = |from: u8, to: u8, off: bool| {
-                    if off {
-                        format!("{from} → off")
-                    } else {
-                        format!("{from} → {to}")
-                    }
-                };
-                out.push(format!(
-                    "{throw}, split: moves {}, then {}",
-                    part(u.from, u.to, u.off),
-                    part(second.from, second.to, second.off)
-                ));
-                if let Some(crate::engine::Relocated::Hand) = second.relocated {
-                    out.push(format!(
-                        "the second piece landed on {} and goes back to the hand",
-                        sq(second.to)
-                    ));
-                }
-            } else if u.off {
-                out.push(format!("{throw}; bears off from {}", sq(u.from)));
-            } else if fx.backward {
-                out.push(format!("{throw}; moves backward {} → {}", u.from, u.to));
-            } else {
-                out.push(format!("{throw}; moves {} → {}", u.from, u.to));
-            }
-        }
+    PlayedUnit {
+        rules,
+        unit: u,
+        effects: &p.effects,
+        before: &p.before,
+        after: &p.after,
+        throw: &throw,
     }
-    if fx.truncation {
-        out.push(format!(
-            "stopped short on {}: the throw would have gone further",
-            sq(u.to)
-        ));
-    }
-    if fx.swap {
-        match fx.hit_to {
-            Some(d) if d == u.from => out.push(format!(
-                "swaps with {other}'s piece on {}, which goes back to {d}",
-                u.to
-            )),
-            Some(d) => out.push(format!(
-                "hits {other}'s piece on {}, which is sent to {}",
-                u.to,
-                sq(d)
-            )),
-            None => out.push(format!(
-                "hits {other}'s piece on {}, which joins the queue of dead pieces",
-                u.to
-            )),
-        }
-    }
-    match u.relocated {
-        Some(Relocated::Square(s)) => {
-            out.push(format!("landed on {} and goes on to {}", sq(u.to), sq(s)))
-        }
-        Some(Relocated::Queue) => out.push(format!(
-            "landed on {} and joins the queue of dead pieces",
-            sq(u.to)
-        )),
-        Some(Relocated::Hand) => {
-            out.push(format!("landed on {} and goes back to the hand", sq(u.to)))
-        }
-        None if fx.water && u.kind == UnitKind::Move && !u.off && !fx.swap && u.split.is_none() => {
-            out.push(format!("into the water on {}", sq(u.to)))
-        }
-        None => {}
-    }
-    if fx.queue_enter {
-        out.push("the head of the queue re-enters the board".to_string());
-    }
-    if p.after.skip[side.index()] && !p.before.skip[side.index()] {
-        out.push(format!("on {}, {side} will miss its next turn", sq(u.to)));
-    }
-    if let Some(b) = p.after.bound {
-        out.push(format!("the next throw must move the piece on {b}"));
-    }
-    if rules.game_over(&p.after) && rules.end.goal == crate::engine::Goal::MostBorneOff {
-        // BL-7: the board is empty; the counts decide, and the mover need
-        // not be the winner.
-        let [w, b] = p.after.off;
-        out.push(match rules.winner(&p.after) {
-            Some(s) => {
-                format!("the board is empty: {s} bore off more (White {w}, Black {b}) and wins")
-            }
-            None => format!("the board is empty and both sides bore off {w}: the game is drawn"),
-        });
-    } else if fx.won {
-        out.push(format!("{side} has borne off every piece and wins"));
-    } else if fx.bear_off {
-        out.push(format!("{side} has {} off", p.after.off[side.index()]));
-    }
-    if !fx.turn_ended && u.kind != UnitKind::Skip {
-        out.push("throws again".to_string());
-    }
-    out
+    .gloss()
 }
 
 /// `12.`, `12...`, or `12.2` / `12...3` for a unit of a turn of several.

@@ -5,11 +5,12 @@
 //! Stage: `Ruleset` (from `crate::rules`) + `Position` → legal units → `play`.
 
 pub mod constructs;
-mod fast;
 mod movegen;
 mod play;
 mod position;
 mod ruleset;
+#[cfg(test)]
+mod testing;
 mod unit;
 
 pub use constructs::{
@@ -17,7 +18,6 @@ pub use constructs::{
     Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach, Relocation, SquareRule,
     Starter, Throws, TurnRules, WhenTaken,
 };
-pub(crate) use fast::FastTables;
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;
 pub use position::{Heading, Origin, Position, Queue};
@@ -130,4 +130,21 @@ impl FromIterator<u8> for SquareSet {
         }
         set
     }
+}
+
+// Square-set arithmetic the stages share.
+
+/// All ones when `b`, else 0.
+#[inline(always)]
+pub(crate) fn mask_of(b: bool) -> u64 {
+    0u64.wrapping_sub(b as u64)
+}
+
+/// Bits of the squares strictly between `a` and `b` (`a < b`).
+pub(crate) fn between(a: u8, b: u8) -> u64 {
+    if b <= a + 1 {
+        return 0;
+    }
+    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+    hi & !((1u64 << (a + 1)) - 1)
 }

@@ -1,22 +1,21 @@
-//! Move generation and play over a compiled [`Ruleset`].
+//! Move generation over a compiled [`Ruleset`]: the order of the stages.
 //!
 //! One generator, `Ruleset::generate`, runs a fixed list of stages over
 //! square sets; `legal_units` runs it for the units alone and `refusals`
 //! for the refusals too, so what the checker explains is exactly what the
-//! generator decided. A move the compiled tables do not decide is tried by
-//! one function, `Ruleset::attempt`, which either builds the unit or says
-//! which constraint refused it.
+//! generator decided. Each stage's code, and the tables it starts from,
+//! live in its construct's module (`super::constructs`); this file says
+//! in which order they run, and splits the positions without rule state
+//! (`calm`) from the others. A move the compiled tables do not decide is
+//! tried by one function, `Ruleset::attempt`, which either builds the unit
+//! or says which constraint refused it.
 
 // Nested `if let`s here test a rule and then a position fact; keeping them
 // apart reads closer to the clauses than let-chains do.
 #![allow(clippy::collapsible_if)]
 
-use super::play::Effects;
-use super::unit::Relocated;
-use super::{
-    Backward, BlockadeKind, Clause, Goal, Heading, Hit, Origin, Position, Pred, Reach, Relocation,
-    Ruleset, Side, SquareSet, Unit, UnitKind,
-};
+use super::constructs::movement::HitDest;
+use super::{Backward, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
 
 /// Why a move was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -85,32 +84,15 @@ pub struct Refusal {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Dir {
+pub(crate) enum Dir {
     Forward,
     Backward,
-}
-
-/// Where a hit opposing piece goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum HitDest {
-    Square(u8),
-    /// Off the board into the dead-piece queue.
-    Queue,
-    /// Out of the game (BL-4).
-    Removed,
 }
 
 /// The outcome of trying one move: the unit, or the refusal together with,
 /// for a target refused only because it was protected on a square that
 /// diverts the mover (B-13), the diverted unit.
-type Tried = Result<Unit, (Refusal, Option<Unit>)>;
-
-/// The forward moves of a throw as square sets: see `Ruleset::step_sets`.
-struct StepSets {
-    steps: u64,
-    slow: u64,
-    off_from: u64,
-}
+pub(crate) type Tried = Result<Unit, (Refusal, Option<Unit>)>;
 
 /// What stages 1 to 5 leave for the stages that follow: the direction the
 /// turn's moves have gone (PC-4), the opening rule in force (K-5, K-7) and
@@ -148,9 +130,9 @@ impl Ruleset {
         out.clear();
         // Only a missed turn or a piece on a lock square with a release
         // gives a unit here.
-        if self.fast.enabled
+        if self.tables.enabled
             && !self.skip_due(pos)
-            && pos.pieces[pos.to_move.index()].0 & self.fast.release_squares == 0
+            && pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases == 0
         {
             return;
         }
@@ -158,7 +140,6 @@ impl Ruleset {
     }
 
     fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
-        let side = pos.to_move;
         if self.skip_due(pos) {
             out.push(Unit::skip());
             return;
@@ -166,41 +147,7 @@ impl Ruleset {
         if pos.extra && pos.bound.is_some() {
             return;
         }
-        for from in pos.pieces[side.index()].iter() {
-            if let Some(lock) = &self.squares[from as usize].lock {
-                if let Some(to) = lock.release_to {
-                    // When the release square is taken, the fallback is the
-                    // move's real destination (written `0:27-1`); only the
-                    // queue, which is no square, is written `=Q`.
-                    let (to, relocated) = if pos.at(to).is_none() {
-                        (to, None)
-                    } else {
-                        match lock.release_when_taken {
-                            None => continue,
-                            Some(r) => match self.relocate(pos, r, from) {
-                                Some(Some(Relocated::Square(s))) => (s, None),
-                                Some(Some(Relocated::Queue)) => (to, Some(Relocated::Queue)),
-                                _ => continue,
-                            },
-                        }
-                    };
-                    {
-                        out.push(Unit {
-                            kind: UnitKind::NoThrow,
-                            throw: 0,
-                            from,
-                            to,
-                            relocated,
-                            hit: false,
-                            extra_mark: false,
-                            off: false,
-                            forced: false,
-                            split: None,
-                        });
-                    }
-                }
-            }
-        }
+        self.release_units(pos, out);
     }
 
     /// Why each move of the side to move with `throw` is not legal. Moves
@@ -225,186 +172,6 @@ impl Ruleset {
         refused
     }
 
-    /// The clause a refusal cites, from the rule file's provenance.
-    pub fn clause_of(&self, refusal: &Refusal, pos: &Position) -> Clause {
-        let sq = |s: u8| self.squares.get(s as usize);
-        match refusal.forbid {
-            Forbid::NoPiece => String::new(),
-            Forbid::OwnPiece => self.movement.own_clause.clone(),
-            Forbid::BackwardOntoPiece | Forbid::BeforeStart => {
-                self.movement.backward_clause.clone()
-            }
-            Forbid::Protected => self.protection_clause(pos, refusal.to),
-            Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
-            Forbid::Gate(_) => self.movement.gate_clause.clone(),
-            Forbid::Immobile => self.movement.immobile_clause.clone(),
-            Forbid::BeyondEnd => self.bear_off.clause.clone(),
-            Forbid::ExitThrow => sq(refusal.from)
-                .map(|s| s.exit_clause.clone())
-                .unwrap_or_default(),
-            Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
-            Forbid::ArrivedThisTurn => sq(refusal.from)
-                .map(|s| s.exit_from_turn_start_clause.clone())
-                .unwrap_or_default(),
-            Forbid::Priority => self.movement.priority_clause.clone(),
-            // A backward move while a forward one exists: the compulsory
-            // forward move forbids it (B-8), or backward moves never happen.
-            Forbid::Backward => {
-                if self.movement.backward == Backward::Never
-                    || !self.movement.compulsory_clause.is_empty()
-                {
-                    self.movement.compulsory_clause.clone()
-                } else {
-                    self.movement.backward_clause.clone()
-                }
-            }
-            Forbid::Guard => self.movement.setup_guard_clause.clone(),
-            Forbid::StartingThrow => self.movement.start_throw_clause.clone(),
-            Forbid::Occupied => self.movement.swap_clause.clone(),
-            Forbid::Direction => self.movement.one_direction_clause.clone(),
-            Forbid::NoBackward => self.movement.no_backward_clause.clone(),
-            Forbid::Opening => self
-                .opening
-                .iter()
-                .find(|o| o.side == pos.to_move)
-                .map(|o| o.clause.clone())
-                .unwrap_or_default(),
-            // R-11's square, or the entry that bound the throw (PC-2).
-            Forbid::Bound => sq(pos.bound.unwrap_or(0))
-                .map(|s| s.bound_clause.clone())
-                .filter(|c| !c.is_empty())
-                .or_else(|| self.entry.as_ref().map(|e| e.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::Locked => self
-                .squares
-                .iter()
-                .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::HitSendsTaken => sq(refusal.to)
-                .map(|s| s.hit_clause.clone())
-                .unwrap_or_default(),
-            Forbid::RelocationBlocked => sq(refusal.to)
-                .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
-                .unwrap_or_default(),
-            Forbid::MissedTurn => self
-                .squares
-                .iter()
-                .find(|s| s.miss_turn)
-                .map(|s| s.miss_clause.clone())
-                .unwrap_or_default(),
-        }
-    }
-
-    /// The clause of the first protection predicate that holds for the piece
-    /// on `square` (the one that protects it).
-    fn protection_clause(&self, pos: &Position, square: u8) -> Clause {
-        fn find(rules: &Ruleset, pred: &Pred, pos: &Position, sq: u8) -> Option<Clause> {
-            match pred {
-                Pred::RunLength { clause, .. }
-                | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. }
-                | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
-                Pred::And(ps) => {
-                    if rules.eval(pred, pos, sq) {
-                        ps.iter().find_map(|p| find(rules, p, pos, sq))
-                    } else {
-                        None
-                    }
-                }
-                Pred::Or(ps) => ps.iter().find_map(|p| find(rules, p, pos, sq)),
-                Pred::Not(p) => {
-                    if rules.eval(pred, pos, sq) {
-                        // The negated predicate's own clause is the nearest citation.
-                        first_clause(p)
-                    } else {
-                        None
-                    }
-                }
-            }
-        }
-        fn first_clause(pred: &Pred) -> Option<Clause> {
-            match pred {
-                Pred::RunLength { clause, .. }
-                | Pred::Middle { clause }
-                | Pred::OnSquare { clause, .. }
-                | Pred::Taken { clause, .. }
-                | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => Some(clause.clone()),
-                Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
-                Pred::Not(p) => first_clause(p),
-            }
-        }
-        self.protection
-            .rule
-            .as_ref()
-            .and_then(|p| find(self, p, pos, square))
-            .unwrap_or_default()
-    }
-
-    pub(super) fn skip_due(&self, pos: &Position) -> bool {
-        pos.skip[pos.to_move.index()] && !pos.extra
-    }
-
-    /// Whether the side to move still needs its starting throw (KD-10).
-    fn start_throw_due(&self, pos: &Position) -> bool {
-        self.movement.start_throw.is_some() && pos.waiting[pos.to_move.index()]
-    }
-
-    /// Whether the piece on `from` is held by the setup guard (JQ-4): it
-    /// stands on one of its side's setup squares and the next square is taken.
-    fn guarded(&self, pos: &Position, from: u8) -> bool {
-        self.movement.setup_guard
-            && self.movement.setup_squares[pos.to_move.index()].contains(from)
-            && pos.occupied().contains(from + 1)
-    }
-
-    /// The throw the opening procedure gives the next unit (K-5: the
-    /// roll-off's 1), if any.
-    pub fn opening_throw(&self, pos: &Position) -> Option<u8> {
-        self.opening_rule(pos).and_then(|o| o.throw)
-    }
-
-    /// The opening rule binding the next unit, if any.
-    #[inline]
-    pub(super) fn opening_rule(&self, pos: &Position) -> Option<&super::OpeningRule> {
-        if pos.extra || self.opening.is_empty() {
-            return None;
-        }
-        let starter = match &self.starter {
-            super::Starter::Fixed(s, _) => *s,
-            super::Starter::ByLot(_) => return None,
-        };
-        let side = pos.to_move;
-        let first_turn = if side == starter || side == Side::Black {
-            1
-        } else {
-            2
-        };
-        if pos.turn != first_turn {
-            return None;
-        }
-        let rule = self.opening.iter().find(|o| o.side == side)?;
-        // P-4: only in a game from the standard setup. A position string
-        // alone shows it by its board: the whole setup for an opening that
-        // is the game's first unit (K-5), the side's own pieces on their
-        // setup squares otherwise (K-7).
-        let binds = match pos.origin {
-            Origin::Standard => true,
-            Origin::SetUp => false,
-            Origin::Unknown => {
-                let home = &self.movement.setup_squares;
-                if rule.throw.is_some() {
-                    pos.pieces == *home
-                } else {
-                    pos.pieces[side.index()] == home[side.index()]
-                }
-            }
-        };
-        binds.then_some(rule)
-    }
-
     /// The one generator, as a fixed list of stages: the units legal for
     /// `throw` into `out` and, when `WHY`, the refusal of every move a stage
     /// forbids into `why` (`legal_units` asks without, `refusals` with: the
@@ -412,21 +179,23 @@ impl Ruleset {
     /// generator decided). A stage for a construct the rule set does not
     /// have costs a test of a rule, the same in every position.
     ///
-    /// The stages, in order:
-    /// 1. a missed turn;
-    /// 2. a piece on a lock square (B-12);
-    /// 3. an opening that wants another throw (K-5, K-7);
-    /// 4. a starting throw still due (KD-10);
-    /// 5. one direction per turn (PC-4);
-    /// 6. forward moves ([`forward_stage`](Self::forward_stage): candidates
-    ///    per throw as square sets, cleared by the setup guard, gates,
-    ///    exits, blockades, own and protected pieces);
-    /// 7. the opening's square moved from;
-    /// 8. priority squares;
-    /// 9. entries from the hand (PC-2) and split throws (PC-3);
+    /// The stages, in order, each in its construct's module:
+    /// 1. a missed turn (R-10; `squares`);
+    /// 2. a piece on a lock square (B-12; `lock`);
+    /// 3. an opening that wants another throw (K-5, K-7; `opening`);
+    /// 4. a starting throw still due (KD-10; `opening`);
+    /// 5. one direction per turn (PC-4; `movement`);
+    /// 6. forward moves ([`forward_stage`](Self::forward_stage), `movement`:
+    ///    candidates per throw as square sets, cleared by the setup guard,
+    ///    gates, exits, blockades, own and protected pieces);
+    /// 7. the opening's square moved from (`opening`);
+    /// 8. priority squares (R-2; `squares`);
+    /// 9. entries from the hand (PC-2; `entry`) and split throws (PC-3;
+    ///    `movement`);
     /// 10. a diverted move (B-13);
-    /// 11. backward moves ([`backward_stage`](Self::backward_stage));
-    /// 12. the passes and the return to the hand (PC-5).
+    /// 11. backward moves ([`backward_stage`](Self::backward_stage),
+    ///     `movement`);
+    /// 12. the passes and the return to the hand (PC-5; `movement`).
     // Inlined, as the one caller of each form is: most of its stages are
     // then tests of the rule set the compiler sees together.
     #[inline]
@@ -506,61 +275,15 @@ impl Ruleset {
             }
             self.forward_stage::<WHY>(pos, throw, movers, out, why, &mut divert);
         }
-        // Opening constraint on the square moved from (K-5, K-7).
-        if let Some(rule) = opening {
-            if let Some(need) = rule.from {
-                let any = out[start..].iter().any(|u| u.from == need);
-                if any {
-                    let mut i = start;
-                    while i < out.len() {
-                        if out[i].from != need {
-                            let u = out.remove(i);
-                            if WHY {
-                                why.push(Refusal {
-                                    from: u.from,
-                                    to: u.to,
-                                    forbid: Forbid::Opening,
-                                });
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
-                } else if rule.lapse == super::Lapse::Pass {
-                    for u in out.drain(start..) {
-                        if WHY {
-                            why.push(Refusal {
-                                from: u.from,
-                                to: u.to,
-                                forbid: Forbid::Opening,
-                            });
-                        }
-                    }
-                    out.push(Unit::pass(throw, extra_mark, true));
-                    return;
-                }
-            }
+        // The square the opening moves from (K-5, K-7).
+        if let Some(rule) = opening
+            && self.opening_from_stage::<WHY>(rule, throw, start, out, why)
+        {
+            return;
         }
         // Priority squares.
-        let prio = self.movement.priority;
-        if me.0 & prio.0 != 0 && out[start..].iter().any(|u| prio.contains(u.from)) {
-            let mut i = start;
-            while i < out.len() {
-                if !prio.contains(out[i].from) {
-                    let u = out.remove(i);
-                    if WHY {
-                        why.push(Refusal {
-                            from: u.from,
-                            to: u.to,
-                            forbid: Forbid::Priority,
-                        });
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        }
-        if self.fast.hand_stage && heading != Heading::Backward {
+        self.priority_stage::<WHY>(me, start, out, why);
+        if self.tables.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
@@ -576,73 +299,11 @@ impl Ruleset {
                 out.push(u);
             }
         }
-        if out.len() == start && heading == Heading::Forward {
-            // PC-4: no backward move in a turn that went forward.
-            if WHY {
-                for from in me.iter() {
-                    if throw < from && !self.movement.immobile.contains(from) {
-                        let forbid = if self.movement.no_backward.contains(from) {
-                            Forbid::NoBackward
-                        } else {
-                            Forbid::Direction
-                        };
-                        why.push(Refusal {
-                            from,
-                            to: from - throw,
-                            forbid,
-                        });
-                    }
-                }
-            }
-        } else if out.len() == start && bound.is_none() {
-            // Backward moves when no forward move exists (T-9b, B-9).
-            if self.movement.backward != Backward::Never {
-                self.backward_stage::<WHY>(pos, throw, out, why);
-            }
-        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
-            let step = self.backward_step(throw);
-            for from in me.iter() {
-                if step < from && !self.movement.immobile.contains(from) {
-                    // PC-4: some squares never move backward at all.
-                    let forbid = if self.movement.no_backward.contains(from) {
-                        Forbid::NoBackward
-                    } else {
-                        Forbid::Backward
-                    };
-                    why.push(Refusal {
-                        from,
-                        to: from - step,
-                        forbid,
-                    });
-                }
-            }
-        }
-        if out.len() == start {
-            // PC-5: a piece that cannot move from its square goes back to hand.
-            let stuck = me.0 & self.fast.stuck_squares;
-            match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
-                Some(from) => out.push(Unit {
-                    kind: UnitKind::Move,
-                    throw,
-                    from,
-                    to: 0,
-                    relocated: None,
-                    hit: false,
-                    extra_mark,
-                    off: false,
-                    forced: true,
-                    split: None,
-                }),
-                None => out.push(Unit::pass(throw, extra_mark, true)),
-            }
-        } else if !self.fast.pass_beside_moves {
-            // No pass beside moves in this rule set.
-        } else if self.movement.voluntary_pass && bound.is_none() {
-            out.push(Unit::pass(throw, extra_mark, false));
-        } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
-            // KD-6: bearing off is never compulsory.
-            out.push(Unit::pass(throw, extra_mark, false));
-        }
+        // Backward moves when no forward move exists (T-9b, B-9), and the
+        // refusals of backward moves (PC-4, B-8).
+        self.backward_moves::<WHY>(pos, throw, heading, bound, start, out, why);
+        // The passes and the return to the hand (PC-5).
+        self.pass_stage(me, throw, bound, start, out);
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece
@@ -652,9 +313,9 @@ impl Ruleset {
     #[inline(always)]
     fn calm(&self, pos: &Position) -> bool {
         let side = pos.to_move.index();
-        let f = &self.fast;
+        let f = &self.tables;
         let quiet = !(pos.skip[side] & !pos.extra)
-            & (pos.pieces[side].0 & f.lock_squares == 0)
+            & (pos.pieces[side].0 & f.lock.squares == 0)
             & pos.bound.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));
         // An opening binds the first turn of a side only.
@@ -675,449 +336,46 @@ impl Ruleset {
     ) -> Option<(Heading, Option<&super::OpeningRule>)> {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
-        let extra_mark = self.throws.gives_extra(throw);
-        let refuse_all = |forbid: Forbid, why: &mut Vec<Refusal>| {
-            if WHY {
-                why.extend(me.iter().map(|from| Refusal {
-                    from,
-                    to: from,
-                    forbid,
-                }));
-            }
-        };
         if self.skip_due(pos) {
-            refuse_all(Forbid::MissedTurn, why);
+            refuse_all::<WHY>(me, Forbid::MissedTurn, why);
             return None;
         }
 
         // A piece on a lock square: it alone is dealt with (B-12).
-        let locked = me.0 & self.fast.lock_squares;
+        let locked = me.0 & self.tables.lock.squares;
         if locked != 0 {
             self.lock_stage::<WHY>(pos, throw, locked.trailing_zeros() as u8, out, why);
             return None;
         }
 
-        let opening = if self.fast.opening {
-            self.opening_rule(pos)
-        } else {
-            None
-        };
-        if let Some(rule) = opening {
-            if rule.throw.is_some_and(|t| t != throw) {
-                refuse_all(Forbid::Opening, why);
-                return None;
-            }
-        }
-
-        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
-        if let Some(need) = self.movement.start_throw
-            && need != throw
-            && self.start_throw_due(pos)
-        {
-            refuse_all(Forbid::StartingThrow, why);
-            out.push(Unit::pass(throw, extra_mark, true));
-            return None;
-        }
-
-        // PC-4: the turn's moves so far went this way.
-        let heading = if self.movement.one_direction {
-            pos.heading
-        } else {
-            Heading::Any
-        };
-        if heading == Heading::Backward && WHY {
-            for from in me.iter() {
-                why.push(Refusal {
-                    from,
-                    to: from.saturating_add(throw),
-                    forbid: Forbid::Direction,
-                });
-            }
-            if let Some(e) = &self.entry
-                && e.throws & (1 << throw) != 0
-                && pos.hand[side.index()] > 0
-            {
-                why.push(Refusal {
-                    from: 0,
-                    to: e.square,
-                    forbid: Forbid::Direction,
-                });
-            }
-        }
+        // An opening that wants another throw (K-5, K-7) or a starting
+        // throw still due (KD-10).
+        let opening = self.opening_stage::<WHY>(pos, throw, out, why)?;
+        // One direction per turn (PC-4).
+        let heading = self.direction_stage::<WHY>(pos, throw, why);
         Some((heading, opening))
-    }
-
-    /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
-    /// other pieces are held; the piece bears off with the lock's throws and
-    /// otherwise goes where the lock sends it, or the throw is passed.
-    fn lock_stage<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        from: u8,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-    ) {
-        let me = pos.pieces[pos.to_move.index()];
-        let extra_mark = self.throws.gives_extra(throw);
-        let Some(lock) = &self.squares[from as usize].lock else {
-            // `lock_squares` holds the squares with a lock.
-            return;
-        };
-        if WHY {
-            for other in me.iter().filter(|&s| s != from) {
-                why.push(Refusal {
-                    from: other,
-                    to: other,
-                    forbid: Forbid::Locked,
-                });
-            }
-        }
-        let off = self.board.off();
-        if lock.exit_throws & (1 << throw) != 0 {
-            // A bear-off from the lock square is a bear-off: it too needs
-            // all the side's pieces in the region (KD-10 Home Row, K-13).
-            // Refused, the throw does what any other throw does.
-            let outside = self
-                .bear_off
-                .all_in
-                .is_some_and(|region| me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0);
-            if !outside {
-                // A-8 "no": the turn ends after it, so it is written without `+`.
-                let extra = extra_mark && lock.exit_gives_extra;
-                out.push(Unit::bear_off(throw, from, off, extra));
-                return;
-            }
-            if WHY {
-                why.push(Refusal {
-                    from,
-                    to: off,
-                    forbid: Forbid::NotAllIn,
-                });
-            }
-        }
-        match self.relocate(pos, lock.otherwise, from) {
-            Some(None) | None => {
-                out.push(Unit::pass(throw, extra_mark, true));
-            }
-            Some(Some(dest)) => out.push(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from,
-                to: match dest {
-                    Relocated::Square(s) => s,
-                    Relocated::Queue => from,
-                    // Written `1-hand`, as PC-5's return.
-                    Relocated::Hand => 0,
-                },
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: false,
-                forced: false,
-                split: None,
-            }),
-        }
     }
 
     /// The refusal of the move of the piece on `from`, which a stage's
     /// masks cleared: the reason, in the order in which the rules are
     /// tried, is [`attempt`](Self::attempt)'s.
-    fn explain(&self, pos: &Position, from: u8, throw: u8, dir: Dir, why: &mut Vec<Refusal>) {
+    pub(crate) fn explain(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        dir: Dir,
+        why: &mut Vec<Refusal>,
+    ) {
         match self.attempt(pos, from, throw, dir) {
             Err((r, _)) => why.push(r),
             Ok(u) => debug_assert!(false, "the masks refused {u}, which is legal"),
         }
     }
 
-    /// Stage 6, forward moves of the pieces on `movers`. The candidates are
-    /// square sets per throw, compiled with the rule set (`FastTables`):
-    /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
-    /// moves never legal (`fwd_dead`); each rule then clears the squares it
-    /// forbids in this position (the setup guard, blockades, own and
-    /// protected pieces, a bear-off region). Squares whose move the tables
-    /// do not decide (truncation, overshoot, landings that relocate, hits
-    /// that divert) are tried one by one by [`attempt`](Self::attempt).
-    /// Units come in the order of the squares moved from.
-    #[inline]
-    fn forward_stage<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        movers: u64,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-        divert: &mut Option<Unit>,
-    ) {
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        let extra_mark = self.throws.gives_extra(throw);
-        // JQ-4: a piece on its setup square with the square in front taken
-        // does not move, forward or backward (refused first by `attempt`).
-        let guarded = if self.movement.setup_guard {
-            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
-        } else {
-            0
-        };
-        if WHY {
-            for from in SquareSet(guarded).iter() {
-                self.explain(pos, from, throw, Dir::Forward, why);
-            }
-        }
-        let movers = movers & !guarded;
-        let StepSets {
-            steps,
-            slow,
-            off_from,
-        } = self.step_sets(pos, throw, movers);
-        // Every ordinary step is this unit with its squares and hit filled in.
-        let template = Unit {
-            kind: UnitKind::Move,
-            throw,
-            from: 0,
-            to: 0,
-            relocated: None,
-            hit: false,
-            extra_mark,
-            off: false,
-            forced: false,
-            split: None,
-        };
-        let step = |from: u8, to: u8, hit: bool| Unit {
-            from,
-            to,
-            hit,
-            ..template
-        };
-        if slow == 0 {
-            // Ordinary steps only (most positions): no other test per piece.
-            let mut bits = steps;
-            while bits != 0 {
-                let from = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                out.push(step(
-                    from,
-                    from + throw,
-                    opp & (1u64 << (from + throw)) != 0,
-                ));
-            }
-        }
-        if slow != 0 {
-            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
-        }
-        if WHY {
-            // The squares the masks cleared.
-            for from in SquareSet(movers & !(steps | slow)).iter() {
-                self.explain(pos, from, throw, Dir::Forward, why);
-            }
-        }
-    }
-
-    /// The forward moves of stage 6 from `squares` when some of them are
-    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
-    /// the tables leave to [`attempt`](Self::attempt), in the order of the
-    /// squares. Out of line: few positions need it.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn forward_slow<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        squares: u64,
-        steps: u64,
-        off_from: u64,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-        divert: &mut Option<Unit>,
-    ) {
-        let f = &self.fast;
-        let extra_mark = self.throws.gives_extra(throw);
-        let mut bits = squares;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let b = 1u64 << from;
-            if steps & b != 0 {
-                out.push(self.plain_step(pos, from, throw));
-            } else if off_from & f.off_sure & b != 0 {
-                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
-            } else if off_from & b != 0 {
-                match self.bear_off_unit(pos, from, throw, extra_mark) {
-                    Ok(u) => out.push(u),
-                    Err((r, _)) => {
-                        if WHY {
-                            why.push(r);
-                        }
-                    }
-                }
-            } else {
-                match self.attempt(pos, from, throw, Dir::Forward) {
-                    Ok(u) => out.push(u),
-                    Err((r, d)) => {
-                        if d.is_some() && divert.is_none() {
-                            *divert = d;
-                        }
-                        if WHY {
-                            why.push(r);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The forward moves by `throw` of the pieces on `movers` (none held
-    /// by the setup guard), as square sets from the tables: `steps`, the
-    /// ordinary steps that are legal (not onto an own or a protected piece,
-    /// no blockade on the path); `slow`, the squares whose move the tables
-    /// do not decide, left to [`attempt`](Self::attempt) (bear-offs among
-    /// them in `off_from`). A square in neither has no legal move.
-    #[inline(always)]
-    fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
-        let f = &self.fast;
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        // A throw the tables do not cover (not one of the rule set's
-        // values): every move is tried by `attempt`.
-        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
-        let (t, plain, unhit_from, dead, off_from) = if tabled {
-            let t = throw as usize;
-            (
-                t,
-                f.fwd_plain[t],
-                f.fwd_unhit[t],
-                f.fwd_dead[t],
-                f.fwd_off[t],
-            )
-        } else {
-            (0, 0, 0, 0, 0)
-        };
-        // The protected opposing pieces, if an ordinary step lands on one
-        // (the shift-and of B-7 costs less than the test).
-        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-        let blocked = if self.blockades.is_empty() || !tabled {
-            0
-        } else {
-            self.blocked_steps(me, opp, throw, false)
-        };
-        let unhit = movers & unhit_from & !blocked;
-        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
-            | (unhit & !((me | opp) >> t));
-        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
-        // K-13, JQ-9: while some piece of the side is outside the region
-        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
-        // would refuse each one.
-        if let Some(region) = self.bear_off.all_in
-            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
-        {
-            slow &= !off_from;
-        }
-        StepSets {
-            steps,
-            slow,
-            off_from,
-        }
-    }
-
-    /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
-    /// MB-1, JQ-7), as [`forward_stage`](Self::forward_stage) does forward
-    /// moves: `back_plain` steps, cleared by blockades, own pieces and
-    /// protected or forbidden hits; `back_dead` never legal; the rest tried
-    /// by [`attempt`](Self::attempt).
-    #[inline]
-    fn backward_stage<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-    ) {
-        let f = &self.fast;
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        let guarded = if self.movement.setup_guard {
-            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
-        } else {
-            0
-        };
-        let movers = me & !guarded;
-        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
-        let (back, back_dead) = if tabled {
-            (f.back_plain[throw as usize], f.back_dead[throw as usize])
-        } else {
-            (0, 0)
-        };
-        let stepb = self.backward_step(throw);
-        // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
-        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
-            || self.movement.hit == Hit::Forbidden;
-        let (prot, blocked) = if back == 0 {
-            (0, 0)
-        } else {
-            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
-            let blocked = if self.blockades.is_empty() {
-                0
-            } else {
-                self.blocked_steps(me, opp, stepb, true)
-            };
-            (prot, blocked)
-        };
-        let extra_mark = self.throws.gives_extra(throw);
-        let mut bits = movers;
-        while bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let b = 1u64 << from;
-            if back & blocked & b != 0 {
-                // The path holds a blockade.
-                if WHY {
-                    self.explain(pos, from, throw, Dir::Backward, why);
-                }
-            } else if back & b != 0 {
-                let tb = b >> stepb;
-                let hit = opp & tb != 0;
-                if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
-                    out.push(Unit {
-                        kind: UnitKind::Move,
-                        throw,
-                        from,
-                        to: from - stepb,
-                        relocated: None,
-                        hit,
-                        extra_mark,
-                        off: false,
-                        forced: false,
-                        split: None,
-                    });
-                } else if WHY {
-                    self.explain(pos, from, throw, Dir::Backward, why);
-                }
-            } else if back_dead & b == 0 {
-                match self.attempt(pos, from, throw, Dir::Backward) {
-                    Ok(u) => out.push(u),
-                    Err((r, _)) => {
-                        if WHY {
-                            why.push(r);
-                        }
-                    }
-                }
-            } else if WHY {
-                self.explain(pos, from, throw, Dir::Backward, why);
-            }
-        }
-        if WHY {
-            for from in SquareSet(guarded).iter() {
-                self.explain(pos, from, throw, Dir::Backward, why);
-            }
-        }
-    }
-
     /// Tries one move. `Err` carries the refusal and, for B-13, the diverted
     /// unit that may replace it.
-    pub(super) fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
+    pub(crate) fn attempt(&self, pos: &Position, from: u8, throw: u8, dir: Dir) -> Tried {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
         let opp = pos.pieces[side.other().index()];
@@ -1168,10 +426,7 @@ impl Ruleset {
                     return refuse(to.min(off), Forbid::Gate(gates.trailing_zeros() as u8));
                 }
             }
-            let bears_off = match self.bear_off.reach {
-                Reach::ExactPast | Reach::Beyond => to >= off,
-                Reach::ExactLast => to >= len,
-            };
+            let bears_off = self.bear_off.bears_off(to, len);
             let immobile = self.movement.immobile.contains(from);
             if let Some(exits) = square.exit_throws {
                 if bears_off || immobile {
@@ -1185,12 +440,7 @@ impl Ruleset {
                 return refuse(to.min(off), Forbid::Immobile);
             }
             if bears_off {
-                let exact = match self.bear_off.reach {
-                    Reach::ExactPast => to == off,
-                    Reach::ExactLast => to == len,
-                    Reach::Beyond => true,
-                };
-                if !exact {
+                if !self.bear_off.exact(to, len) {
                     return refuse(off, Forbid::BeyondEnd);
                 }
                 return self.bear_off_unit(pos, from, throw, extra_mark);
@@ -1297,383 +547,17 @@ impl Ruleset {
             split: None,
         })
     }
+}
 
-    /// PC-2: entering a piece from the hand with a whole throw, onto an
-    /// empty entry square.
-    fn entries<const WHY: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        extra_mark: bool,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-    ) {
-        let Some(entry) = &self.entry else { return };
-        if pos.hand[pos.to_move.index()] == 0 || entry.throws & (1 << throw) == 0 {
-            return;
-        }
-        let to = entry.square;
-        let forbid = match pos.at(to) {
-            _ if pos.bound.is_some() => Some(Forbid::Bound),
-            Some(s) if s == pos.to_move => Some(Forbid::OwnPiece),
-            Some(_) => Some(Forbid::Occupied),
-            None => None,
-        };
-        match forbid {
-            Some(forbid) => {
-                if WHY {
-                    why.push(Refusal {
-                        from: 0,
-                        to,
-                        forbid,
-                    });
-                }
-            }
-            None => out.push(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from: 0,
-                to,
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: false,
-                forced: false,
-                split: None,
-            }),
-        }
-    }
-
-    /// PC-3: the throw split in two parts, each moving another piece forward
-    /// by its part, the second from the board the first left. A throw bound
-    /// to a piece (PC-2) must move that piece in one of the parts. Splits
-    /// never enter a piece.
-    fn split_units(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
-        for first in 1..throw {
-            let rest = throw - first;
-            // The first parts: ordinary steps from the square sets, the
-            // others tried by `attempt`, in the order of the squares.
-            let sets = self.step_sets(pos, first, self.unguarded(pos));
-            let mut xs = sets.steps | sets.slow;
-            while xs != 0 {
-                let x = xs.trailing_zeros() as u8;
-                xs &= xs - 1;
-                let u1 = if sets.steps >> x & 1 != 0 {
-                    self.plain_step(pos, x, first)
-                } else {
-                    match self.attempt(pos, x, first, Dir::Forward) {
-                        Ok(u) => u,
-                        Err(_) => continue,
-                    }
-                };
-                let mut mid = *pos;
-                let mut fx = Effects::default();
-                let part = u1.first_part();
-                self.move_part(pos, &mut mid, &mut fx, &part, first);
-                let landed = match part.relocated {
-                    Some(Relocated::Square(s)) => s,
-                    None if !part.off => part.to,
-                    _ => 0,
-                };
-                // The second part moves another piece than the one just
-                // moved; a bound throw keeps one of the two.
-                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
-                if let Some(b) = pos.bound
-                    && b != x
-                {
-                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
-                }
-                let sets2 = self.step_sets(&mid, rest, ys);
-                let mut ys = sets2.steps | sets2.slow;
-                while ys != 0 {
-                    let y = ys.trailing_zeros() as u8;
-                    ys &= ys - 1;
-                    let u2 = if sets2.steps >> y & 1 != 0 {
-                        self.plain_step(&mid, y, rest)
-                    } else {
-                        match self.attempt(&mid, y, rest, Dir::Forward) {
-                            Ok(u) => u,
-                            Err(_) => continue,
-                        }
-                    };
-                    out.push(Unit {
-                        throw,
-                        extra_mark,
-                        split: Some(u2.first_part()),
-                        ..u1
-                    });
-                }
-            }
-        }
-    }
-
-    /// The pieces of the side to move that the setup guard (JQ-4) does not
-    /// hold: a guarded piece has no move, forward or backward.
-    #[inline(always)]
-    fn unguarded(&self, pos: &Position) -> u64 {
-        let side = pos.to_move.index();
-        let me = pos.pieces[side].0;
-        if self.movement.setup_guard {
-            let taken = pos.occupied().0;
-            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
-        } else {
-            me
-        }
-    }
-
-    /// The ordinary step of the piece on `from` by `throw`, which
-    /// [`step_sets`](Self::step_sets) found legal: the unit `attempt` would
-    /// give for it.
-    #[inline(always)]
-    fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
-        let to = from + throw;
-        let opp = pos.pieces[pos.to_move.other().index()].0;
-        Unit {
-            kind: UnitKind::Move,
-            throw,
+/// Refuses every piece of `me` where it stands, for a stage that decides
+/// the whole list (a missed turn, an opening, a starting throw).
+#[inline]
+pub(crate) fn refuse_all<const WHY: bool>(me: SquareSet, forbid: Forbid, why: &mut Vec<Refusal>) {
+    if WHY {
+        why.extend(me.iter().map(|from| Refusal {
             from,
-            to,
-            relocated: None,
-            hit: opp >> to & 1 != 0,
-            extra_mark: self.throws.gives_extra(throw),
-            off: false,
-            forced: false,
-            split: None,
-        }
+            to: from,
+            forbid,
+        }));
     }
-
-    pub(super) fn bear_off_unit(
-        &self,
-        pos: &Position,
-        from: u8,
-        throw: u8,
-        extra_mark: bool,
-    ) -> Tried {
-        let off = self.board.off();
-        if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
-            return Err((
-                Refusal {
-                    from,
-                    to: off,
-                    forbid: Forbid::ArrivedThisTurn,
-                },
-                None,
-            ));
-        }
-        if let Some(region) = self.bear_off.all_in {
-            let me = pos.pieces[pos.to_move.index()];
-            if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
-                return Err((
-                    Refusal {
-                        from,
-                        to: off,
-                        forbid: Forbid::NotAllIn,
-                    },
-                    None,
-                ));
-            }
-        }
-        // P-1: the path of a bearing-off move runs to the last square.
-        let path = between(from, off);
-        if let Some(i) = self.blocked(pos, path) {
-            return Err((
-                Refusal {
-                    from,
-                    to: off,
-                    forbid: Forbid::Blockade(i),
-                },
-                None,
-            ));
-        }
-        Ok(Unit::bear_off(throw, from, off, extra_mark))
-    }
-
-    /// The first blockade found on `path`, as an index into `blockades`.
-    fn blocked(&self, pos: &Position, path: u64) -> Option<u8> {
-        let me = pos.pieces[pos.to_move.index()].0 & path;
-        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
-        for (i, b) in self.blockades.iter().enumerate() {
-            let hit = match b.of {
-                BlockadeKind::Opposing => has_run(opp, b.length),
-                BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
-                BlockadeKind::Any => has_run(opp | me, b.length),
-            };
-            if hit {
-                return Some(i as u8);
-            }
-        }
-        None
-    }
-
-    /// Whether the piece on `square` is protected.
-    pub fn protected(&self, pos: &Position, square: u8) -> bool {
-        match &self.protection.rule {
-            Some(p) => self.eval(p, pos, square),
-            None => false,
-        }
-    }
-
-    fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
-        match pred {
-            Pred::RunLength { lengths, .. } => {
-                let (len, _) = self.run_of(pos, square);
-                lengths & (1u64 << len) != 0
-            }
-            Pred::Middle { .. } => {
-                let (len, index) = self.run_of(pos, square);
-                len % 2 == 1 && index == len / 2
-            }
-            Pred::OnSquare { squares, .. } => squares.contains(square),
-            Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
-            Pred::OwnerSkips { .. } => pos.at(square).is_some_and(|s| pos.skip[s.index()]),
-            Pred::OwnerOn { squares, .. } => pos
-                .at(square)
-                .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
-            Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
-            Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
-            Pred::Not(p) => !self.eval(p, pos, square),
-        }
-    }
-
-    /// The length of the run containing `square` and the square's index in it
-    /// (0 = lowest square), counting only `protection.run_squares`. A piece
-    /// outside those squares is in no run (length 0).
-    fn run_of(&self, pos: &Position, square: u8) -> (u32, u32) {
-        let counted = self.protection.run_squares.0;
-        if counted & (1u64 << square) == 0 {
-            return (0, 0);
-        }
-        let side = match pos.at(square) {
-            Some(s) => s,
-            None => return (0, 0),
-        };
-        let bits = pos.pieces[side.index()].0 & counted;
-        let above = !(bits >> square);
-        let up = above.trailing_zeros();
-        let below = !(bits << (64 - square as u32));
-        let down = if square == 0 {
-            0
-        } else {
-            below.leading_zeros()
-        };
-        (up + down, down)
-    }
-
-    /// How far a backward move goes with `throw` (MB-1: one square).
-    fn backward_step(&self, throw: u8) -> u8 {
-        if self.movement.backward == Backward::OneSquareWhenNoForward {
-            1
-        } else {
-            throw
-        }
-    }
-
-    /// Where a hit piece on `to` goes when the mover came from `from`.
-    pub(super) fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
-        match self.squares[to as usize].hit_sends_to {
-            Some(d) if pos.at(d).is_none() => {
-                // The hit piece lands on `d` and that square's rule applies.
-                let mut occ = pos.occupied();
-                occ.remove(to);
-                occ.remove(from);
-                occ.insert(to); // the mover now stands on `to`
-                match self.squares[d as usize].on_land.as_ref() {
-                    Some(l) => match l.effect.resolve(d, occ, self.board.len, l.when_taken) {
-                        Some(Some(Relocated::Square(s))) => HitDest::Square(s),
-                        Some(Some(Relocated::Queue)) => HitDest::Queue,
-                        _ => HitDest::Square(d),
-                    },
-                    None => HitDest::Square(d),
-                }
-            }
-            _ => match self.movement.hit {
-                // A forbidden hit never reaches here (PC-3).
-                Hit::Swap | Hit::Forbidden => HitDest::Square(from),
-                Hit::Capture => HitDest::Removed,
-                Hit::LowestEmpty => {
-                    // The board once the mover stands on `to` (JQ-6): the
-                    // square it left is empty, so one always exists.
-                    let mut occ = pos.occupied();
-                    occ.remove(from);
-                    let q = (1..=self.board.len)
-                        .find(|&q| !occ.contains(q))
-                        .unwrap_or(from);
-                    HitDest::Square(q)
-                }
-            },
-        }
-    }
-
-    /// Where the piece on `from` goes by `effect` (a lock's release or
-    /// failed throw, B-12).
-    fn relocate(&self, pos: &Position, effect: Relocation, from: u8) -> Option<Option<Relocated>> {
-        let occ = SquareSet(pos.occupied().0 & !SquareSet::single(from).0);
-        effect.resolve(from, occ, self.board.len, None)
-    }
-
-    /// The square the dead-piece queue enters, if the rule set has one.
-    pub(super) fn queue_square(&self) -> Option<u8> {
-        self.squares
-            .iter()
-            .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
-    }
-
-    /// The winner, once a side has no pieces left in play (K-4); under
-    /// [`Goal::MostBorneOff`], once neither side has, the side that bore off
-    /// more (`None` for a draw: see [`game_over`](Self::game_over)).
-    pub fn winner(&self, pos: &Position) -> Option<Side> {
-        match self.end.goal {
-            Goal::BearOffAll => Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0),
-            Goal::MostBorneOff => {
-                if !self.game_over(pos) || pos.off[0] == pos.off[1] {
-                    None
-                } else if pos.off[0] > pos.off[1] {
-                    Some(Side::White)
-                } else {
-                    Some(Side::Black)
-                }
-            }
-        }
-    }
-
-    /// Whether the game has ended (with a winner, or drawn under BL-7).
-    pub fn game_over(&self, pos: &Position) -> bool {
-        match self.end.goal {
-            Goal::BearOffAll => Side::BOTH.into_iter().any(|s| pos.in_play(s) == 0),
-            Goal::MostBorneOff => Side::BOTH.into_iter().all(|s| pos.in_play(s) == 0),
-        }
-    }
-
-    /// The winner's points under the rule set's scoring (K-14), if it scores.
-    pub fn score(&self, pos: &Position) -> Option<(Side, u32)> {
-        let weights = self.end.score_by_row.as_ref()?;
-        let winner = self.winner(pos)?;
-        let loser = winner.other();
-        let points = pos.pieces[loser.index()]
-            .iter()
-            .map(|s| {
-                let row = self.board.row_of(s) as usize;
-                weights.get(row).copied().unwrap_or(0) as u32
-            })
-            .sum();
-        Some((winner, points))
-    }
-}
-
-/// Bits of the squares strictly between `a` and `b` (`a < b`).
-fn between(a: u8, b: u8) -> u64 {
-    if b <= a + 1 {
-        return 0;
-    }
-    let hi = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
-    hi & !((1u64 << (a + 1)) - 1)
-}
-
-/// Whether `bits` holds `n` consecutive set bits.
-fn has_run(bits: u64, n: u8) -> bool {
-    let mut acc = bits;
-    for i in 1..n {
-        acc &= bits >> i;
-    }
-    n > 0 && acc != 0
 }

@@ -6,8 +6,9 @@
 // Nested `if`s mirror the order of the rules they apply.
 #![allow(clippy::collapsible_if)]
 
-use super::fast::mask_of;
-use super::movegen::{HitDest, Refusal};
+use super::constructs::movement::HitDest;
+use super::mask_of;
+use super::movegen::Refusal;
 use super::unit::{Part, Relocated};
 use super::{Forbid, Heading, Position, Ruleset, Unit, UnitKind};
 
@@ -63,7 +64,7 @@ impl Ruleset {
     // `Result` cost a fifth of what a plain unit's play does.
     #[inline(always)]
     pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
-        if self.fast.enabled && self.plays_plainly(pos, unit) {
+        if self.tables.enabled && self.plays_plainly(pos, unit) {
             return Ok(self.play_plain(pos, unit));
         }
         self.play_general(pos, unit)
@@ -327,15 +328,15 @@ impl Ruleset {
         // Data-dependent tests (a hit, a bear-off) are combined with `&`
         // and masks rather than `&&`: a branch on them would be
         // mispredicted about as often as not.
-        let f = &self.fast;
+        let f = &self.tables;
         let me = pos.pieces[pos.to_move.index()].0;
-        let pos_ok = pos.queue.is_empty() & (me & f.lock_squares == 0);
+        let pos_ok = pos.queue.is_empty() & (me & f.lock.squares == 0);
         match unit.kind {
             UnitKind::Move => {
                 let to = 1u64 << (unit.to & 63);
                 // A hit lands plainly only where the hit piece is swapped
                 // or sent to the lowest empty square.
-                let landing = f.land_plain & (f.swap_plain | !mask_of(unit.hit));
+                let landing = f.squares.land_plain & (f.steps.swap_plain | !mask_of(unit.hit));
                 pos_ok
                     & ((unit.from | unit.to) < 64)
                     & unit.relocated.is_none()
@@ -366,9 +367,9 @@ impl Ruleset {
             // one, so there always is one).
             // (A test of the rule set, the same every time: no cost to
             // the rule sets that swap.)
-            let dest = if self.fast.hit_lowest {
+            let dest = if self.tables.steps.hit_lowest {
                 let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
-                1u64 << (!left & self.fast.board_squares).trailing_zeros()
+                1u64 << (!left & self.tables.squares.board_squares).trailing_zeros()
             } else {
                 from
             };
@@ -380,9 +381,9 @@ impl Ruleset {
             fx.bear_off = unit.off;
             // Into the water (B-12): the lock holds the piece from the
             // next unit on.
-            fx.water = self.fast.lock_squares & to != 0;
+            fx.water = self.tables.lock.squares & to != 0;
             // the owner misses the next turn.
-            p.skip[me] |= self.fast.miss_squares & to != 0;
+            p.skip[me] |= self.tables.squares.miss_squares & to != 0;
             // A bear-off's `to` is past every square moved from.
             fx.backward = unit.to < unit.from;
             // As in `play`; `to` is 0 for a bear-off.
@@ -417,7 +418,7 @@ impl Ruleset {
         // whatever the value that landed it); a bear-off lands nowhere.
         let bound = unit.kind == UnitKind::Move
             && !unit.off
-            && self.fast.bound_squares & (1u64 << unit.to) != 0;
+            && self.tables.squares.bound_squares & (1u64 << unit.to) != 0;
         let ends_turn = if unit.kind == UnitKind::Move {
             (!unit.extra_mark & !bound) | none_left
         } else if unit.forced {

@@ -6,6 +6,7 @@
 //! (`K-9a`) that the rule file cited for it, so that the engine can say which
 //! rule forbids a move.
 
+use super::constructs::{bear_off, entry, lock, movement, opening, protection, squares};
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, House, Movement, OpeningRule, Protection,
     SquareRule, Starter, Throws, TurnRules,
@@ -49,11 +50,73 @@ pub struct Ruleset {
     pub(crate) turn: TurnRules,
     /// How a game ends and is scored.
     pub(crate) end: EndRules,
-    /// Tables of the generator's square sets, derived from the fields
-    /// above when the rule file is compiled (`FastTables::compile`).
-    /// The fields are private so that they cannot change under it: only
-    /// the rules compiler builds a rule set.
-    pub(crate) fast: super::FastTables,
+    /// The tables the generator's stages and plain play read, derived
+    /// from the fields above when the rule file is compiled
+    /// ([`Tables::compile`]). The fields are private so that they cannot
+    /// change under it: only the rules compiler builds a rule set.
+    pub(crate) tables: Tables,
+}
+
+/// Tables derived from a [`Ruleset`] when it is compiled, each by the
+/// construct whose stage reads it: square sets (bit `s` = square `s`) and
+/// flags that let a stage cost one test in the rule sets without its
+/// construct. A default value has `enabled == false`: every move then goes
+/// through `attempt` and every unit through the general `play` (the
+/// referee of the tables in the engine's tests).
+///
+/// The tables are derived data: they take no part in comparing rule sets
+/// (`PartialEq` is always true, so two rule sets are equal when their rules
+/// are) and print as `Tables { enabled }` only.
+#[derive(Clone, Default)]
+pub(crate) struct Tables {
+    /// The tables were compiled (always, for a compiled rule set).
+    pub enabled: bool,
+    /// The per-throw square sets of stages 6 and 11 (`constructs/movement.rs`).
+    pub steps: movement::Steps,
+    /// The protection rule's masks (`constructs/protection.rs`).
+    pub protection: protection::Masks,
+    /// The lock squares (`constructs/lock.rs`).
+    pub lock: lock::LockSquares,
+    /// What landing on a square does (`constructs/squares.rs`).
+    pub squares: squares::Landings,
+    /// The squares a bear-off is sure from (`constructs/bear_off.rs`).
+    pub bear_off: bear_off::BearOffSquares,
+    /// The opening's stages may apply (`constructs/opening.rs`).
+    pub opening: bool,
+    /// Stage 9 runs: entries from the hand or split throws
+    /// (`constructs/entry.rs`).
+    pub hand_stage: bool,
+}
+
+impl Tables {
+    /// Every construct's tables, from the finished rule set: the one place
+    /// they are compiled.
+    pub(crate) fn compile(rules: &Ruleset) -> Tables {
+        Tables {
+            enabled: true,
+            steps: movement::Steps::compile(rules),
+            protection: protection::Masks::compile(&rules.protection),
+            lock: lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]),
+            squares: squares::Landings::compile(rules),
+            bear_off: bear_off::BearOffSquares::compile(rules),
+            opening: opening::has_stages(rules),
+            hand_stage: entry::hand_stage(rules),
+        }
+    }
+}
+
+impl PartialEq for Tables {
+    fn eq(&self, _: &Tables) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables")
+            .field("enabled", &self.enabled)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Read access to the compiled rules; a rule set is built only by the rules

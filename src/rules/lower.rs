@@ -909,10 +909,10 @@ impl Lowerer<'_> {
             bear_off,
             turn,
             end,
-            fast: Default::default(),
+            tables: Default::default(),
         };
-        // The fast path's tables, from the finished rule set.
-        rules.fast = crate::engine::FastTables::compile(&rules);
+        // Each construct's tables, from the finished rule set.
+        rules.tables = crate::engine::Tables::compile(&rules);
         Some(rules)
     }
 

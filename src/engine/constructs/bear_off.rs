@@ -8,6 +8,7 @@
 //! reads.
 
 use super::words::*;
+use crate::engine::movegen::Tried;
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -155,4 +156,114 @@ pub(crate) fn refused(cx: &Refused) -> Said {
             ),
         ),
     }
+}
+
+/// The squares a bear-off is always allowed from, compiled with the rule
+/// set ([`BearOffSquares::compile`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BearOffSquares {
+    /// Squares from which `bear_off_unit` always allows a bear-off: no
+    /// "only from turn start" rule there, no `all_in` region (K-13)
+    /// and no blockade that could stand on the way.
+    pub sure: u64,
+}
+
+impl BearOffSquares {
+    /// The sure squares of a rule set.
+    pub(crate) fn compile(rules: &Ruleset) -> BearOffSquares {
+        let mut sure = 0;
+        for s in 1..=rules.board.len {
+            if !rules.squares[s as usize].exit_from_turn_start
+                && rules.bear_off.all_in.is_none()
+                && rules.blockades.is_empty()
+            {
+                sure |= 1 << s;
+            }
+        }
+        BearOffSquares { sure }
+    }
+}
+
+impl BearOff {
+    /// Whether a forward move ending on `to` (past the board when above
+    /// `len`) bears off.
+    #[inline]
+    pub(crate) fn bears_off(&self, to: u8, len: u8) -> bool {
+        match self.reach {
+            Reach::ExactPast | Reach::Beyond => to > len,
+            Reach::ExactLast => to >= len,
+        }
+    }
+
+    /// Whether a bear-off by a move ending on `to` reaches exactly as the
+    /// rule asks.
+    #[inline]
+    pub(crate) fn exact(&self, to: u8, len: u8) -> bool {
+        match self.reach {
+            Reach::ExactPast => to == len + 1,
+            Reach::ExactLast => to == len,
+            Reach::Beyond => true,
+        }
+    }
+}
+
+// Whether a bear-off is legal in a position.
+
+impl Ruleset {
+    pub(crate) fn bear_off_unit(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Tried {
+        let off = self.board.off();
+        if self.squares[from as usize].exit_from_turn_start && pos.arrived.contains(from) {
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::ArrivedThisTurn,
+                },
+                None,
+            ));
+        }
+        if let Some(region) = self.bear_off.all_in {
+            let me = pos.pieces[pos.to_move.index()];
+            if me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0 {
+                return Err((
+                    Refusal {
+                        from,
+                        to: off,
+                        forbid: Forbid::NotAllIn,
+                    },
+                    None,
+                ));
+            }
+        }
+        // P-1: the path of a bearing-off move runs to the last square.
+        let path = between(from, off);
+        if let Some(i) = self.blocked(pos, path) {
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::Blockade(i),
+                },
+                None,
+            ));
+        }
+        Ok(Unit::bear_off(throw, from, off, extra_mark))
+    }
+}
+
+// The replay gloss.
+
+/// A piece borne off.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; bears off from {}",
+        cx.throw,
+        cx.sq(cx.unit.from)
+    ));
 }

@@ -119,3 +119,79 @@ impl EndRules {
         )
     }
 }
+
+// The end of a game in a position: the winner, whether the game is
+// over, the score.
+
+impl Ruleset {
+    /// The winner, once a side has no pieces left in play (K-4); under
+    /// [`Goal::MostBorneOff`], once neither side has, the side that bore off
+    /// more (`None` for a draw: see [`game_over`](Self::game_over)).
+    pub fn winner(&self, pos: &Position) -> Option<Side> {
+        match self.end.goal {
+            Goal::BearOffAll => Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0),
+            Goal::MostBorneOff => {
+                if !self.game_over(pos) || pos.off[0] == pos.off[1] {
+                    None
+                } else if pos.off[0] > pos.off[1] {
+                    Some(Side::White)
+                } else {
+                    Some(Side::Black)
+                }
+            }
+        }
+    }
+
+    /// Whether the game has ended (with a winner, or drawn under BL-7).
+    pub fn game_over(&self, pos: &Position) -> bool {
+        match self.end.goal {
+            Goal::BearOffAll => Side::BOTH.into_iter().any(|s| pos.in_play(s) == 0),
+            Goal::MostBorneOff => Side::BOTH.into_iter().all(|s| pos.in_play(s) == 0),
+        }
+    }
+
+    /// The winner's points under the rule set's scoring (K-14), if it scores.
+    pub fn score(&self, pos: &Position) -> Option<(Side, u32)> {
+        let weights = self.end.score_by_row.as_ref()?;
+        let winner = self.winner(pos)?;
+        let loser = winner.other();
+        let points = pos.pieces[loser.index()]
+            .iter()
+            .map(|s| {
+                let row = self.board.row_of(s) as usize;
+                weights.get(row).copied().unwrap_or(0) as u32
+            })
+            .sum();
+        Some((winner, points))
+    }
+}
+
+// The replay gloss: the end of the game, the pieces borne off, and
+// whether the side throws again.
+
+/// A game that ended with the unit, or the side's count of pieces off.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let (rules, fx, side) = (cx.rules, cx.effects, cx.side());
+    if rules.game_over(cx.after) && rules.end.goal == Goal::MostBorneOff {
+        // BL-7: the board is empty; the counts decide, and the mover need
+        // not be the winner.
+        let [w, b] = cx.after.off;
+        out.push(match rules.winner(cx.after) {
+            Some(s) => {
+                format!("the board is empty: {s} bore off more (White {w}, Black {b}) and wins")
+            }
+            None => format!("the board is empty and both sides bore off {w}: the game is drawn"),
+        });
+    } else if fx.won {
+        out.push(format!("{side} has borne off every piece and wins"));
+    } else if fx.bear_off {
+        out.push(format!("{side} has {} off", cx.after.off[side.index()]));
+    }
+}
+
+/// `throws again`: the turn goes on.
+pub(crate) fn glossed_turn(cx: &PlayedUnit, out: &mut Vec<String>) {
+    if !cx.effects.turn_ended && cx.unit.kind != UnitKind::Skip {
+        out.push("throws again".to_string());
+    }
+}

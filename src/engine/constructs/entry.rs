@@ -69,3 +69,70 @@ pub(crate) fn refused_bound(cx: &Refused) -> Said {
     };
     Said::new("the throw belongs to another piece", sentence)
 }
+
+// The generator's side: stage 9's entries from the hand.
+
+/// Whether stage 9 runs in the rule set: it enters pieces from the hand
+/// (PC-2) or splits throws (PC-3).
+pub(crate) fn hand_stage(rules: &Ruleset) -> bool {
+    rules.entry.is_some() || rules.movement.split
+}
+
+impl Ruleset {
+    /// PC-2: entering a piece from the hand with a whole throw, onto an
+    /// empty entry square.
+    pub(crate) fn entries<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let Some(entry) = &self.entry else { return };
+        if pos.hand[pos.to_move.index()] == 0 || entry.throws & (1 << throw) == 0 {
+            return;
+        }
+        let to = entry.square;
+        let forbid = match pos.at(to) {
+            _ if pos.bound.is_some() => Some(Forbid::Bound),
+            Some(s) if s == pos.to_move => Some(Forbid::OwnPiece),
+            Some(_) => Some(Forbid::Occupied),
+            None => None,
+        };
+        match forbid {
+            Some(forbid) => {
+                if WHY {
+                    why.push(Refusal {
+                        from: 0,
+                        to,
+                        forbid,
+                    });
+                }
+            }
+            None => out.push(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from: 0,
+                to,
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: false,
+                forced: false,
+                split: None,
+            }),
+        }
+    }
+}
+
+// The replay gloss.
+
+/// A piece entered from the hand (PC-2).
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; enters a piece from the hand on {}",
+        cx.throw,
+        cx.sq(cx.unit.to)
+    ));
+}

@@ -1,7 +1,8 @@
 //! Locks (B-12): a square whose piece holds its owner's other pieces
 //! until a throw bears it off, or a move without a throw releases it.
 //!
-//! The model value with its clauses, and its words: how `senet rules show`
+//! The model value with its clauses, its squares for the generator, the
+//! lock stage and the release without a throw, and its words: how `senet rules show`
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
@@ -143,4 +144,187 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         "pieces held by the water",
         format!("{side} has a piece held in the water: no other piece of {side} may move"),
     )
+}
+
+// The generator's side: the lock squares, the lock stage (stage 2) and
+// the release without a throw.
+
+/// The squares with a lock, compiled with the rule set: the generator's
+/// lock stage and the play of a plain unit test a position against them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LockSquares {
+    /// Squares with a lock (B-12): a side with a piece there is dealt
+    /// with by the lock stage.
+    pub squares: u64,
+    /// Squares whose lock has a release move (`0:27-15`).
+    pub releases: u64,
+}
+
+impl LockSquares {
+    /// The lock squares of a board's square rules.
+    pub(crate) fn compile(squares: &[SquareRule]) -> LockSquares {
+        let mut t = LockSquares::default();
+        for (s, r) in squares.iter().enumerate() {
+            if let Some(lock) = &r.lock {
+                t.squares |= 1 << s;
+                if lock.release_to.is_some() {
+                    t.releases |= 1 << s;
+                }
+            }
+        }
+        t
+    }
+}
+
+impl Ruleset {
+    /// The releases due without a throw (`0:27-15`, B-12) of the side to
+    /// move's pieces on lock squares, into `out`.
+    // The lock, then its release: apart, as the clauses read.
+    #[allow(clippy::collapsible_if)]
+    pub(crate) fn release_units(&self, pos: &Position, out: &mut Vec<Unit>) {
+        let side = pos.to_move;
+        for from in pos.pieces[side.index()].iter() {
+            if let Some(lock) = &self.squares[from as usize].lock {
+                if let Some(to) = lock.release_to {
+                    // When the release square is taken, the fallback is the
+                    // move's real destination (written `0:27-1`); only the
+                    // queue, which is no square, is written `=Q`.
+                    let (to, relocated) = if pos.at(to).is_none() {
+                        (to, None)
+                    } else {
+                        match lock.release_when_taken {
+                            None => continue,
+                            Some(r) => match self.relocate(pos, r, from) {
+                                Some(Some(Relocated::Square(s))) => (s, None),
+                                Some(Some(Relocated::Queue)) => (to, Some(Relocated::Queue)),
+                                _ => continue,
+                            },
+                        }
+                    };
+                    {
+                        out.push(Unit {
+                            kind: UnitKind::NoThrow,
+                            throw: 0,
+                            from,
+                            to,
+                            relocated,
+                            hit: false,
+                            extra_mark: false,
+                            off: false,
+                            forced: false,
+                            split: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Ruleset {
+    /// Stage 2: the side has a piece on the lock square `from` (B-12). Its
+    /// other pieces are held; the piece bears off with the lock's throws and
+    /// otherwise goes where the lock sends it, or the throw is passed.
+    pub(crate) fn lock_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        from: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let me = pos.pieces[pos.to_move.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let Some(lock) = &self.squares[from as usize].lock else {
+            // `lock_squares` holds the squares with a lock.
+            return;
+        };
+        if WHY {
+            for other in me.iter().filter(|&s| s != from) {
+                why.push(Refusal {
+                    from: other,
+                    to: other,
+                    forbid: Forbid::Locked,
+                });
+            }
+        }
+        let off = self.board.off();
+        if lock.exit_throws & (1 << throw) != 0 {
+            // A bear-off from the lock square is a bear-off: it too needs
+            // all the side's pieces in the region (KD-10 Home Row, K-13).
+            // Refused, the throw does what any other throw does.
+            let outside = self
+                .bear_off
+                .all_in
+                .is_some_and(|region| me.0 & !region.0 != 0 || pos.queue.count(pos.to_move) > 0);
+            if !outside {
+                // A-8 "no": the turn ends after it, so it is written without `+`.
+                let extra = extra_mark && lock.exit_gives_extra;
+                out.push(Unit::bear_off(throw, from, off, extra));
+                return;
+            }
+            if WHY {
+                why.push(Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::NotAllIn,
+                });
+            }
+        }
+        match self.relocate(pos, lock.otherwise, from) {
+            Some(None) | None => {
+                out.push(Unit::pass(throw, extra_mark, true));
+            }
+            Some(Some(dest)) => out.push(Unit {
+                kind: UnitKind::Move,
+                throw,
+                from,
+                to: match dest {
+                    Relocated::Square(s) => s,
+                    Relocated::Queue => from,
+                    // Written `1-hand`, as PC-5's return.
+                    Relocated::Hand => 0,
+                },
+                relocated: None,
+                hit: false,
+                extra_mark,
+                off: false,
+                forced: false,
+                split: None,
+            }),
+        }
+    }
+
+    /// Where the piece on `from` goes by `effect` (a lock's release or
+    /// failed throw, B-12).
+    pub(crate) fn relocate(
+        &self,
+        pos: &Position,
+        effect: Relocation,
+        from: u8,
+    ) -> Option<Option<Relocated>> {
+        let occ = SquareSet(pos.occupied().0 & !SquareSet::single(from).0);
+        effect.resolve(from, occ, self.board.len, None)
+    }
+}
+
+// The replay gloss: the release without a throw, a piece into the water.
+
+/// A lock's release without a throw (`0:27-15`).
+pub(crate) fn glossed_release(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!("no throw; moves {} → {}", cx.unit.from, cx.unit.to));
+}
+
+/// A piece that lands on a lock square and stays there (B-12), or a hit
+/// piece sent elsewhere that counts as such.
+pub(crate) fn glossed_water(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let u = cx.unit;
+    if cx.effects.water
+        && u.kind == UnitKind::Move
+        && !u.off
+        && !cx.effects.swap
+        && u.split.is_none()
+    {
+        out.push(format!("into the water on {}", cx.sq(u.to)))
+    }
 }

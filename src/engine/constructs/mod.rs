@@ -6,8 +6,9 @@
 //!
 //! Stage: handed span-free values by the rules compiler (`crate::rules`),
 //! used by move generation and play (`super::movegen`) and, for their
-//! words, by `senet rules show`, `senet::rules::summary` and the
-//! explanations of `senet check`, `replay` and `moves --why`.
+//! words, by `senet rules show`, `senet::rules::summary`, the
+//! explanations of `senet check`, `replay` and `moves --why`, and the
+//! replay gloss.
 
 pub mod bear_off;
 pub mod blockade;
@@ -36,7 +37,8 @@ pub use relocation::{Landing, Relocation, WhenTaken};
 pub use squares::SquareRule;
 pub use throws::Throws;
 
-use crate::engine::{Forbid, Position, Refusal, Ruleset};
+use crate::engine::{Clause, Forbid, Position, Refusal, Ruleset, UnitKind};
+pub use words::PlayedUnit;
 use words::{Refused, Said};
 
 impl Refusal {
@@ -74,6 +76,112 @@ impl Refusal {
             Forbid::Locked => lock::refused(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
             Forbid::HitSendsTaken => squares::refused_hit(&cx),
+        }
+    }
+}
+
+impl PlayedUnit<'_> {
+    /// What the unit did, in words, one clause each (the gloss of `senet
+    /// replay`): what the unit is, then what each construct that acted
+    /// did, in this order.
+    pub fn gloss(&self) -> Vec<String> {
+        let u = self.unit;
+        let mut out = Vec::new();
+        match u.kind {
+            UnitKind::Skip => squares::glossed_skip(self, &mut out),
+            UnitKind::Pass => movement::glossed_pass(self, &mut out),
+            UnitKind::NoThrow => lock::glossed_release(self, &mut out),
+            UnitKind::Move if u.from == 0 => entry::glossed(self, &mut out),
+            UnitKind::Move if u.to == 0 && !u.off => squares::glossed_stuck(self, &mut out),
+            UnitKind::Move => match &u.split {
+                Some(second) => movement::glossed_split(self, second, &mut out),
+                None if u.off => bear_off::glossed(self, &mut out),
+                None => movement::glossed_move(self, &mut out),
+            },
+        }
+        squares::glossed_truncation(self, &mut out);
+        movement::glossed_hit(self, &mut out);
+        if !relocation::glossed(self, &mut out) {
+            lock::glossed_water(self, &mut out);
+        }
+        relocation::glossed_queue(self, &mut out);
+        squares::glossed_landing(self, &mut out);
+        end::glossed(self, &mut out);
+        end::glossed_turn(self, &mut out);
+        out
+    }
+}
+
+// The clause a refusal cites: like its words, by the refusing construct.
+
+impl Ruleset {
+    /// The clause a refusal cites, from the rule file's provenance.
+    pub fn clause_of(&self, refusal: &Refusal, pos: &Position) -> Clause {
+        let sq = |s: u8| self.squares.get(s as usize);
+        match refusal.forbid {
+            Forbid::NoPiece => String::new(),
+            Forbid::OwnPiece => self.movement.own_clause.clone(),
+            Forbid::BackwardOntoPiece | Forbid::BeforeStart => {
+                self.movement.backward_clause.clone()
+            }
+            Forbid::Protected => self.protection_clause(pos, refusal.to),
+            Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
+            Forbid::Gate(_) => self.movement.gate_clause.clone(),
+            Forbid::Immobile => self.movement.immobile_clause.clone(),
+            Forbid::BeyondEnd => self.bear_off.clause.clone(),
+            Forbid::ExitThrow => sq(refusal.from)
+                .map(|s| s.exit_clause.clone())
+                .unwrap_or_default(),
+            Forbid::NotAllIn => self.bear_off.all_in_clause.clone(),
+            Forbid::ArrivedThisTurn => sq(refusal.from)
+                .map(|s| s.exit_from_turn_start_clause.clone())
+                .unwrap_or_default(),
+            Forbid::Priority => self.movement.priority_clause.clone(),
+            // A backward move while a forward one exists: the compulsory
+            // forward move forbids it (B-8), or backward moves never happen.
+            Forbid::Backward => {
+                if self.movement.backward == Backward::Never
+                    || !self.movement.compulsory_clause.is_empty()
+                {
+                    self.movement.compulsory_clause.clone()
+                } else {
+                    self.movement.backward_clause.clone()
+                }
+            }
+            Forbid::Guard => self.movement.setup_guard_clause.clone(),
+            Forbid::StartingThrow => self.movement.start_throw_clause.clone(),
+            Forbid::Occupied => self.movement.swap_clause.clone(),
+            Forbid::Direction => self.movement.one_direction_clause.clone(),
+            Forbid::NoBackward => self.movement.no_backward_clause.clone(),
+            Forbid::Opening => self
+                .opening
+                .iter()
+                .find(|o| o.side == pos.to_move)
+                .map(|o| o.clause.clone())
+                .unwrap_or_default(),
+            // R-11's square, or the entry that bound the throw (PC-2).
+            Forbid::Bound => sq(pos.bound.unwrap_or(0))
+                .map(|s| s.bound_clause.clone())
+                .filter(|c| !c.is_empty())
+                .or_else(|| self.entry.as_ref().map(|e| e.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::Locked => self
+                .squares
+                .iter()
+                .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::HitSendsTaken => sq(refusal.to)
+                .map(|s| s.hit_clause.clone())
+                .unwrap_or_default(),
+            Forbid::RelocationBlocked => sq(refusal.to)
+                .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
+                .unwrap_or_default(),
+            Forbid::MissedTurn => self
+                .squares
+                .iter()
+                .find(|s| s.miss_turn)
+                .map(|s| s.miss_clause.clone())
+                .unwrap_or_default(),
         }
     }
 }

@@ -9,7 +9,10 @@
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
+use super::squares;
 use super::words::*;
+use crate::engine::movegen::Dir;
+use crate::engine::play::Effects;
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -267,5 +270,854 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         ),
         // `NoPiece`: `Refusal::words` sends only this module's refusals.
         _ => Said::new("no piece", format!("there is no {side} piece on {from}")),
+    }
+}
+
+// The generator's side.
+
+impl Ruleset {
+    /// Stage 5, one direction per turn (PC-4): the way the turn's moves
+    /// have gone so far. A turn gone backward has no forward move: with
+    /// `WHY`, every forward move and entry is refused.
+    #[inline]
+    pub(crate) fn direction_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        why: &mut Vec<Refusal>,
+    ) -> Heading {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()];
+        let heading = if self.movement.one_direction {
+            pos.heading
+        } else {
+            Heading::Any
+        };
+        if heading == Heading::Backward && WHY {
+            for from in me.iter() {
+                why.push(Refusal {
+                    from,
+                    to: from.saturating_add(throw),
+                    forbid: Forbid::Direction,
+                });
+            }
+            if let Some(e) = &self.entry
+                && e.throws & (1 << throw) != 0
+                && pos.hand[side.index()] > 0
+            {
+                why.push(Refusal {
+                    from: 0,
+                    to: e.square,
+                    forbid: Forbid::Direction,
+                });
+            }
+        }
+        heading
+    }
+}
+
+// Hits: where a hit piece goes.
+
+impl Ruleset {
+    /// Where a hit piece on `to` goes when the mover came from `from`.
+    pub(crate) fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
+        match self.squares[to as usize].hit_sends_to {
+            Some(d) if pos.at(d).is_none() => {
+                // The hit piece lands on `d` and that square's rule applies.
+                let mut occ = pos.occupied();
+                occ.remove(to);
+                occ.remove(from);
+                occ.insert(to); // the mover now stands on `to`
+                match self.squares[d as usize].on_land.as_ref() {
+                    Some(l) => match l.effect.resolve(d, occ, self.board.len, l.when_taken) {
+                        Some(Some(Relocated::Square(s))) => HitDest::Square(s),
+                        Some(Some(Relocated::Queue)) => HitDest::Queue,
+                        _ => HitDest::Square(d),
+                    },
+                    None => HitDest::Square(d),
+                }
+            }
+            _ => match self.movement.hit {
+                // A forbidden hit never reaches here (PC-3).
+                Hit::Swap | Hit::Forbidden => HitDest::Square(from),
+                Hit::Capture => HitDest::Removed,
+                Hit::LowestEmpty => {
+                    // The board once the mover stands on `to` (JQ-6): the
+                    // square it left is empty, so one always exists.
+                    let mut occ = pos.occupied();
+                    occ.remove(from);
+                    let q = (1..=self.board.len)
+                        .find(|&q| !occ.contains(q))
+                        .unwrap_or(from);
+                    HitDest::Square(q)
+                }
+            },
+        }
+    }
+}
+
+/// Where a hit opposing piece goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HitDest {
+    Square(u8),
+    /// Off the board into the dead-piece queue.
+    Queue,
+    /// Out of the game (BL-4).
+    Removed,
+}
+
+// Split throws (PC-3), the second half of stage 9.
+
+impl Ruleset {
+    /// PC-3: the throw split in two parts, each moving another piece forward
+    /// by its part, the second from the board the first left. A throw bound
+    /// to a piece (PC-2) must move that piece in one of the parts. Splits
+    /// never enter a piece.
+    pub(crate) fn split_units(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+    ) {
+        for first in 1..throw {
+            let rest = throw - first;
+            // The first parts: ordinary steps from the square sets, the
+            // others tried by `attempt`, in the order of the squares.
+            let sets = self.step_sets(pos, first, self.unguarded(pos));
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let u1 = if sets.steps >> x & 1 != 0 {
+                    self.plain_step(pos, x, first)
+                } else {
+                    match self.attempt(pos, x, first, Dir::Forward) {
+                        Ok(u) => u,
+                        Err(_) => continue,
+                    }
+                };
+                let mut mid = *pos;
+                let mut fx = Effects::default();
+                let part = u1.first_part();
+                self.move_part(pos, &mut mid, &mut fx, &part, first);
+                let landed = match part.relocated {
+                    Some(Relocated::Square(s)) => s,
+                    None if !part.off => part.to,
+                    _ => 0,
+                };
+                // The second part moves another piece than the one just
+                // moved; a bound throw keeps one of the two.
+                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
+                if let Some(b) = pos.bound
+                    && b != x
+                {
+                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+                }
+                let sets2 = self.step_sets(&mid, rest, ys);
+                let mut ys = sets2.steps | sets2.slow;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as u8;
+                    ys &= ys - 1;
+                    let u2 = if sets2.steps >> y & 1 != 0 {
+                        self.plain_step(&mid, y, rest)
+                    } else {
+                        match self.attempt(&mid, y, rest, Dir::Forward) {
+                            Ok(u) => u,
+                            Err(_) => continue,
+                        }
+                    };
+                    out.push(Unit {
+                        throw,
+                        extra_mark,
+                        split: Some(u2.first_part()),
+                        ..u1
+                    });
+                }
+            }
+        }
+    }
+}
+
+// Stage 11's entry point.
+
+impl Ruleset {
+    /// Stage 11 with its refusals: when no forward move exists, the
+    /// backward moves (T-9b, B-9), none in a turn that went forward
+    /// (PC-4); and with `WHY`, why each backward move is refused. `start`
+    /// is where this throw's units begin in `out`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn backward_moves<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        heading: Heading,
+        bound: Option<u8>,
+        start: usize,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let me = pos.pieces[pos.to_move.index()];
+        if out.len() == start && heading == Heading::Forward {
+            // PC-4: no backward move in a turn that went forward.
+            if WHY {
+                for from in me.iter() {
+                    if throw < from && !self.movement.immobile.contains(from) {
+                        let forbid = if self.movement.no_backward.contains(from) {
+                            Forbid::NoBackward
+                        } else {
+                            Forbid::Direction
+                        };
+                        why.push(Refusal {
+                            from,
+                            to: from - throw,
+                            forbid,
+                        });
+                    }
+                }
+            }
+        } else if out.len() == start && bound.is_none() {
+            // Backward moves when no forward move exists (T-9b, B-9).
+            if self.movement.backward != Backward::Never {
+                self.backward_stage::<WHY>(pos, throw, out, why);
+            }
+        } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
+            let step = self.backward_step(throw);
+            for from in me.iter() {
+                if step < from && !self.movement.immobile.contains(from) {
+                    // PC-4: some squares never move backward at all.
+                    let forbid = if self.movement.no_backward.contains(from) {
+                        Forbid::NoBackward
+                    } else {
+                        Forbid::Backward
+                    };
+                    why.push(Refusal {
+                        from,
+                        to: from - step,
+                        forbid,
+                    });
+                }
+            }
+        }
+    }
+}
+
+// Stage 12, the passes.
+
+impl Ruleset {
+    /// Stage 12: a throw without a unit is passed, or sends a stuck
+    /// piece back to the hand (PC-5); a list with moves may also end in a
+    /// voluntary pass (T-10, KD-6). `start` is where this throw's units
+    /// begin in `out`.
+    #[inline(always)]
+    pub(crate) fn pass_stage(
+        &self,
+        me: SquareSet,
+        throw: u8,
+        bound: Option<u8>,
+        start: usize,
+        out: &mut Vec<Unit>,
+    ) {
+        let extra_mark = self.throws.gives_extra(throw);
+        if out.len() == start {
+            // PC-5: a piece that cannot move from its square goes back to hand.
+            let stuck = me.0 & self.tables.squares.stuck_squares;
+            match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
+                Some(from) => out.push(Unit {
+                    kind: UnitKind::Move,
+                    throw,
+                    from,
+                    to: 0,
+                    relocated: None,
+                    hit: false,
+                    extra_mark,
+                    off: false,
+                    forced: true,
+                    split: None,
+                }),
+                None => out.push(Unit::pass(throw, extra_mark, true)),
+            }
+        } else if !self.tables.steps.pass_beside_moves {
+            // No pass beside moves in this rule set.
+        } else if self.movement.voluntary_pass && bound.is_none() {
+            out.push(Unit::pass(throw, extra_mark, false));
+        } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
+            // KD-6: bearing off is never compulsory.
+            out.push(Unit::pass(throw, extra_mark, false));
+        }
+    }
+}
+
+// The tables of stages 6 and 11, compiled with the rule set.
+//
+// Most moves of a game are ordinary steps that no rule touches: a piece
+// goes `t` squares on, onto an empty square or a swappable opposing piece.
+// `Steps::compile` works out, for every throw value and every square,
+// which moves are such ordinary steps (and which are bear-offs, and which
+// can never be legal), as square sets. The forward and backward stages
+// start from them and clear the squares each rule forbids in the position;
+// a move the tables do not decide is tried by `Ruleset::attempt`, so the
+// result is the same units in the same order as trying every move would
+// give.
+
+/// Throw values the tables cover: bit `v` of `u32` masks, as `Throws::extra`.
+pub(crate) const THROWS: usize = 32;
+
+/// The per-throw square sets of the forward and backward stages and what
+/// the play of a plain unit needs of movement. Square sets: bit `s` =
+/// square `s`; the arrays are indexed by the throw value.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Steps {
+    /// Bit `v`: the tables cover a throw of value `v` (the rule set's values).
+    pub throws: u32,
+    /// `throws` while the tables are in use, else 0: the one word the
+    /// generator tests.
+    pub tabled: u64,
+    /// The largest throw value the tables cover.
+    pub max_throw: u8,
+    /// Squares from which a forward move by the throw is an ordinary step:
+    /// it ends on the board `t` squares on, passes no gate, truncation or
+    /// overshoot square, starts on no immobile, exit or lock square, and
+    /// lands on a square without relocation (a "stay" landing
+    /// counts as none) or diversion. Legal exactly when no blockade stands
+    /// on its path and the target holds no own piece and no protected
+    /// opposing piece.
+    pub fwd_plain: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// unless the target holds an opposing piece (the target may divert a
+    /// mover that it refuses, B-13): onto an empty square it is a plain
+    /// step, onto an own piece never legal, onto an opposing piece it is
+    /// left to `attempt`.
+    pub fwd_unhit: [u64; THROWS],
+    /// Squares from which the forward move is a bear-off in every position:
+    /// legal exactly when `Ruleset::bear_off_unit` allows it.
+    pub fwd_off: [u64; THROWS],
+    /// Squares from which a forward move by the throw is never legal and
+    /// never diverts (a gate passed, an immobile square, the wrong exit
+    /// throw, past the end without bearing off).
+    pub fwd_dead: [u64; THROWS],
+    /// As `fwd_plain` for backward moves (when the rule set allows them).
+    pub back_plain: [u64; THROWS],
+    /// As `fwd_dead` for backward moves.
+    pub back_dead: [u64; THROWS],
+    /// Squares on which a hit opposing piece is simply swapped to the
+    /// mover's square (`Hit::Swap`) or sent to the lowest empty square
+    /// (`Hit::LowestEmpty`, JQ-6), with no `hit_sends_to`.
+    pub swap_plain: u64,
+    /// Hits send the hit piece to the lowest empty square (JQ-6).
+    pub hit_lowest: bool,
+    /// A unit list with a move may still end in a pass: voluntary passes
+    /// (T-10) or bear-offs that are never compulsory (KD-6).
+    pub pass_beside_moves: bool,
+}
+
+impl Steps {
+    /// The square sets of a rule set.
+    pub(crate) fn compile(rules: &Ruleset) -> Steps {
+        let mut f = Steps::default();
+        let len = rules.board.len;
+        let off = rules.board.off();
+        let mv = &rules.movement;
+        let sq = |s: u8| &rules.squares[s as usize];
+        for &v in &rules.throws.values {
+            f.throws |= 1 << v;
+            f.max_throw = f.max_throw.max(v);
+        }
+        for t in 1..THROWS as u8 {
+            for from in 1..=len {
+                let b = 1u64 << from;
+                // (JQ-4, the setup guard, depends on the square in front:
+                // the forward stage takes guarded pieces out per position.)
+                // Forward: the decisions of `attempt` that depend only on
+                // the squares, in its order.
+                let to = from + t;
+                let passed = between(from, to.min(off));
+                let trunc = mv.truncate_at.0 & passed != 0;
+                let over = mv.overshoot.0 & passed != 0;
+                let gate = mv.gates.0 & between(from, to) != 0;
+                let bears_off = rules.bear_off.bears_off(to, len);
+                let exact = rules.bear_off.exact(to, len);
+                let immobile = mv.immobile.contains(from);
+                if sq(from).lock.is_some() || trunc || over {
+                    // general
+                } else if gate {
+                    f.fwd_dead[t as usize] |= b;
+                } else if let Some(exits) = sq(from).exit_throws.filter(|_| bears_off || immobile) {
+                    if exits & (1 << t) == 0 {
+                        f.fwd_dead[t as usize] |= b;
+                    } else {
+                        f.fwd_off[t as usize] |= b;
+                    }
+                } else if immobile && !bears_off {
+                    f.fwd_dead[t as usize] |= b;
+                } else if bears_off {
+                    if exact {
+                        f.fwd_off[t as usize] |= b;
+                    } else {
+                        f.fwd_dead[t as usize] |= b;
+                    }
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && squares::lands_plainly(sq(to))
+                    && mv.hit != Hit::Forbidden
+                {
+                    f.fwd_plain[t as usize] |= b;
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && squares::unrelocated(&sq(to).on_land)
+                {
+                    // B-13 diversion only happens on a hit.
+                    f.fwd_unhit[t as usize] |= b;
+                }
+                // Backward.
+                if mv.backward == Backward::Never {
+                    continue;
+                }
+                let step = if mv.backward == Backward::OneSquareWhenNoForward {
+                    1
+                } else {
+                    t
+                };
+                if sq(from).lock.is_some() {
+                    // general
+                } else if immobile || step >= from || mv.no_backward.contains(from) {
+                    // (PC-4: a square without backward moves.)
+                    f.back_dead[t as usize] |= b;
+                } else if squares::lands_plainly(sq(from - step)) {
+                    f.back_plain[t as usize] |= b;
+                }
+            }
+        }
+        for s in 1..=len {
+            if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && sq(s).hit_sends_to.is_none() {
+                f.swap_plain |= 1 << s;
+            }
+        }
+        f.hit_lowest = mv.hit == Hit::LowestEmpty;
+        f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
+        f.tabled = u64::from(f.throws);
+        f
+    }
+}
+
+// Stages 6 and 11: forward and backward moves from the per-throw square
+// sets, and the setup guard (JQ-4) they apply first.
+
+/// The forward moves of a throw as square sets: see `Ruleset::step_sets`.
+pub(crate) struct StepSets {
+    steps: u64,
+    slow: u64,
+    off_from: u64,
+}
+
+impl Ruleset {
+    /// Stage 6, forward moves of the pieces on `movers`. The candidates are
+    /// square sets per throw, compiled with the rule set (`Steps`):
+    /// ordinary steps (`fwd_plain`, `fwd_unhit`), bear-offs (`fwd_off`),
+    /// moves never legal (`fwd_dead`); each rule then clears the squares it
+    /// forbids in this position (the setup guard, blockades, own and
+    /// protected pieces, a bear-off region). Squares whose move the tables
+    /// do not decide (truncation, overshoot, landings that relocate, hits
+    /// that divert) are tried one by one by [`attempt`](Self::attempt).
+    /// Units come in the order of the squares moved from.
+    #[inline]
+    pub(crate) fn forward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        movers: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let extra_mark = self.throws.gives_extra(throw);
+        // JQ-4: a piece on its setup square with the square in front taken
+        // does not move, forward or backward (refused first by `attempt`).
+        let guarded = if self.movement.setup_guard {
+            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+        let movers = movers & !guarded;
+        let StepSets {
+            steps,
+            slow,
+            off_from,
+        } = self.step_sets(pos, throw, movers);
+        // Every ordinary step is this unit with its squares and hit filled in.
+        let template = Unit {
+            kind: UnitKind::Move,
+            throw,
+            from: 0,
+            to: 0,
+            relocated: None,
+            hit: false,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        };
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
+        };
+        if slow == 0 {
+            // Ordinary steps only (most positions): no other test per piece.
+            let mut bits = steps;
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                out.push(step(
+                    from,
+                    from + throw,
+                    opp & (1u64 << (from + throw)) != 0,
+                ));
+            }
+        }
+        if slow != 0 {
+            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+        }
+        if WHY {
+            // The squares the masks cleared.
+            for from in SquareSet(movers & !(steps | slow)).iter() {
+                self.explain(pos, from, throw, Dir::Forward, why);
+            }
+        }
+    }
+
+    /// The forward moves of stage 6 from `squares` when some of them are
+    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
+    /// the tables leave to [`attempt`](Self::attempt), in the order of the
+    /// squares. Out of line: few positions need it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(crate) fn forward_slow<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        squares: u64,
+        steps: u64,
+        off_from: u64,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+        divert: &mut Option<Unit>,
+    ) {
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = squares;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if steps & b != 0 {
+                out.push(self.plain_step(pos, from, throw));
+            } else if off_from & self.tables.bear_off.sure & b != 0 {
+                out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
+            } else if off_from & b != 0 {
+                match self.bear_off_unit(pos, from, throw, extra_mark) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else {
+                match self.attempt(pos, from, throw, Dir::Forward) {
+                    Ok(u) => out.push(u),
+                    Err((r, d)) => {
+                        if d.is_some() && divert.is_none() {
+                            *divert = d;
+                        }
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The forward moves by `throw` of the pieces on `movers` (none held
+    /// by the setup guard), as square sets from the tables: `steps`, the
+    /// ordinary steps that are legal (not onto an own or a protected piece,
+    /// no blockade on the path); `slow`, the squares whose move the tables
+    /// do not decide, left to [`attempt`](Self::attempt) (bear-offs among
+    /// them in `off_from`). A square in neither has no legal move.
+    #[inline(always)]
+    pub(crate) fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+        let f = &self.tables.steps;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        // A throw the tables do not cover (not one of the rule set's
+        // values): every move is tried by `attempt`.
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (t, plain, unhit_from, dead, off_from) = if tabled {
+            let t = throw as usize;
+            (
+                t,
+                f.fwd_plain[t],
+                f.fwd_unhit[t],
+                f.fwd_dead[t],
+                f.fwd_off[t],
+            )
+        } else {
+            (0, 0, 0, 0, 0)
+        };
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test).
+        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
+        let blocked = if self.blockades.is_empty() || !tabled {
+            0
+        } else {
+            self.blocked_steps(me, opp, throw, false)
+        };
+        let unhit = movers & unhit_from & !blocked;
+        let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
+            | (unhit & !((me | opp) >> t));
+        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        // K-13, JQ-9: while some piece of the side is outside the region
+        // (or waits in the queue), no bear-off is legal; `bear_off_unit`
+        // would refuse each one.
+        if let Some(region) = self.bear_off.all_in
+            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
+        {
+            slow &= !off_from;
+        }
+        StepSets {
+            steps,
+            slow,
+            off_from,
+        }
+    }
+
+    /// The ordinary step of the piece on `from` by `throw`, which
+    /// [`step_sets`](Self::step_sets) found legal: the unit `attempt` would
+    /// give for it.
+    #[inline(always)]
+    pub(crate) fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
+        let to = from + throw;
+        let opp = pos.pieces[pos.to_move.other().index()].0;
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit: opp >> to & 1 != 0,
+            extra_mark: self.throws.gives_extra(throw),
+            off: false,
+            forced: false,
+            split: None,
+        }
+    }
+
+    /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
+    /// MB-1, JQ-7), as [`forward_stage`](Self::forward_stage) does forward
+    /// moves: `back_plain` steps, cleared by blockades, own pieces and
+    /// protected or forbidden hits; `back_dead` never legal; the rest tried
+    /// by [`attempt`](Self::attempt).
+    #[inline]
+    pub(crate) fn backward_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let f = &self.tables.steps;
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let guarded = if self.movement.setup_guard {
+            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+        } else {
+            0
+        };
+        let movers = me & !guarded;
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        let (back, back_dead) = if tabled {
+            (f.back_plain[throw as usize], f.back_dead[throw as usize])
+        } else {
+            (0, 0)
+        };
+        let stepb = self.backward_step(throw);
+        // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
+        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
+            || self.movement.hit == Hit::Forbidden;
+        let (prot, blocked) = if back == 0 {
+            (0, 0)
+        } else {
+            let prot = self.protected_if(pos, side.other(), ((movers & back) >> stepb) & opp != 0);
+            let blocked = if self.blockades.is_empty() {
+                0
+            } else {
+                self.blocked_steps(me, opp, stepb, true)
+            };
+            (prot, blocked)
+        };
+        let extra_mark = self.throws.gives_extra(throw);
+        let mut bits = movers;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let b = 1u64 << from;
+            if back & blocked & b != 0 {
+                // The path holds a blockade.
+                if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back & b != 0 {
+                let tb = b >> stepb;
+                let hit = opp & tb != 0;
+                if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
+                    out.push(Unit {
+                        kind: UnitKind::Move,
+                        throw,
+                        from,
+                        to: from - stepb,
+                        relocated: None,
+                        hit,
+                        extra_mark,
+                        off: false,
+                        forced: false,
+                        split: None,
+                    });
+                } else if WHY {
+                    self.explain(pos, from, throw, Dir::Backward, why);
+                }
+            } else if back_dead & b == 0 {
+                match self.attempt(pos, from, throw, Dir::Backward) {
+                    Ok(u) => out.push(u),
+                    Err((r, _)) => {
+                        if WHY {
+                            why.push(r);
+                        }
+                    }
+                }
+            } else if WHY {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+        if WHY {
+            for from in SquareSet(guarded).iter() {
+                self.explain(pos, from, throw, Dir::Backward, why);
+            }
+        }
+    }
+
+    /// How far a backward move goes with `throw` (MB-1: one square).
+    pub(crate) fn backward_step(&self, throw: u8) -> u8 {
+        if self.movement.backward == Backward::OneSquareWhenNoForward {
+            1
+        } else {
+            throw
+        }
+    }
+
+    /// Whether the piece on `from` is held by the setup guard (JQ-4): it
+    /// stands on one of its side's setup squares and the next square is taken.
+    pub(crate) fn guarded(&self, pos: &Position, from: u8) -> bool {
+        self.movement.setup_guard
+            && self.movement.setup_squares[pos.to_move.index()].contains(from)
+            && pos.occupied().contains(from + 1)
+    }
+
+    /// The pieces of the side to move that the setup guard (JQ-4) does not
+    /// hold: a guarded piece has no move, forward or backward.
+    #[inline(always)]
+    pub(crate) fn unguarded(&self, pos: &Position) -> u64 {
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        if self.movement.setup_guard {
+            let taken = pos.occupied().0;
+            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+        } else {
+            me
+        }
+    }
+}
+
+// The replay gloss: passes, moves forward and backward, split throws and
+// hits.
+
+/// A pass, forced or by choice (T-10).
+pub(crate) fn glossed_pass(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let side = cx.side();
+    if cx.unit.forced {
+        out.push(format!("{}; no legal move: {side} passes", cx.throw));
+    } else {
+        out.push(format!("{}; {side} passes by choice", cx.throw));
+    }
+}
+
+/// A move on the board, forward or backward.
+pub(crate) fn glossed_move(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let u = cx.unit;
+    if cx.effects.backward {
+        out.push(format!(
+            "{}; moves backward {} → {}",
+            cx.throw, u.from, u.to
+        ));
+    } else {
+        out.push(format!("{}; moves {} → {}", cx.throw, u.from, u.to));
+    }
+}
+
+/// A throw split between two pieces (PC-3).
+pub(crate) fn glossed_split(cx: &PlayedUnit, second: &Part, out: &mut Vec<String>) {
+    let u = cx.unit;
+    let part = |from: u8, to: u8, off: bool| {
+        if off {
+            format!("{from} → off")
+        } else {
+            format!("{from} → {to}")
+        }
+    };
+    out.push(format!(
+        "{}, split: moves {}, then {}",
+        cx.throw,
+        part(u.from, u.to, u.off),
+        part(second.from, second.to, second.off)
+    ));
+    if let Some(Relocated::Hand) = second.relocated {
+        out.push(format!(
+            "the second piece landed on {} and goes back to the hand",
+            cx.sq(second.to)
+        ));
+    }
+}
+
+/// A hit: a swap, a piece sent elsewhere, or one sent to the queue.
+pub(crate) fn glossed_hit(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let (u, fx) = (cx.unit, cx.effects);
+    let other = cx.side().other();
+    if fx.swap {
+        match fx.hit_to {
+            Some(d) if d == u.from => out.push(format!(
+                "swaps with {other}'s piece on {}, which goes back to {d}",
+                u.to
+            )),
+            Some(d) => out.push(format!(
+                "hits {other}'s piece on {}, which is sent to {}",
+                u.to,
+                cx.sq(d)
+            )),
+            None => out.push(format!(
+                "hits {other}'s piece on {}, which joins the queue of dead pieces",
+                u.to
+            )),
+        }
     }
 }

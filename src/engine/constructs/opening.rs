@@ -2,11 +2,13 @@
 //! first unit from the standard setup (K-5, K-7), and the starting throw a
 //! side waits for before its first move (KD-10).
 //!
-//! The model value with its clauses, and its words: how `senet rules show`
+//! The model value with its clauses, its stages in the generator, and
+//! its words: how `senet rules show`
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
 use super::words::*;
+use crate::engine::movegen::refuse_all;
 use crate::engine::*;
 
 /// Who moves first.
@@ -150,4 +152,154 @@ pub(crate) fn refused_start(cx: &Refused) -> Said {
             cx.side()
         ),
     )
+}
+
+// The generator's side: stages 3 and 4 (an opening that wants another
+// throw, a starting throw still due) and stage 7 (the square the opening
+// moves from).
+
+/// Whether the opening's stages may apply in the rule set: it has an
+/// opening (K-5, K-7) or a starting throw (KD-10), so stages 3, 4 and 7
+/// look at the turn number.
+pub(crate) fn has_stages(rules: &Ruleset) -> bool {
+    !rules.opening.is_empty() || rules.movement.start_throw.is_some()
+}
+
+impl Ruleset {
+    /// Stages 3 and 4: `None` when an opening that wants another throw
+    /// (K-5, K-7) or a starting throw still due (KD-10) decides the whole
+    /// list; else the opening rule in force for stage 7.
+    #[inline]
+    pub(crate) fn opening_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Option<Option<&OpeningRule>> {
+        let me = pos.pieces[pos.to_move.index()];
+        let extra_mark = self.throws.gives_extra(throw);
+        let opening = if self.tables.opening {
+            self.opening_rule(pos)
+        } else {
+            None
+        };
+        if let Some(rule) = opening
+            && rule.throw.is_some_and(|t| t != throw)
+        {
+            refuse_all::<WHY>(me, Forbid::Opening, why);
+            return None;
+        }
+
+        // KD-10 Starting Throw: until it is thrown, every throw is a pass.
+        if let Some(need) = self.movement.start_throw
+            && need != throw
+            && self.start_throw_due(pos)
+        {
+            refuse_all::<WHY>(me, Forbid::StartingThrow, why);
+            out.push(Unit::pass(throw, extra_mark, true));
+            return None;
+        }
+        Some(opening)
+    }
+
+    /// Stage 7: the opening's square moved from (K-5, K-7) keeps the units
+    /// from it, or, when there is none and the rule says so, passes; true
+    /// when that pass decided the whole list. `start` is where this
+    /// throw's units begin in `out`.
+    #[inline]
+    pub(crate) fn opening_from_stage<const WHY: bool>(
+        &self,
+        rule: &OpeningRule,
+        throw: u8,
+        start: usize,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> bool {
+        if let Some(need) = rule.from {
+            let any = out[start..].iter().any(|u| u.from == need);
+            if any {
+                let mut i = start;
+                while i < out.len() {
+                    if out[i].from != need {
+                        let u = out.remove(i);
+                        if WHY {
+                            why.push(Refusal {
+                                from: u.from,
+                                to: u.to,
+                                forbid: Forbid::Opening,
+                            });
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            } else if rule.lapse == super::Lapse::Pass {
+                for u in out.drain(start..) {
+                    if WHY {
+                        why.push(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Opening,
+                        });
+                    }
+                }
+                out.push(Unit::pass(throw, self.throws.gives_extra(throw), true));
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Ruleset {
+    /// Whether the side to move still needs its starting throw (KD-10).
+    pub(crate) fn start_throw_due(&self, pos: &Position) -> bool {
+        self.movement.start_throw.is_some() && pos.waiting[pos.to_move.index()]
+    }
+
+    /// The throw the opening procedure gives the next unit (K-5: the
+    /// roll-off's 1), if any.
+    pub fn opening_throw(&self, pos: &Position) -> Option<u8> {
+        self.opening_rule(pos).and_then(|o| o.throw)
+    }
+
+    /// The opening rule binding the next unit, if any.
+    #[inline]
+    pub(crate) fn opening_rule(&self, pos: &Position) -> Option<&OpeningRule> {
+        if pos.extra || self.opening.is_empty() {
+            return None;
+        }
+        let starter = match &self.starter {
+            super::Starter::Fixed(s, _) => *s,
+            super::Starter::ByLot(_) => return None,
+        };
+        let side = pos.to_move;
+        let first_turn = if side == starter || side == Side::Black {
+            1
+        } else {
+            2
+        };
+        if pos.turn != first_turn {
+            return None;
+        }
+        let rule = self.opening.iter().find(|o| o.side == side)?;
+        // P-4: only in a game from the standard setup. A position string
+        // alone shows it by its board: the whole setup for an opening that
+        // is the game's first unit (K-5), the side's own pieces on their
+        // setup squares otherwise (K-7).
+        let binds = match pos.origin {
+            Origin::Standard => true,
+            Origin::SetUp => false,
+            Origin::Unknown => {
+                let home = &self.movement.setup_squares;
+                if rule.throw.is_some() {
+                    pos.pieces == *home
+                } else {
+                    pos.pieces[side.index()] == home[side.index()]
+                }
+            }
+        };
+        binds.then_some(rule)
+    }
 }

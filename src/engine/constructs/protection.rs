@@ -2,11 +2,14 @@
 //! its run (counted on the squares runs count on, T-11), its square and
 //! its owner, composed with and/or/not.
 //!
-//! The model value with its clauses, and its words: how `senet rules show`
+//! The model value with its clauses, its compiled masks (the protected
+//! pieces of a position, for the forward and backward stages), and its
+//! words: how `senet rules show`
 //! says it, its token in `senet rules summary`, and how a move it refuses
 //! reads.
 
 use super::words::*;
+use crate::engine::mask_of;
 use crate::engine::*;
 
 /// Protection: when an opposing piece on the target square cannot be hit.
@@ -213,9 +216,688 @@ pub(crate) fn refused(cx: &Refused) -> Said {
     )
 }
 
+// The compiled form: masks of the protected pieces, for the forward and
+// backward stages (a step onto a protected piece is cleared).
+
+/// The protection rule as the generator evaluates it, compiled with the
+/// rule set ([`Masks::compile`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Masks {
+    /// How the protection rule is evaluated.
+    pub protect: Protect,
+    /// Under [`Protect::Tree`], the predicate as a union of terms (see
+    /// [`Term`]) where it has that form; empty otherwise.
+    pub terms: Vec<Term>,
+    /// Some term asks for exact run lengths or the middle of a run.
+    pub terms_runs: bool,
+    /// Under [`Protect::Tree`], the predicate in postfix form, evaluated
+    /// with a small stack instead of a walk of the tree; empty when it
+    /// nests too deep for that stack.
+    pub program: Vec<PredOp>,
+    /// The program has run-length or middle-of-run leaves.
+    pub program_runs: bool,
+}
+
+impl Masks {
+    /// The masks of a protection rule: the shift-and form where the rule
+    /// has it, else a union of terms, else a postfix program.
+    pub(crate) fn compile(protection: &Protection) -> Masks {
+        let protect = match &protection.rule {
+            None => Protect::Nothing,
+            Some(p) => runs_or_squares(p).map_or(Protect::Tree, |(run, squares)| Protect::Runs {
+                run,
+                squares,
+            }),
+        };
+        let mut program = Vec::new();
+        if let Some(p) = &protection.rule
+            && protect == Protect::Tree
+            && postfix(p, &mut program, 0).is_none()
+        {
+            program.clear();
+        }
+        let program_runs = program
+            .iter()
+            .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle));
+        let terms = match &protection.rule {
+            Some(p) if protect == Protect::Tree => union_of_terms(p).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let terms_runs = terms.iter().any(|t| {
+            t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
+        });
+        Masks {
+            protect,
+            terms,
+            terms_runs,
+            program,
+            program_runs,
+        }
+    }
+}
+
+/// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
+/// when the rule file is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Protect {
+    /// No protection rule: nothing is protected.
+    Nothing,
+    /// The rule is "a run of `run` or more" (B-7, T-8; `run == 0`: no run
+    /// part), or "on one of `squares`" (BL-5), or the two joined by `or`
+    /// (K-9a/K-9b, JQ-6): shift-ands and one mask, without a branch.
+    Runs { run: u8, squares: u64 },
+    /// Any other predicate: its postfix program (`Masks::program`),
+    /// or the walk of the tree of masks where there is none.
+    #[default]
+    Tree,
+}
+
+/// The pieces of `bits` in runs of exactly n (`exact[n]`, n = 1..=max) and
+/// the middle pieces of odd runs; `None` when a run is longer than `max`.
+#[inline]
+#[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+fn runs_by_length(bits: u64, max: usize, exact: &mut [u64; 17]) -> Option<u64> {
+    // One step per run (a side has a handful of pieces): its first square,
+    // its length, its squares. (`exact` is the caller's: returned by value,
+    // the array would be copied.)
+    let mut middle = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        let lo = rest.trailing_zeros();
+        let n = (!(rest >> lo)).trailing_zeros();
+        if n as usize > max {
+            return None;
+        }
+        let run = (u64::MAX >> (64 - n)) << lo;
+        exact[n as usize] |= run;
+        if n % 2 == 1 {
+            middle |= 1u64 << (lo + n / 2);
+        }
+        rest &= !run;
+    }
+    Some(middle)
+}
+
+/// The pieces of `bits` in runs of `k` or more: shift-and finds the first
+/// squares of k-square windows, shift-or spreads them over the windows.
+#[inline(always)]
+fn in_runs_of(bits: u64, k: u32) -> u64 {
+    let mut starts = bits;
+    for i in 1..k {
+        starts &= bits >> i;
+    }
+    let mut m = starts;
+    for i in 1..k {
+        m |= starts << i;
+    }
+    m
+}
+
+/// The pieces whose run length is in `lengths` (bit n: length n), from the
+/// decomposition of [`runs_by_length`]; pieces off the counted squares have
+/// length 0.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+fn of_lengths(exact: &[u64; 17], lengths: u64, counted: u64, max: usize) -> u64 {
+    let mut m = if lengths & 1 != 0 { !counted } else { 0 };
+    for n in 1..=max {
+        m |= exact[n] & mask_of(lengths >> n & 1 != 0);
+    }
+    m
+}
+
+/// "A run of k or more" (2 <= k < 8) as a set of lengths: `Some(k)`.
+fn run_at_least(lengths: u64) -> Option<u8> {
+    let k = lengths.trailing_zeros();
+    ((2..8).contains(&k) && lengths == u64::MAX << k).then_some(k as u8)
+}
+
+/// A position-wide condition of a [`Term`]; the flag negates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cond {
+    /// Some piece stands on one of these squares (KD-9).
+    Taken(u64, bool),
+    /// The owner has a piece on one of these squares (KD-9).
+    OwnerOn(u64, bool),
+    /// The owner is to miss their next turn (KD-9).
+    OwnerSkips(bool),
+}
+
+/// Conditions a [`Term`] holds at most.
+const TERM_CONDS: usize = 4;
+
+/// One term of a protection rule written as a union of terms: a piece is
+/// protected by the term when its run's length is in `lengths` (all ones:
+/// any), it is or is not the middle of its run as `middle` says, it
+/// stands on `squares`, and every condition holds. R-8 and KD-4/KD-9 have
+/// this form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Term {
+    pub lengths: u64,
+    pub middle: Option<bool>,
+    pub squares: u64,
+    pub conds: [Cond; TERM_CONDS],
+    pub n_conds: u8,
+}
+
+/// `pred` as a union of terms, if it is an `or` (nested `or`s included)
+/// of `and`s (nested `and`s included) of leaves and negated leaves, or one
+/// of those; `None` otherwise.
+fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
+    fn add(t: &mut Term, p: &Pred, negated: bool) -> Option<()> {
+        let cond = |t: &mut Term, c: Cond| {
+            let i = t.n_conds as usize;
+            if i == TERM_CONDS {
+                return None;
+            }
+            t.conds[i] = c;
+            t.n_conds += 1;
+            Some(())
+        };
+        match p {
+            Pred::Not(q) => add(t, q, !negated),
+            Pred::And(ps) if !negated => ps.iter().try_for_each(|q| add(t, q, false)),
+            Pred::RunLength { lengths, .. } => {
+                t.lengths &= if negated { !lengths } else { *lengths };
+                Some(())
+            }
+            Pred::Middle { .. } => {
+                let want = !negated;
+                if t.middle.is_some_and(|m| m != want) {
+                    t.squares = 0; // middle and not middle: never
+                }
+                t.middle = Some(want);
+                Some(())
+            }
+            Pred::OnSquare { squares, .. } => {
+                t.squares &= if negated { !squares.0 } else { squares.0 };
+                Some(())
+            }
+            Pred::Taken { squares, .. } => cond(t, Cond::Taken(squares.0, negated)),
+            Pred::OwnerOn { squares, .. } => cond(t, Cond::OwnerOn(squares.0, negated)),
+            Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
+            Pred::And(_) | Pred::Or(_) => None,
+        }
+    }
+    let any = Term {
+        lengths: u64::MAX,
+        middle: None,
+        squares: u64::MAX,
+        conds: [Cond::OwnerSkips(false); TERM_CONDS],
+        n_conds: 0,
+    };
+    let one = |p: &Pred| {
+        let mut t = any;
+        add(&mut t, p, false).map(|()| t)
+    };
+    fn terms(p: &Pred, one: &dyn Fn(&Pred) -> Option<Term>, out: &mut Vec<Term>) -> Option<()> {
+        match p {
+            Pred::Or(ps) => ps.iter().try_for_each(|q| terms(q, one, out)),
+            p => {
+                out.push(one(p)?);
+                Some(())
+            }
+        }
+    }
+    let mut out = Vec::new();
+    terms(pred, &one, &mut out)?;
+    Some(out)
+}
+
+/// Values a protection program holds at once at most.
+const PROGRAM_DEPTH: usize = 16;
+
+/// One step of a protection predicate in postfix form: a leaf pushes its
+/// mask, `And(n)` and `Or(n)` replace the top `n` masks by their
+/// intersection or union, `Not` complements the top one. Leaves as in
+/// [`Pred`]; position-wide facts push all ones or all zeros.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PredOp {
+    /// A run of this length or more (2 <= k < 8), by shift-ands.
+    RunAtLeast(u8),
+    Run(u64),
+    Middle,
+    On(u64),
+    Taken(u64),
+    OwnerOn(u64),
+    OwnerSkips,
+    And(u8),
+    Or(u8),
+    Not,
+}
+
+/// Appends `pred` in postfix form; `depth` values are already on the stack.
+/// The stack depth reached, or `None` when it would exceed
+/// [`PROGRAM_DEPTH`].
+fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
+    let leaf = |op, out: &mut Vec<PredOp>| {
+        out.push(op);
+        (depth < PROGRAM_DEPTH).then_some(depth + 1)
+    };
+    match pred {
+        Pred::RunLength { lengths, .. } => match run_at_least(*lengths) {
+            Some(k) => leaf(PredOp::RunAtLeast(k), out),
+            None => leaf(PredOp::Run(*lengths), out),
+        },
+        Pred::Middle { .. } => leaf(PredOp::Middle, out),
+        Pred::OnSquare { squares, .. } => leaf(PredOp::On(squares.0), out),
+        Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
+        Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
+        Pred::OwnerSkips { .. } => leaf(PredOp::OwnerSkips, out),
+        Pred::Not(p) => {
+            let reached = postfix(p, out, depth)?;
+            out.push(PredOp::Not);
+            Some(reached)
+        }
+        Pred::And(ps) | Pred::Or(ps) => {
+            let n = u8::try_from(ps.len()).ok()?;
+            let mut reached = depth;
+            for (i, p) in ps.iter().enumerate() {
+                reached = reached.max(postfix(p, out, depth + i)?);
+            }
+            if ps.is_empty() {
+                // Empty `and` is true, empty `or` false: as the walk's folds.
+                reached = reached.max(depth + 1);
+                if reached > PROGRAM_DEPTH {
+                    return None;
+                }
+            }
+            out.push(if matches!(pred, Pred::And(_)) {
+                PredOp::And(n)
+            } else {
+                PredOp::Or(n)
+            });
+            Some(reached)
+        }
+    }
+}
+
+/// A protection rule of the form "run of k or more", "on one of these
+/// squares", or the two joined by `or`: `Some((k, squares))`, with `k == 0`
+/// for no run part.
+fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
+    fn at_least(p: &Pred) -> Option<u8> {
+        match p {
+            Pred::RunLength { lengths, .. } => run_at_least(*lengths),
+            _ => None,
+        }
+    }
+    fn on_squares(p: &Pred) -> Option<u64> {
+        match p {
+            Pred::OnSquare { squares, .. } => Some(squares.0),
+            _ => None,
+        }
+    }
+    match pred {
+        Pred::Or(ps) => match ps.as_slice() {
+            [a, b] => match (at_least(a), on_squares(b), at_least(b), on_squares(a)) {
+                (Some(k), Some(sq), _, _) | (_, _, Some(k), Some(sq)) => Some((k, sq)),
+                _ => None,
+            },
+            _ => None,
+        },
+        p => at_least(p)
+            .map(|k| (k, 0))
+            .or_else(|| on_squares(p).map(|sq| (0, sq))),
+    }
+}
+
+impl Ruleset {
+    /// The squares of `owner`'s pieces that the protection rule protects in
+    /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
+    #[inline]
+    pub(crate) fn protected_mask(&self, pos: &Position, owner: Side) -> u64 {
+        match self.tables.protection.protect {
+            Protect::Nothing => 0,
+            Protect::Runs { run, squares } => {
+                let mine = pos.pieces[owner.index()].0;
+                let b = mine & self.protection.run_squares.0;
+                let by_run = match run {
+                    0 => 0,
+                    2 => b & ((b << 1) | (b >> 1)),
+                    k => in_runs_of(b, k as u32),
+                };
+                by_run | (mine & squares)
+            }
+            Protect::Tree => self.protected_mask_tree(pos, owner),
+        }
+    }
+
+    /// The mask of a [`Protect::Tree`] rule: its terms where it is a union
+    /// of terms, else its postfix program where there is one, else the walk
+    /// of the tree ([`pred_mask`](Self::pred_mask)).
+    // Indexed loops over `exact`: the iterator form measured a quarter
+    // slower here.
+    #[allow(clippy::needless_range_loop)]
+    fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
+        let f = &self.tables.protection;
+        if !f.terms.is_empty() {
+            return self.protected_mask_terms(pos, owner);
+        }
+        let prog = &f.program;
+        if prog.is_empty() {
+            return self.protected_mask_walk(pos, owner);
+        }
+        let counted = self.protection.run_squares.0;
+        let mine = pos.pieces[owner.index()].0;
+        let bits = mine & counted;
+        let max = self.run_bound() as usize;
+        let mut exact = [0u64; 17];
+        let middle = if f.program_runs {
+            match runs_by_length(bits, max, &mut exact) {
+                Some(m) => m,
+                // A run longer than a side's pieces: the walk finds it.
+                None => return self.protected_mask_walk(pos, owner),
+            }
+        } else {
+            0
+        };
+        let mut stack = [0u64; PROGRAM_DEPTH];
+        let mut sp = 0;
+        for op in prog {
+            let v = match *op {
+                PredOp::RunAtLeast(k) => in_runs_of(bits, k as u32),
+                PredOp::Run(lengths) => of_lengths(&exact, lengths, counted, max),
+                PredOp::Middle => middle,
+                PredOp::On(sq) => sq,
+                PredOp::Taken(sq) => mask_of(pos.occupied().0 & sq != 0),
+                PredOp::OwnerOn(sq) => mask_of(mine & sq != 0),
+                PredOp::OwnerSkips => mask_of(pos.skip[owner.index()]),
+                PredOp::And(n) => {
+                    sp -= n as usize;
+                    stack[sp..sp + n as usize]
+                        .iter()
+                        .fold(u64::MAX, |m, x| m & x)
+                }
+                PredOp::Or(n) => {
+                    sp -= n as usize;
+                    stack[sp..sp + n as usize].iter().fold(0, |m, x| m | x)
+                }
+                PredOp::Not => {
+                    sp -= 1;
+                    !stack[sp]
+                }
+            };
+            stack[sp] = v;
+            sp += 1;
+        }
+        stack[0] & mine
+    }
+
+    /// The mask of a rule that is a union of [`Term`]s: each term's run,
+    /// middle and square masks and its position-wide conditions, without
+    /// a branch on the position.
+    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    fn protected_mask_terms(&self, pos: &Position, owner: Side) -> u64 {
+        let f = &self.tables.protection;
+        let counted = self.protection.run_squares.0;
+        let mine = pos.pieces[owner.index()].0;
+        let bits = mine & counted;
+        let max = self.run_bound() as usize;
+        let mut exact = [0u64; 17];
+        let middle = if f.terms_runs {
+            match runs_by_length(bits, max, &mut exact) {
+                Some(m) => m,
+                None => return self.protected_mask_walk(pos, owner),
+            }
+        } else {
+            0
+        };
+        let occupied = pos.occupied().0;
+        let skips = pos.skip[owner.index()];
+        let mut mask = 0;
+        for t in &f.terms {
+            let by_run = if t.lengths == u64::MAX {
+                u64::MAX
+            } else if let Some(k) = run_at_least(t.lengths) {
+                in_runs_of(bits, k as u32)
+            } else {
+                of_lengths(&exact, t.lengths, counted, max)
+            };
+            let by_middle = match t.middle {
+                None => u64::MAX,
+                Some(true) => middle,
+                Some(false) => !middle,
+            };
+            let mut holds = true;
+            for c in &t.conds[..t.n_conds as usize] {
+                holds &= match *c {
+                    Cond::Taken(sq, negated) => (occupied & sq != 0) != negated,
+                    Cond::OwnerOn(sq, negated) => (mine & sq != 0) != negated,
+                    Cond::OwnerSkips(negated) => skips != negated,
+                };
+            }
+            mask |= by_run & by_middle & t.squares & mask_of(holds);
+        }
+        mask & mine
+    }
+
+    /// [`protected_mask`](Self::protected_mask) where `needed`, else 0,
+    /// or the mask anyway where that is cheaper than a branch.
+    #[inline]
+    pub(crate) fn protected_if(&self, pos: &Position, owner: Side, needed: bool) -> u64 {
+        match self.tables.protection.protect {
+            Protect::Nothing => 0,
+            Protect::Runs { .. } => self.protected_mask(pos, owner),
+            Protect::Tree if needed => self.protected_mask_tree(pos, owner),
+            Protect::Tree => 0,
+        }
+    }
+
+    fn protected_mask_walk(&self, pos: &Position, owner: Side) -> u64 {
+        match &self.protection.rule {
+            Some(p) => self.pred_mask(p, pos, owner) & pos.pieces[owner.index()].0,
+            None => 0,
+        }
+    }
+
+    /// The run lengths that `pred_mask` finds with fixed-length loops: a
+    /// side's pieces (longer runs only arise in positions written by hand,
+    /// and are found one by one).
+    #[inline]
+    fn run_bound(&self) -> u32 {
+        (self.pieces as u32).clamp(1, 16)
+    }
+
+    /// The squares on which a piece of `owner` would satisfy `pred` (exact on
+    /// the squares of `owner`'s pieces, which is all that is asked).
+    fn pred_mask(&self, pred: &Pred, pos: &Position, owner: Side) -> u64 {
+        let all = |b: bool| if b { u64::MAX } else { 0 };
+        match pred {
+            Pred::RunLength { lengths, .. } => {
+                let counted = self.protection.run_squares.0;
+                let bits = pos.pieces[owner.index()].0 & counted;
+                let k = lengths.trailing_zeros();
+                if k > 0 && k < 8 && *lengths == u64::MAX << k {
+                    // "A run of k or more" (B-7, T-8).
+                    return in_runs_of(bits, k);
+                }
+                // Pieces off the counted squares are in no run (length 0).
+                let mut mask = if lengths & 1 != 0 { !counted } else { 0 };
+                // Run by run, lengths 1..=max: `win` holds the first squares
+                // of n-square windows, `ge` the pieces in runs of n or more.
+                // The loops have the same length in every position, so no
+                // branch follows the runs.
+                let max = self.run_bound();
+                let (mut win, mut ge) = (bits, bits);
+                for n in 1..=max {
+                    let win_next = win & (bits >> n);
+                    let mut ge_next = win_next;
+                    for i in 1..=n {
+                        ge_next |= win_next << i;
+                    }
+                    mask |= ge & !ge_next & mask_of(lengths >> n & 1 != 0);
+                    (win, ge) = (win_next, ge_next);
+                }
+                // Runs longer than a side's pieces (in a position written
+                // by hand), one by one.
+                let mut rest = ge;
+                while rest != 0 {
+                    let lo = rest.trailing_zeros();
+                    let n = (!(rest >> lo)).trailing_zeros();
+                    let run = (u64::MAX >> (64 - n)) << lo;
+                    if n < 64 && lengths & (1u64 << n) != 0 {
+                        mask |= run;
+                    }
+                    rest &= !run;
+                }
+                mask
+            }
+            Pred::Middle { .. } => {
+                let counted = self.protection.run_squares.0;
+                let bits = pos.pieces[owner.index()].0 & counted;
+                // As for `RunLength`: a run of exactly n starts on a piece
+                // with none before it, with an n-window and no n+1-window.
+                let first = bits & !(bits << 1);
+                let max = self.run_bound();
+                let mut mask = 0;
+                let mut win = bits;
+                for n in 1..=max {
+                    let win_next = win & (bits >> n);
+                    if n % 2 == 1 {
+                        mask |= (first & win & !win_next) << (n / 2);
+                    }
+                    win = win_next;
+                }
+                // Longer runs, one by one.
+                let mut rest = 0;
+                for i in 0..=max {
+                    rest |= win << i;
+                }
+                while rest != 0 {
+                    let lo = rest.trailing_zeros();
+                    let n = (!(rest >> lo)).trailing_zeros();
+                    let run = (u64::MAX >> (64 - n)) << lo;
+                    if n % 2 == 1 {
+                        mask |= 1u64 << (lo + n / 2);
+                    }
+                    rest &= !run;
+                }
+                mask
+            }
+            Pred::OnSquare { squares, .. } => squares.0,
+            Pred::Taken { squares, .. } => all(pos.occupied().0 & squares.0 != 0),
+            Pred::OwnerSkips { .. } => all(pos.skip[owner.index()]),
+            Pred::OwnerOn { squares, .. } => all(pos.pieces[owner.index()].0 & squares.0 != 0),
+            Pred::And(ps) => ps
+                .iter()
+                .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
+            Pred::Or(ps) => ps.iter().fold(0, |m, p| m | self.pred_mask(p, pos, owner)),
+            Pred::Not(p) => !self.pred_mask(p, pos, owner),
+        }
+    }
+}
+
+impl Ruleset {
+    /// Whether the piece on `square` is protected.
+    pub fn protected(&self, pos: &Position, square: u8) -> bool {
+        match &self.protection.rule {
+            Some(p) => self.eval(p, pos, square),
+            None => false,
+        }
+    }
+
+    fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
+        match pred {
+            Pred::RunLength { lengths, .. } => {
+                let (len, _) = self.run_of(pos, square);
+                lengths & (1u64 << len) != 0
+            }
+            Pred::Middle { .. } => {
+                let (len, index) = self.run_of(pos, square);
+                len % 2 == 1 && index == len / 2
+            }
+            Pred::OnSquare { squares, .. } => squares.contains(square),
+            Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
+            Pred::OwnerSkips { .. } => pos.at(square).is_some_and(|s| pos.skip[s.index()]),
+            Pred::OwnerOn { squares, .. } => pos
+                .at(square)
+                .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
+            Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
+            Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
+            Pred::Not(p) => !self.eval(p, pos, square),
+        }
+    }
+
+    /// The length of the run containing `square` and the square's index in it
+    /// (0 = lowest square), counting only `protection.run_squares`. A piece
+    /// outside those squares is in no run (length 0).
+    fn run_of(&self, pos: &Position, square: u8) -> (u32, u32) {
+        let counted = self.protection.run_squares.0;
+        if counted & (1u64 << square) == 0 {
+            return (0, 0);
+        }
+        let side = match pos.at(square) {
+            Some(s) => s,
+            None => return (0, 0),
+        };
+        let bits = pos.pieces[side.index()].0 & counted;
+        let above = !(bits >> square);
+        let up = above.trailing_zeros();
+        let below = !(bits << (64 - square as u32));
+        let down = if square == 0 {
+            0
+        } else {
+            below.leading_zeros()
+        };
+        (up + down, down)
+    }
+
+    /// The clause of the first protection predicate that holds for the piece
+    /// on `square` (the one that protects it).
+    pub(crate) fn protection_clause(&self, pos: &Position, square: u8) -> Clause {
+        fn find(rules: &Ruleset, pred: &Pred, pos: &Position, sq: u8) -> Option<Clause> {
+            match pred {
+                Pred::RunLength { clause, .. }
+                | Pred::Middle { clause }
+                | Pred::OnSquare { clause, .. }
+                | Pred::Taken { clause, .. }
+                | Pred::OwnerOn { clause, .. }
+                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
+                Pred::And(ps) => {
+                    if rules.eval(pred, pos, sq) {
+                        ps.iter().find_map(|p| find(rules, p, pos, sq))
+                    } else {
+                        None
+                    }
+                }
+                Pred::Or(ps) => ps.iter().find_map(|p| find(rules, p, pos, sq)),
+                Pred::Not(p) => {
+                    if rules.eval(pred, pos, sq) {
+                        // The negated predicate's own clause is the nearest citation.
+                        first_clause(p)
+                    } else {
+                        None
+                    }
+                }
+            }
+        }
+        fn first_clause(pred: &Pred) -> Option<Clause> {
+            match pred {
+                Pred::RunLength { clause, .. }
+                | Pred::Middle { clause }
+                | Pred::OnSquare { clause, .. }
+                | Pred::Taken { clause, .. }
+                | Pred::OwnerOn { clause, .. }
+                | Pred::OwnerSkips { clause } => Some(clause.clone()),
+                Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
+                Pred::Not(p) => first_clause(p),
+            }
+        }
+        self.protection
+            .rule
+            .as_ref()
+            .and_then(|p| find(self, p, pos, square))
+            .unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::testing::{random_position, variants};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
 
     #[test]
     fn a_run_of_every_length_from_n_reads_as_n_or_more() {
@@ -257,5 +939,103 @@ mod tests {
         };
         assert_eq!(two.sentence(&names), "it is in a run of 2 or 3");
         assert_eq!(two.token(), "run in {2, 3}");
+    }
+
+    /// The protection rules of the built-in sets that have the simple form
+    /// are evaluated as such (the test above checks them against the
+    /// general `protected`).
+    #[test]
+    fn simple_protection_rules_take_the_mask_form() {
+        let protect = |name: &str| {
+            crate::rules::load(name, None, &[])
+                .unwrap()
+                .tables
+                .protection
+                .protect
+        };
+        let sq = |s: &[u8]| s.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(protect("bga"), Protect::Runs { run: 2, squares: 0 });
+        assert_eq!(protect("thai"), Protect::Runs { run: 2, squares: 0 });
+        assert_eq!(
+            protect("kendall"),
+            Protect::Runs {
+                run: 2,
+                squares: sq(&[26, 28, 29, 30])
+            }
+        );
+        assert_eq!(
+            protect("bell"),
+            Protect::Runs {
+                run: 0,
+                squares: sq(&[15, 26, 27, 28, 29])
+            }
+        );
+        assert_eq!(protect("ryabinin"), Protect::Tree);
+        // The other rules are unions of terms, or else postfix programs
+        // (the mask test checks both against `protected`).
+        for name in ["ryabinin", "kendall1979"] {
+            let r = crate::rules::load(name, None, &[]).unwrap();
+            assert!(!r.tables.protection.terms.is_empty(), "{name}");
+        }
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"thai\"\nprotect when not ((run >= 2 [X-1]) or (on 20..22 [X-2]))\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert!(r.tables.protection.terms.is_empty() && !r.tables.protection.program.is_empty());
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"kendall\"\nprotect when ((run = 2 [X-1]) or (on 5..9 [X-2])) or (owner on 27 [X-3])\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert_eq!(r.tables.protection.terms.len(), 3);
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\n",
+        );
+        assert_eq!(
+            crate::rules::load_source(file, &[])
+                .unwrap()
+                .tables
+                .protection
+                .protect,
+            Protect::Runs {
+                run: 4,
+                squares: sq(&[20, 21, 22])
+            }
+        );
+    }
+
+    #[test]
+    fn protected_mask_agrees_with_protected() {
+        let mut rng = Pcg64::seed_from_u64(7);
+        for (name, rules) in variants() {
+            for i in 0..400 {
+                let mut pos = random_position(&rules, &mut rng);
+                if i % 4 == 0 {
+                    // Positions written by hand may hold more pieces than
+                    // the rule set has, in runs longer than any game makes.
+                    let len = rules.board.len;
+                    let start = rng.random_range(1..=len / 2);
+                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
+                    let side = rng.random_range(0..2);
+                    for q in start..(start + run).min(len + 1) {
+                        pos.pieces[1 - side].remove(q);
+                        pos.pieces[side].insert(q);
+                    }
+                }
+                for owner in Side::BOTH {
+                    let mask = rules.protected_mask(&pos, owner);
+                    for s in pos.pieces[owner.index()].iter() {
+                        assert_eq!(
+                            mask & (1 << s) != 0,
+                            rules.protected(&pos, s),
+                            "{name}: square {s} in {}",
+                            pos.write(30, 10)
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -8,8 +8,8 @@
 //! Everything about the construct is here: the model value, how it is
 //! resolved against the occupied squares, and its words.
 
-use super::words::{Names, Refused, Said, cl};
-use crate::engine::{Clause, Relocated, SquareSet};
+use super::words::{Names, PlayedUnit, Refused, Said, cl};
+use crate::engine::{Clause, Relocated, Ruleset, SquareSet};
 
 /// Where a relocated piece goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +246,46 @@ pub(crate) fn refused(cx: &Refused) -> Said {
     )
 }
 
+// Where a rule set sends pieces.
+
+impl Ruleset {
+    /// The square the dead-piece queue enters, if the rule set has one.
+    pub(crate) fn queue_square(&self) -> Option<u8> {
+        self.squares
+            .iter()
+            .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
+    }
+}
+
+// The replay gloss.
+
+/// Where a landing sent the piece; `false` when it was not relocated.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) -> bool {
+    let to = cx.unit.to;
+    match cx.unit.relocated {
+        Some(Relocated::Square(s)) => out.push(format!(
+            "landed on {} and goes on to {}",
+            cx.sq(to),
+            cx.sq(s)
+        )),
+        Some(Relocated::Queue) => out.push(format!(
+            "landed on {} and joins the queue of dead pieces",
+            cx.sq(to)
+        )),
+        Some(Relocated::Hand) => {
+            out.push(format!("landed on {} and goes back to the hand", cx.sq(to)))
+        }
+        None => return false,
+    }
+    true
+}
+
+/// The head of the dead-piece queue re-entered the board.
+pub(crate) fn glossed_queue(cx: &PlayedUnit, out: &mut Vec<String>) {
+    if cx.effects.queue_enter {
+        out.push("the head of the queue re-enters the board".to_string());
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

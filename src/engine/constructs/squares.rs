@@ -233,3 +233,208 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         _ => Said::new("turn missed", format!("{}'s turn is missed", cx.side())),
     }
 }
+
+// What the tables of the other constructs and the play of a plain unit
+// need of the square rules.
+
+/// The squares whose landing does something the play of a plain unit
+/// applies itself, compiled with the rule set ([`Landings::compile`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Landings {
+    /// The squares of the board where a landing gives no other throw
+    /// (PC-6: one that does is played by the general `play`): a plain
+    /// unit lands on one of them. What a landing triggers there is in the
+    /// masks below and the lock squares.
+    pub land_plain: u64,
+    /// The squares of the board.
+    pub board_squares: u64,
+    /// Squares from which a piece that cannot move goes back to the hand
+    /// (PC-5).
+    pub stuck_squares: u64,
+    /// Squares whose landing piece makes its owner miss the next turn
+    ///
+    pub miss_squares: u64,
+    /// Squares whose landing piece gets an extra throw bound to it.
+    pub bound_squares: u64,
+}
+
+impl Landings {
+    /// The landing squares of a rule set's square rules.
+    pub(crate) fn compile(rules: &Ruleset) -> Landings {
+        let mut f = Landings::default();
+        for s in 1..=rules.board.len {
+            let r = &rules.squares[s as usize];
+            f.board_squares |= 1 << s;
+            if r.stuck_to_hand {
+                f.stuck_squares |= 1 << s;
+            }
+            if !r.extra_throw {
+                f.land_plain |= 1 << s;
+            }
+            if r.miss_turn {
+                f.miss_squares |= 1 << s;
+            }
+            if r.bound_extra {
+                f.bound_squares |= 1 << s;
+            }
+        }
+        f
+    }
+}
+
+/// Whether a square rule leaves a piece standing on the square free to
+/// step on as on any square (nothing in `attempt` looks at it for a move
+/// starting there, apart from what the tables check separately).
+pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
+    let SquareRule {
+        on_land: _,
+        exit_throws,
+        exit_clause: _,
+        hit_sends_to: _,
+        hit_refused_when_taken: _,
+        hit_clause: _,
+        divert_when_protected: _,
+        divert_clause: _,
+        bound_extra: _,
+        bound_clause: _,
+        miss_turn: _,
+        miss_clause: _,
+        exit_from_turn_start: _, // only in `bear_off_unit`
+        exit_from_turn_start_clause: _,
+        lock,
+        overshoot_to: _,
+        overshoot_clause: _,
+        extra_throw: _, // the gate excludes it
+        extra_clause: _,
+        stuck_to_hand: _, // the gate excludes it
+        stuck_clause: _,
+    } = sq;
+    exit_throws.is_none() && lock.is_none()
+}
+
+/// Whether a move generated onto this square needs nothing but the own-piece
+/// and protection tests (no relocation, no diversion).
+pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
+    let SquareRule {
+        on_land,
+        exit_throws: _,
+        exit_clause: _,
+        hit_sends_to: _,           // read only through `on_land` in generation
+        hit_refused_when_taken: _, // as `hit_sends_to`: never `swap_plain`
+        hit_clause: _,
+        divert_when_protected,
+        divert_clause: _,
+        bound_extra: _, // `play` only: `bound_squares`
+        bound_clause: _,
+        miss_turn: _, // `play` only: `miss_squares`
+        miss_clause: _,
+        exit_from_turn_start: _,
+        exit_from_turn_start_clause: _,
+        lock,
+        overshoot_to: _, // through `Movement::overshoot`
+        overshoot_clause: _,
+        extra_throw: _, // the gate excludes it
+        extra_clause: _,
+        stuck_to_hand: _, // the gate excludes it
+        stuck_clause: _,
+    } = sq;
+    // A piece that stays where it lands (B-12 water) is not relocated,
+    // whether or not the square is taken: `landing_unit` gives no
+    // relocation. A lock there matters only to `play` (`Effects::water`).
+    let _ = lock;
+    unrelocated(on_land) && divert_when_protected.is_none()
+}
+
+/// Whether a piece landing on this square is never relocated: no landing
+/// rule, or one that keeps it there (B-12 water).
+pub(crate) fn unrelocated(on_land: &Option<Landing>) -> bool {
+    on_land
+        .as_ref()
+        .is_none_or(|l| l.effect == Relocation::Stay)
+}
+
+// The generator's side: a missed turn (R-10, stage 1).
+
+impl Ruleset {
+    pub(crate) fn skip_due(&self, pos: &Position) -> bool {
+        pos.skip[pos.to_move.index()] && !pos.extra
+    }
+}
+
+// Stage 8, priority squares.
+
+impl Ruleset {
+    /// Stage 8, priority squares: when a piece on one can move, the
+    /// units from other squares are refused. `start` is where this
+    /// throw's units begin in `out`.
+    #[inline]
+    pub(crate) fn priority_stage<const WHY: bool>(
+        &self,
+        me: SquareSet,
+        start: usize,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        let prio = self.movement.priority;
+        if me.0 & prio.0 != 0 && out[start..].iter().any(|u| prio.contains(u.from)) {
+            let mut i = start;
+            while i < out.len() {
+                if !prio.contains(out[i].from) {
+                    let u = out.remove(i);
+                    if WHY {
+                        why.push(Refusal {
+                            from: u.from,
+                            to: u.to,
+                            forbid: Forbid::Priority,
+                        });
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+// The replay gloss: a missed turn, a stuck piece sent back to the hand, a
+// move stopped short, a square that costs the next turn or binds the next
+// throw.
+
+/// `White misses this turn`.
+pub(crate) fn glossed_skip(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!("{} misses this turn", cx.side()));
+}
+
+/// A piece that cannot move goes back to the hand (PC-5).
+pub(crate) fn glossed_stuck(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "{}; no legal move: the piece on {} goes back to the hand",
+        cx.throw,
+        cx.sq(cx.unit.from)
+    ));
+}
+
+/// A move stopped short by truncation.
+pub(crate) fn glossed_truncation(cx: &PlayedUnit, out: &mut Vec<String>) {
+    if cx.effects.truncation {
+        out.push(format!(
+            "stopped short on {}: the throw would have gone further",
+            cx.sq(cx.unit.to)
+        ));
+    }
+}
+
+/// A landing that costs the next turn or binds the next throw to
+/// the piece.
+pub(crate) fn glossed_landing(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let side = cx.side();
+    if cx.after.skip[side.index()] && !cx.before.skip[side.index()] {
+        out.push(format!(
+            "on {}, {side} will miss its next turn",
+            cx.sq(cx.unit.to)
+        ));
+    }
+    if let Some(b) = cx.after.bound {
+        out.push(format!("the next throw must move the piece on {b}"));
+    }
+}

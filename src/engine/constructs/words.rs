@@ -1,9 +1,9 @@
 //! The words the constructs share: how a square, a set of squares, a list
 //! of throws and a clause are written, in sentences (`senet rules show`,
-//! the explanation of a refused move) and in the compact tokens of
-//! `senet rules summary`.
+//! the explanation of a refused move, the replay gloss) and in the compact
+//! tokens of `senet rules summary`.
 
-use crate::engine::{House, Position, Refusal, Ruleset, Side, SquareSet};
+use crate::engine::{Effects, House, Position, Refusal, Ruleset, Side, SquareSet, Unit};
 
 /// `1..10` style text for a sorted list of squares or numbers.
 pub fn ranges(v: &[u8]) -> String {
@@ -143,5 +143,32 @@ pub fn throws_text(ts: &Option<Vec<u8>>, all: u32) -> String {
         None => "any throw".into(),
         Some(v) if bits(v) == all => "any throw".into(),
         Some(v) => format!("a throw of {}", list(v)),
+    }
+}
+
+/// A played unit, with what its gloss needs (`senet replay`: what the unit
+/// did, in words): the rules, the unit, what it did, the positions before
+/// and after it, and how its throw reads (`throw 3`, or
+/// `throw 3 (sticks 0111)` where the record wrote the sticks).
+pub struct PlayedUnit<'a> {
+    pub rules: &'a Ruleset,
+    pub unit: &'a Unit,
+    pub effects: &'a Effects,
+    pub before: &'a Position,
+    pub after: &'a Position,
+    pub throw: &'a str,
+}
+
+impl PlayedUnit<'_> {
+    /// The side that played the unit.
+    pub fn side(&self) -> Side {
+        self.before.to_move
+    }
+    /// `square 27 (House of Water)`.
+    pub fn sq(&self, s: u8) -> String {
+        Names {
+            houses: self.rules.houses(),
+        }
+        .sq(s)
     }
 }
