@@ -77,6 +77,18 @@ impl TypedValueParser for OptionName {
         value: &OsStr,
     ) -> Result<String, clap::Error> {
         let name = text(cmd, value)?;
+        // `--option ''`, `--option ' '`, `--option 'A-1;;A-14'`: an empty
+        // name selects nothing, as in a record's `RuleOptions` tag.
+        if name.split(';').any(|part| part.trim().is_empty()) {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!(
+                    "`--option '{}'` has an empty option name: give one name per `--option`, e.g. `--option A-3/lowest`\n",
+                    crate::diag::printable(&name)
+                ),
+            )
+            .with_cmd(cmd));
+        }
         // `A–3/lowest` with an en dash: no option has such a name.
         match crate::notation::lookalike::in_word(&name) {
             Some(hint) => Err(clap::Error::raw(

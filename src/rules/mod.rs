@@ -269,6 +269,9 @@ fn compile_checked(
             return Ok((r, warnings));
         }
     }
+    // Counted once duplicates are gone.
+    in_line_order(&mut errors, &layers);
+    in_line_order(&mut warnings, &layers);
     let count = errors.len();
     let warned = warnings.len();
     errors.extend(warnings);
@@ -321,8 +324,10 @@ fn against_options(errors: Vec<RuleError>, options: &[String]) -> Vec<RuleError>
 
 /// Sorts problems by file (in chain order, base first) and, in each file,
 /// by position; problems without a position (a missing declaration) come
-/// after the others of their file.
-fn in_line_order(errors: &mut [RuleError], layers: &[lower::Layer]) {
+/// after the others of their file. The same problem found twice at the
+/// same place (a house off the board, checked where it is declared and
+/// again as a square) is reported once.
+fn in_line_order(errors: &mut Vec<RuleError>, layers: &[lower::Layer]) {
     errors.sort_by_cached_key(|e| {
         let file = e.file_name();
         let rank = layers
@@ -330,6 +335,12 @@ fn in_line_order(errors: &mut [RuleError], layers: &[lower::Layer]) {
             .position(|l| Some(&l.file.name) == file.as_ref())
             .unwrap_or(layers.len());
         (rank, e.offset().unwrap_or(usize::MAX))
+    });
+    errors.dedup_by(|a, b| {
+        a.offset().is_some()
+            && a.offset() == b.offset()
+            && a.file_name() == b.file_name()
+            && a.to_string() == b.to_string()
     });
 }
 

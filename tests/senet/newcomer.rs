@@ -683,3 +683,17 @@ fn look_alikes_are_named_in_positions_and_option_names() {
     assert_eq!(code, 1, "{err}");
     assert!(words(&err).contains("U+00A0 NO-BREAK SPACE"), "{err}");
 }
+
+/// An empty option name on the command line (`--option ''`, `' '`, or an
+/// empty part of `A-1;;A-14`) is a usage error, as the same mistake in a
+/// record's `RuleOptions` tag is an input error; it selected nothing.
+#[test]
+fn an_empty_option_name_is_a_usage_error() {
+    for name in ["", " ", "A-1;;A-14"] {
+        let (code, _, err) = senet(&["rules", "show", "bga", "--option", name], b"");
+        assert_eq!(code, 2, "--option {name:?}: {err}");
+        assert!(err.contains("has an empty option name"), "{err}");
+    }
+    let (code, _, err) = senet(&["rules", "show", "bga", "--option", "A-1"], b"");
+    assert_eq!(code, 0, "{err}");
+}

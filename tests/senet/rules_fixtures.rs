@@ -182,6 +182,23 @@ fn semantic_errors_come_with_syntax_errors_and_an_unknown_base() {
     );
 }
 
+/// A house off the board is one error, not two (it was reported where the
+/// house is declared and again as a square).
+#[test]
+fn a_house_off_the_board_is_one_error() {
+    let dir = std::env::temp_dir().join(format!("senet-house-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("house.senet");
+    std::fs::write(&path, "extends \"thai\"\nhouse nile = 99 \"Nile\"\n").unwrap();
+    let e = rules::check(path.to_str().unwrap(), None, &[]).expect_err("the file has an error");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(codes_of(&e), ["senet::rules::unknown_square"]);
+    let senet::rules::RulesError::Invalid { count, .. } = e else {
+        panic!("not a rule-file error");
+    };
+    assert_eq!(count, 1);
+}
+
 /// Warnings do not stop a file from loading, and `load` (used by every
 /// command but `rules check`) does not report them.
 #[test]
