@@ -535,16 +535,8 @@ impl Ruleset {
             }
         }
         Ok(Unit {
-            kind: UnitKind::Move,
-            throw,
-            from,
-            to,
             relocated,
-            hit,
-            extra_mark,
-            off: false,
-            forced: false,
-            split: None,
+            ..Unit::step(throw, from, to, hit, extra_mark)
         })
     }
 }

@@ -80,6 +80,23 @@ impl Unit {
             split: None,
         }
     }
+    /// A move of the piece on `from` to `to` (0: back to the hand; from 0:
+    /// an entry from the hand), hitting the piece there when `hit`.
+    #[inline]
+    pub fn step(throw: u8, from: u8, to: u8, hit: bool, extra_mark: bool) -> Unit {
+        Unit {
+            kind: UnitKind::Move,
+            throw,
+            from,
+            to,
+            relocated: None,
+            hit,
+            extra_mark,
+            off: false,
+            forced: false,
+            split: None,
+        }
+    }
     /// The piece on `from` leaves the board; `off` is the last square plus one.
     pub fn bear_off(throw: u8, from: u8, off: u8, extra_mark: bool) -> Unit {
         Unit {

@@ -110,18 +110,7 @@ impl Ruleset {
                     });
                 }
             }
-            None => out.push(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from: 0,
-                to,
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: false,
-                forced: false,
-                split: None,
-            }),
+            None => out.push(Unit::step(throw, 0, to, false, extra_mark)),
         }
     }
 }

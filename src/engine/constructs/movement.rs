@@ -525,16 +525,8 @@ impl Ruleset {
             let stuck = me.0 & self.tables.squares.stuck_squares;
             match (stuck != 0).then(|| stuck.trailing_zeros() as u8) {
                 Some(from) => out.push(Unit {
-                    kind: UnitKind::Move,
-                    throw,
-                    from,
-                    to: 0,
-                    relocated: None,
-                    hit: false,
-                    extra_mark,
-                    off: false,
                     forced: true,
-                    split: None,
+                    ..Unit::step(throw, from, 0, false, extra_mark)
                 }),
                 None => out.push(Unit::pass(throw, extra_mark, true)),
             }
@@ -754,18 +746,7 @@ impl Ruleset {
             off_from,
         } = self.step_sets(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
-        let template = Unit {
-            kind: UnitKind::Move,
-            throw,
-            from: 0,
-            to: 0,
-            relocated: None,
-            hit: false,
-            extra_mark,
-            off: false,
-            forced: false,
-            split: None,
-        };
+        let template = Unit::step(throw, 0, 0, false, extra_mark);
         let step = |from: u8, to: u8, hit: bool| Unit {
             from,
             to,
@@ -909,18 +890,13 @@ impl Ruleset {
     pub(crate) fn plain_step(&self, pos: &Position, from: u8, throw: u8) -> Unit {
         let to = from + throw;
         let opp = pos.pieces[pos.to_move.other().index()].0;
-        Unit {
-            kind: UnitKind::Move,
+        Unit::step(
             throw,
             from,
             to,
-            relocated: None,
-            hit: opp >> to & 1 != 0,
-            extra_mark: self.throws.gives_extra(throw),
-            off: false,
-            forced: false,
-            split: None,
-        }
+            opp >> to & 1 != 0,
+            self.throws.gives_extra(throw),
+        )
     }
 
     /// Stage 11, backward moves when no forward move exists (T-9b, B-9,
@@ -982,18 +958,7 @@ impl Ruleset {
                 let tb = b >> stepb;
                 let hit = opp & tb != 0;
                 if me & tb == 0 && !(hit && (no_hit || prot & tb != 0)) {
-                    out.push(Unit {
-                        kind: UnitKind::Move,
-                        throw,
-                        from,
-                        to: from - stepb,
-                        relocated: None,
-                        hit,
-                        extra_mark,
-                        off: false,
-                        forced: false,
-                        split: None,
-                    });
+                    out.push(Unit::step(throw, from, from - stepb, hit, extra_mark));
                 } else if WHY {
                     self.explain(pos, from, throw, Dir::Backward, why);
                 }
