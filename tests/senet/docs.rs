@@ -528,3 +528,55 @@ fn check_md_quotes_the_real_messages() {
         wrong.join("\n")
     );
 }
+
+/// The ids cited in brackets anywhere in a text: `[LB-4, C-6]` → `LB-4`,
+/// `C-6`.
+fn bracketed_ids(text: &str) -> BTreeSet<&str> {
+    let mut ids = BTreeSet::new();
+    for part in text.split('[').skip(1) {
+        let Some((inside, _)) = part.split_once(']') else {
+            continue;
+        };
+        ids.extend(
+            inside
+                .split(',')
+                .map(str::trim)
+                .filter(|w| sources::is_clause_id(w)),
+        );
+    }
+    ids
+}
+
+/// A program's reading cites every point of its page in its rule file: on
+/// the declaration that implements it, or, for a point no declaration
+/// carries (a deviation note, a behaviour the record decides), in a comment
+/// line that names it in brackets, `# [LB-8] ...`.
+#[test]
+fn each_program_reading_cites_every_point_of_its_page() {
+    let mut readings = 0;
+    for name in senet::rules::builtin_names() {
+        if senet::rules::builtin_group(name) != Some(senet::rules::Group::Program) {
+            continue;
+        }
+        readings += 1;
+        let text = senet::rules::builtin_source(name).unwrap();
+        let cited = bracketed_ids(text);
+        let page = format!("{name}.md");
+        let points: Vec<_> = sources::clauses()
+            .into_iter()
+            .filter(|c| c.page.file == page)
+            .collect();
+        assert!(!points.is_empty(), "docs/sources/{page} defines no point");
+        let uncited: Vec<&str> = points
+            .iter()
+            .map(|c| c.id)
+            .filter(|id| !cited.contains(id))
+            .collect();
+        assert!(
+            uncited.is_empty(),
+            "rules/{name}.senet cites no {}",
+            uncited.join(", ")
+        );
+    }
+    assert!(readings > 0, "no built-in program reading");
+}

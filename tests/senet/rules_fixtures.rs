@@ -302,7 +302,8 @@ fn builtin_source_and_names_agree() {
             "meub",
             "piccione",
             "ryabinin",
-            "thai"
+            "thai",
+            "ludii-bell"
         ]
     );
     for name in rules::builtin_names() {
