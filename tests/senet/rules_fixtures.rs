@@ -303,6 +303,7 @@ fn builtin_source_and_names_agree() {
             "piccione",
             "ryabinin",
             "thai",
+            "horolsky-meub",
             "ludii-bell"
         ]
     );
