@@ -1041,11 +1041,22 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
     } else {
         found
     };
-    // A misspelt word of the language (`blokade`, `opning`): say which.
+    // A misspelt word of the language (`blokade`, `opning`, `whte`): say
+    // which, first among the words expected here (a side, a kind of
+    // landing), then among all the words of the language.
     let word = &text[start..end];
-    let guess = (word.bytes().all(|b| b.is_ascii_alphabetic())
+    // The word without punctuation after it (`blak:`); a word with digits
+    // (`A14`) is no misspelt word of the language.
+    let word = &word[..word
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(word.len())];
+    let guess = (word.len() > 1
+        && word.bytes().all(|b| b.is_ascii_alphabetic())
         && !language_words().contains(&word))
-    .then(|| crate::diag::nearest(word, language_words().iter().copied()))
+    .then(|| {
+        crate::diag::nearest(word, expected_words(&expected))
+            .or_else(|| crate::diag::nearest(word, language_words().iter().copied()))
+    })
     .flatten();
     let label = match guess {
         Some(g) => format!("did you mean `{g}`?"),
@@ -1064,6 +1075,19 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         found,
         help,
     }
+}
+
+/// The words that the expected forms quote (`white` and `black` of
+/// ``expected `white` or `black` ``): the closed word lists of the grammar,
+/// those of `common.pest` (sides) among them.
+fn expected_words(expected: &str) -> Vec<&str> {
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .filter(|w| w.len() > 1 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect()
 }
 
 /// Whether byte `at` of `text` is inside a word: a letter right after one.
