@@ -473,6 +473,7 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::extra_throw => Effect::ExtraThrow,
         Rule::stuck_to_hand => Effect::StuckToHand,
         Rule::no_backward => Effect::NoBackward,
+        Rule::no_forward => Effect::NoForward,
         Rule::miss_turn => Effect::MissTurn,
         Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
         _ => Effect::Lock(
@@ -693,6 +694,9 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             Rule::backward_never => DeclKind::Backward(Backward::Never),
             Rule::backward_one_square => DeclKind::Backward(Backward::OneSquareWhenNoForward),
             Rule::backward_to_empty => DeclKind::Backward(Backward::ToEmptyWhenNoForward),
+            Rule::backward_one_to_empty => {
+                DeclKind::Backward(Backward::OneSquareToEmptyWhenNoForward)
+            }
             _ => DeclKind::Backward(Backward::WhenNoForward),
         },
         Rule::compulsory => DeclKind::Compulsory,
@@ -834,6 +838,7 @@ pub fn describe(rule: Rule) -> &'static str {
         stuck_to_hand => "`back to hand when no move`",
         to_hand => "`hand`",
         no_backward => "`no backward move`",
+        no_forward => "`no forward move`",
         starter => "`starter white|black` or `starter by lot`",
         by_lot => "`by lot`",
         opening => "`opening SIDE: throw N from SQUARE else any move|pass`",
@@ -847,10 +852,11 @@ pub fn describe(rule: Rule) -> &'static str {
         extra => "`extra throw on VALUES`",
         no_extra => "`no extra throw`",
         backward => {
-            "`backward never`, `backward when no forward move`, `backward one square when no forward move` or `backward to empty squares when no forward move`"
+            "`backward never`, `backward when no forward move`, `backward one square when no forward move`, `backward to empty squares when no forward move` or `backward one square to empty squares when no forward move`"
         }
         backward_one_square => "`one square when no forward move`",
         backward_to_empty => "`to empty squares when no forward move`",
+        backward_one_to_empty => "`one square to empty squares when no forward move`",
         die_throws => "`throws with a die of N faces: VALUES`",
         opposing_swaps => "`swaps`",
         opposing_lowest => "`sends it to lowest empty`",

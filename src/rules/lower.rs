@@ -53,6 +53,7 @@ pub enum SquareKind {
     NoBackward,
     MissTurn,
     Overshoot,
+    NoForward,
 }
 
 /// What a declaration decides. A later declaration with the same key (in an
@@ -1006,7 +1007,7 @@ const DROP_NAMED: [(&str, Key); 27] = [
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 18] = [
+const DROP_KINDS: [(&str, SquareKind); 19] = [
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1025,6 +1026,7 @@ const DROP_KINDS: [(&str, SquareKind); 18] = [
     ("no backward move", SquareKind::NoBackward),
     ("miss next turn", SquareKind::MissTurn),
     ("overshoot", SquareKind::Overshoot),
+    ("no forward move", SquareKind::NoForward),
 ];
 
 /// What a `drop` names, in words, for its diagnostics.
@@ -1110,6 +1112,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::NoBackward => "the ban on backward moves",
         SquareKind::MissTurn => "the missed turn",
         SquareKind::Overshoot => "the overshoot",
+        SquareKind::NoForward => "the ban on forward moves",
     }
 }
 

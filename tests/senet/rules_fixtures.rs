@@ -333,7 +333,9 @@ fn builtin_source_and_names_agree() {
             "meub",
             "piccione",
             "ryabinin",
-            "thai"
+            "thai",
+            "horolsky-meub",
+            "ludii-bell"
         ]
     );
     for name in rules::builtin_names() {
