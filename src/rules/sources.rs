@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 12] = [
+const PAGES: [(&str, &str); 13] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -32,6 +32,7 @@ const PAGES: [(&str, &str); 12] = [
     page!("meub"),
     page!("programs"),
     page!("ludii-bell"),
+    page!("ludii-jequier"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -303,7 +303,8 @@ fn builtin_source_and_names_agree() {
             "piccione",
             "ryabinin",
             "thai",
-            "ludii-bell"
+            "ludii-bell",
+            "ludii-jequier"
         ]
     );
     for name in rules::builtin_names() {
