@@ -15,7 +15,7 @@
 #![allow(clippy::collapsible_if)]
 
 use super::constructs::movement::HitDest;
-use super::{Backward, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
+use super::{Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
 
 /// Why a move was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,6 +70,9 @@ pub enum Forbid {
     Direction,
     /// A piece on this square never moves backward (PC-4).
     NoBackward,
+    /// A piece on this square never moves forward along the track; it only
+    /// bears off or moves backward (HM-9b).
+    NoForward,
     /// The opposing piece is never swapped here and the square it would go
     /// to is taken (B-15).
     HitSendsTaken,
@@ -122,6 +125,16 @@ impl Ruleset {
     /// opening that requires another throw).
     #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
+        self.legal_units_inline(pos, throw, out);
+    }
+
+    /// [`legal_units`](Self::legal_units), always inlined into its caller:
+    /// for a playout loop, whose one call per unit the compiler otherwise
+    /// keeps out of line in the library (the unit list then goes through
+    /// memory and the rule set's tests are made afresh every call). Other
+    /// callers use `legal_units`, so the generator is not copied into each.
+    #[inline(always)]
+    pub(crate) fn legal_units_inline(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
         self.generate::<false>(pos, throw, out, &mut Vec::new());
     }
@@ -409,7 +422,7 @@ impl Ruleset {
             }
             to = from - step;
             // JQ-7: backward moves go to empty squares only.
-            if self.movement.backward == Backward::ToEmptyWhenNoForward && opp.contains(to) {
+            if self.movement.backward.onto_empty_only() && opp.contains(to) {
                 return refuse(to, Forbid::BackwardOntoPiece);
             }
         } else {
@@ -444,6 +457,10 @@ impl Ruleset {
             }
             if immobile && !bears_off {
                 return refuse(to.min(off), Forbid::Immobile);
+            }
+            // HM-9b: off or backward only.
+            if !bears_off && self.movement.no_forward.contains(from) {
+                return refuse(to.min(off), Forbid::NoForward);
             }
             if bears_off {
                 if !self.bear_off.exact(to, len) {

@@ -134,6 +134,8 @@ pub enum Effect {
     ExtraThrow,
     StuckToHand,
     NoBackward,
+    /// `no forward move` (HM-9b): off or backward only.
+    NoForward,
     MissTurn,
     Lock(Vec<Spanned<LockPart>>),
     OvershootTo(Spanned<SquareRef>),

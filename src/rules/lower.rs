@@ -53,6 +53,7 @@ pub enum SquareKind {
     NoBackward,
     MissTurn,
     Overshoot,
+    NoForward,
 }
 
 /// What a declaration decides. A later declaration with the same key (in an
@@ -481,7 +482,7 @@ fn known_options_help(known: &[String], name: &str) -> String {
     if known.is_empty() {
         return "this rule set declares no options".to_string();
     }
-    let guess = crate::diag::nearest(name, known.iter().map(String::as_str))
+    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
         .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
     format!(
@@ -675,13 +676,16 @@ impl Lowerer<'_> {
                 None => {
                     let mut known: Vec<&String> = self.houses.keys().collect();
                     known.sort();
+                    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
+                        .map(|k| format!("did you mean `{k}`? Otherwise "))
+                        .unwrap_or_default();
                     let help = if known.is_empty() {
                         format!(
                             "declare it first: `house {name} = SQUARE \"Name\"`, or write the square number"
                         )
                     } else {
                         format!(
-                            "declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
+                            "{guess}declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
                             known
                                 .iter()
                                 .map(|s| s.as_str())
@@ -1021,7 +1025,7 @@ const DROP_NAMED: [(&str, Key); 29] = [
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 18] = [
+const DROP_KINDS: [(&str, SquareKind); 19] = [
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1040,6 +1044,7 @@ const DROP_KINDS: [(&str, SquareKind); 18] = [
     ("no backward move", SquareKind::NoBackward),
     ("miss next turn", SquareKind::MissTurn),
     ("overshoot", SquareKind::Overshoot),
+    ("no forward move", SquareKind::NoForward),
 ];
 
 /// What a `drop` names, in words, for its diagnostics.
@@ -1127,6 +1132,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::NoBackward => "the ban on backward moves",
         SquareKind::MissTurn => "the missed turn",
         SquareKind::Overshoot => "the overshoot",
+        SquareKind::NoForward => "the ban on forward moves",
     }
 }
 

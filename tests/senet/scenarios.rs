@@ -46,6 +46,7 @@ fn required_clauses(rules: &str) -> Vec<String> {
         "kendall1979" => (range("KD", 11), &[]),
         "jequier" => (range("JQ", 10), &[]),
         "meub" => (range("MB", 1), &[]),
+        "horolsky-meub" => (range("HM", 9), &["HM-9a", "HM-9b"]),
         "bell" => (range("BL", 7), &[]),
         "piccione" => (range("PC", 8), &[]),
         // A program's reading: every point of its page.

@@ -69,6 +69,7 @@ impl Refusal {
             | Forbid::Immobile
             | Forbid::Priority
             | Forbid::NoBackward
+            | Forbid::NoForward
             | Forbid::MissedTurn => squares::refused(&cx),
             Forbid::BeyondEnd | Forbid::ExitThrow | Forbid::NotAllIn | Forbid::ArrivedThisTurn => {
                 bear_off::refused(&cx)
@@ -161,6 +162,7 @@ impl Ruleset {
             Forbid::Occupied => self.movement.swap_clause.clone(),
             Forbid::Direction => self.movement.one_direction_clause.clone(),
             Forbid::NoBackward => self.movement.no_backward_clause.clone(),
+            Forbid::NoForward => self.movement.no_forward_clause.clone(),
             Forbid::Opening => self
                 .opening
                 .iter()

@@ -824,6 +824,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         // PC-4: one direction per turn forbids the other direction.
         Forbid::Direction if r.to < r.from => Scope::Backward,
         Forbid::Direction => Scope::Forward,
+        Forbid::NoForward => Scope::Forward,
         Forbid::NoPiece
         | Forbid::OwnPiece
         | Forbid::Occupied

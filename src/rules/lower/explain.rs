@@ -149,6 +149,7 @@ fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u
             SquareKind::MissTurn => squares::MISS_TURN,
             SquareKind::ExtraThrow => squares::EXTRA_THROW,
             SquareKind::NoBackward => squares::NO_BACKWARD,
+            SquareKind::NoForward => squares::NO_FORWARD,
             SquareKind::StuckToHand => squares::STUCK_TO_HAND,
             _ => "",
         }
