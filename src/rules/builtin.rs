@@ -3,9 +3,14 @@
 /// (name, text, listed). An unlisted built-in loads by name but is left out
 /// of [`builtin_names`], which `senet rules list` and the tests over every
 /// built-in use. Every built-in is listed now.
-const BUILTINS: [(&str, &str, bool); 10] = [
+const BUILTINS: [(&str, &str, bool); 11] = [
     ("bga", include_str!("../../rules/bga.senet"), true),
     ("bell", include_str!("../../rules/bell.senet"), true),
+    (
+        "horolsky-kendall",
+        include_str!("../../rules/horolsky-kendall.senet"),
+        true,
+    ),
     (
         "horolsky-meub",
         include_str!("../../rules/horolsky-meub.senet"),

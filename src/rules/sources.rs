@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 11] = [
+const PAGES: [(&str, &str); 12] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -31,6 +31,7 @@ const PAGES: [(&str, &str); 11] = [
     page!("jequier"),
     page!("meub"),
     page!("horolsky-meub"),
+    page!("horolsky-kendall"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -296,6 +296,7 @@ fn builtin_source_and_names_agree() {
         [
             "bga",
             "bell",
+            "horolsky-kendall",
             "horolsky-meub",
             "jequier",
             "kendall",
