@@ -1,22 +1,22 @@
 //! `cargo bench --bench throughput`: random playouts per second of the
-//! compiled engine for every built-in rule set, and, for `bga`, of the
-//! hand-written engine of `benches/hand_bga` on the very same games.
+//! compiled engine and of the simulator's driver for every built-in rule
+//! set, and, for `bga`, of the hand-written engine of `benches/hand_bga`,
+//! all on the very same games.
 //!
-//! Single-threaded. The random player: at each unit, when units are due
-//! without a throw (`skip`, `0:27-15`) a `skip` is played, and a release is
-//! chosen uniformly among the releases plus "throw"; otherwise four sticks
-//! are thrown and one of the legal units is chosen uniformly. One 64-bit draw
-//! of a seeded PCG (`Pcg64Mcg`) per unit: the low 32 bits are the throw
-//! (`Throws::from_bits`: sticks read the low bits, a die the whole word), the
-//! high 32 bits choose the unit. Games stop at a win or after 2000 units.
-//! Both `bga` engines list units in ascending order of the square moved from,
-//! so with the same seed they play the same games, and the bench checks it.
-//!
-//! Beside the bench loop, every rule set is also played by the simulator's
-//! driver (`senet simulate --threads 1 --stats`: `senet::simulate::run`
-//! on one thread, the random player, its seeded `Pcg64` and statistics),
-//! and the summary gives units per CPU-second of each with the ratios the
-//! targets are stated in. The engines alternate in three rounds.
+//! Single-threaded. Every loop plays the games of `senet simulate
+//! --threads 1 --seed SEED` with the random player, drawing as the
+//! simulator draws: each game from its own `Pcg64` (`simulate::game_rng`),
+//! a coin for the first side when it goes by lot, `skip` played when due,
+//! a coin between a release (`0:27-15`) and a throw, the throw from the low
+//! bits of a 32-bit draw (a table of the stick patterns), and the unit
+//! chosen uniformly (`simulate::Draws`, `simulate::ThrowTable`). A game stops when it is over (a win,
+//! or BL-7's draw) or after 2000 units, as in the simulator. So the
+//! engines play the very same games, and the bench checks it: the bench
+//! loop (`compiled`: the engine alone), the simulator's driver
+//! (`simulate`: `senet::simulate::run` on one thread, with the statistics
+//! of `--stats`) and, on `bga`, the hand-written engine of
+//! `benches/hand_bga`; the ratios of the summary compare like with like.
+//! The engines alternate in three rounds.
 //!
 //! Wall time and process CPU time are both reported: the machine is shared.
 //! `SENET_BENCH_SECONDS` (default 5) sets the time spent per rule set;
@@ -28,9 +28,8 @@
 #[allow(dead_code)] // shared with the differential test, which uses the rest
 mod hand_bga;
 
-use rand::{RngCore, SeedableRng};
-use rand_pcg::Pcg64Mcg;
 use senet::engine::{Position, Ruleset, Side, Starter, Unit, UnitKind};
+use senet::simulate::{Draws, ThrowTable, game_seed};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -48,12 +47,6 @@ fn cpu_time() -> Duration {
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// Chooses one of `n` with the high 32 bits of a draw (multiply-shift).
-#[inline(always)]
-fn pick(draw: u64, n: usize) -> usize {
-    (((draw >> 32) * n as u64) >> 32) as usize
 }
 
 /// What one batch of games did.
@@ -88,71 +81,56 @@ fn timed(run: impl FnOnce() -> Tally) -> Measure {
     }
 }
 
-/// `games` random playouts with the compiled engine.
+/// `games` random playouts with the compiled engine: the games of
+/// `senet simulate --threads 1 --seed SEED --games N` with the random
+/// player, drawn as it draws them (see the module's doc).
 #[inline(never)]
 fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let first = match rules.starter() {
-        Starter::Fixed(side, _) => *side,
-        Starter::ByLot(_) => Side::White,
-    };
-    let start = Position::start(rules, first);
+    let throws = ThrowTable::new(rules);
     let mut units: Vec<Unit> = Vec::with_capacity(16);
-    let mut free: Vec<Unit> = Vec::with_capacity(4);
     let mut t = Tally::default();
-    for _ in 0..games {
-        let mut pos = start;
+    // A game ends only when a side has no piece on the board: as in the
+    // simulator, that test spares the full one on every other unit.
+    let over =
+        |pos: &Position| ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0)) && rules.game_over(pos);
+    for g in 0..games {
+        let mut draws = Draws::new(game_seed(seed, g));
+        let first = match rules.starter() {
+            Starter::Fixed(side, _) => *side,
+            Starter::ByLot(_) if draws.coin() => Side::White,
+            Starter::ByLot(_) => Side::Black,
+        };
+        let mut pos = Position::start(rules, first);
         let mut n = 0;
-        let mut redraws = 0;
-        let mut won = None;
-        while n < CAP {
-            let mut draw = rng.next_u64();
-            rules.free_units(&pos, &mut free);
+        while n < CAP && !over(&pos) {
+            rules.free_units(&pos, &mut units);
             // The unit is played where the engine wrote it (a reference,
             // not a copy): the engine writes a unit field by field, and
             // reading it back whole right after stalls the CPU.
-            let unit = if free.is_empty() {
-                None
-            } else if free[0].kind == UnitKind::Skip {
-                Some(&free[0])
+            let unit = if units.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+                &units[0]
+            } else if !units.is_empty() && draws.coin() {
+                // A release (B-12a) or a throw: even odds.
+                &units[draws.index(units.len())]
             } else {
-                let k = pick(draw, free.len() + 1);
-                draw = rng.next_u64();
-                free.get(k)
-            };
-            let unit = match unit {
-                Some(u) => u,
-                None => {
-                    // Sticks read the low bits, a die the whole low word;
-                    // the unit is chosen with the high word.
-                    let throw = rules.throws().from_bits(draw as u32);
-                    rules.legal_units(&pos, throw, &mut units);
-                    if units.is_empty() {
-                        // The throw is not allowed now (K-5: the opening
-                        // roll-off wants a 1): throw again.
-                        redraws += 1;
-                        assert!(
-                            redraws < 10_000,
-                            "no throw is ever allowed in {}",
-                            pos.write(30, 10)
-                        );
-                        continue;
-                    }
-                    &units[pick(draw, units.len())]
+                let throw = match rules.opening_throw(&pos) {
+                    Some(v) => v,
+                    None => throws.throw(rules, &mut draws),
+                };
+                rules.legal_units(&pos, throw, &mut units);
+                if units.is_empty() {
+                    break;
                 }
+                &units[draws.index(units.len())]
             };
-            let fx = rules.apply(&mut pos, unit).expect("a generated unit plays");
+            rules.apply(&mut pos, unit).expect("a generated unit plays");
             n += 1;
-            if fx.won {
-                won = Some(pos.to_move.other());
-                break;
-            }
         }
         t.games += 1;
         t.units += n as u64;
-        match won {
+        match rules.winner(&pos) {
             Some(s) => t.wins[s.index()] += 1,
-            None => t.capped += 1,
+            None => t.capped += !rules.game_over(&pos) as u64,
         }
     }
     black_box(t)
@@ -161,9 +139,7 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
 /// `games` random playouts by `senet simulate --threads 1 --stats`'s
 /// driver: [`senet::simulate::run`] on one thread, the random player, the
 /// same unit cap, and the statistics computed at the end as `--stats`
-/// does. Its games are not the bench loop's (the simulator draws from the
-/// seeded `Pcg64` its records name), so it is compared by units per
-/// second.
+/// does. It plays the bench loop's games, which the bench checks.
 #[inline(never)]
 fn simulated_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     use senet::simulate::{self, Player, RunConfig, Stats};
@@ -191,31 +167,29 @@ fn simulated_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
 }
 
 /// `games` random playouts with the hand-written bga engine, drawing exactly
-/// as [`compiled_games`] does.
-fn hand_games(games: u64, seed: u64) -> Tally {
-    use hand_bga::{Moves, Pos, VALUE};
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+/// as [`compiled_games`] does (bga: White starts, no skip, no opening).
+/// `rules` are bga's, for the table of the throws.
+fn hand_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
+    use hand_bga::{Moves, Pos};
+    let throws = ThrowTable::new(rules);
     let mut moves = Moves::default();
     let mut t = Tally::default();
-    for _ in 0..games {
+    for g in 0..games {
+        let mut draws = Draws::new(game_seed(seed, g));
         let mut pos = Pos::START;
         let mut n = 0;
         let mut won = None;
         while n < CAP {
-            let mut draw = rng.next_u64();
-            let mut unit = None;
             let release = pos.release();
-            if let Some(r) = &release {
-                if pick(draw, 2) == 0 {
-                    unit = Some(r);
+            let unit = match &release {
+                Some(r) if draws.coin() => {
+                    // The choice among the one release, as the others draw it.
+                    draws.index(1);
+                    r
                 }
-                draw = rng.next_u64();
-            }
-            let unit = match unit {
-                Some(u) => u,
-                None => {
-                    pos.legal(VALUE[(draw & 15).count_ones() as usize], &mut moves);
-                    &moves.buf[pick(draw, moves.len)]
+                _ => {
+                    pos.legal(throws.throw(rules, &mut draws), &mut moves);
+                    &moves.buf[draws.index(moves.len)]
                 }
             };
             let side = pos.side;
@@ -277,7 +251,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(5.0);
     println!(
-        "senet throughput: single thread, random playouts (uniform legal units, Pcg64Mcg seed {SEED:#x}, cap {CAP} units/game)"
+        "senet throughput: single thread, random playouts (uniform legal units, the simulator's games of seed {SEED:#x}, cap {CAP} units/game)"
     );
     println!(
         "{} seconds per rule set; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)",
@@ -319,14 +293,18 @@ fn main() {
         let hand = name == "bga";
         let share = secs / rounds as f64 / if hand { 3.0 } else { 2.0 };
         let games = calibrate(share, |g| compiled_games(&rules, g, SEED));
-        let sim_games = calibrate(share, |g| simulated_games(&rules, g, SEED));
         let (mut c, mut s, mut h) = (Vec::new(), Vec::new(), Vec::new());
         for r in 0..rounds {
             let seed = SEED + r;
             c.push(timed(|| compiled_games(&rules, games, seed)));
-            s.push(timed(|| simulated_games(&rules, sim_games, seed)));
+            s.push(timed(|| simulated_games(&rules, games, seed)));
+            let (a, b) = (c[r as usize].tally, s[r as usize].tally);
+            assert_eq!(
+                a, b,
+                "{name}: the bench loop and the simulator played different games (seed {seed:#x})"
+            );
             if hand {
-                h.push(timed(|| hand_games(games, seed)));
+                h.push(timed(|| hand_games(&rules, games, seed)));
                 let (a, b) = (c[r as usize].tally, h[r as usize].tally);
                 assert_eq!(
                     a, b,

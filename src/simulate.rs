@@ -98,8 +98,11 @@ pub fn throw_sticks(rules: &Ruleset, rng: &mut impl RngCore) -> u8 {
 /// (not in the baseline x86-64 a distributed binary targets) counting them
 /// is a dozen instructions.
 ///
+/// Public so that a playout loop written over the engine (the throughput
+/// bench) throws exactly as the simulator does.
+///
 /// [`Throws::from_bits`]: crate::engine::Throws::from_bits
-struct ThrowTable {
+pub struct ThrowTable {
     /// `Some(mask)`: the throw is `values[bits & mask]`; `None` (a die, or
     /// more than eight sticks): ask `from_bits`.
     mask: Option<u32>,
@@ -107,7 +110,7 @@ struct ThrowTable {
 }
 
 impl ThrowTable {
-    fn new(rules: &Ruleset) -> ThrowTable {
+    pub fn new(rules: &Ruleset) -> ThrowTable {
         let t = rules.throws();
         let mut values = [0u8; 256];
         if t.die || t.sticks > 8 {
@@ -125,7 +128,7 @@ impl ThrowTable {
 
     /// The same value as [`throw_sticks`] for the same draw.
     #[inline(always)]
-    fn throw(&self, rules: &Ruleset, draws: &mut Draws) -> u8 {
+    pub fn throw(&self, rules: &Ruleset, draws: &mut Draws) -> u8 {
         let bits = draws.rng.next_u32();
         match self.mask {
             Some(mask) => self.values[(bits & mask) as usize],
@@ -137,15 +140,24 @@ impl ThrowTable {
 /// A game's draws from its generator, made exactly as `rand` 0.9 makes
 /// `random::<bool>()` and `random_range(0..n)` (so every published seed
 /// keeps its games), written out so that nothing but the generator step
-/// and a multiplication is left on the playout's path.
-struct Draws {
+/// and a multiplication is left on the playout's path. Public so that a
+/// playout loop written over the engine (the throughput bench) plays the
+/// simulator's games.
+pub struct Draws {
     rng: Pcg64,
 }
 
 impl Draws {
+    /// The draws of the game seeded with `game_seed` ([`game_seed`]).
+    pub fn new(game_seed: u64) -> Draws {
+        Draws {
+            rng: game_rng(game_seed),
+        }
+    }
+
     /// Even odds: the top bit of a 32-bit draw.
     #[inline(always)]
-    fn coin(&mut self) -> bool {
+    pub fn coin(&mut self) -> bool {
         (self.rng.next_u32() as i32) < 0
     }
 
@@ -154,7 +166,7 @@ impl Draws {
     /// only when the low word says the result may be one too low, a second
     /// draw to settle it (Canon's method, as in `rand`).
     #[inline(always)]
-    fn index(&mut self, n: usize) -> usize {
+    pub fn index(&mut self, n: usize) -> usize {
         debug_assert!(n > 0 && n <= u32::MAX as usize);
         let range = n as u32;
         let m = u64::from(self.rng.next_u32()) * u64::from(range);
@@ -232,9 +244,7 @@ fn play_one(
     max_units: usize,
     keep_units: bool,
 ) -> Played {
-    let mut draws = Draws {
-        rng: game_rng(game_seed),
-    };
+    let mut draws = Draws::new(game_seed);
     let first = match &rules.starter {
         Starter::Fixed(side, _) => *side,
         Starter::ByLot(_) => {
@@ -280,7 +290,9 @@ fn play_one(
                 Some(t) => t,
                 None => throws.throw(rules, &mut draws),
             };
-            rules.legal_units(&pos, throw, &mut buf);
+            // Inlined here, as a playout loop written over the engine
+            // would have it.
+            rules.legal_units_inline(&pos, throw, &mut buf);
             if buf.is_empty() {
                 // No unit at all for this throw (cannot happen from the standard
                 // setup: an opening's throw is taken from the rules above).

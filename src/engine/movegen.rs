@@ -122,6 +122,16 @@ impl Ruleset {
     /// opening that requires another throw).
     #[inline]
     pub fn legal_units(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
+        self.legal_units_inline(pos, throw, out);
+    }
+
+    /// [`legal_units`](Self::legal_units), always inlined into its caller:
+    /// for a playout loop, whose one call per unit the compiler otherwise
+    /// keeps out of line in the library (the unit list then goes through
+    /// memory and the rule set's tests are made afresh every call). Other
+    /// callers use `legal_units`, so the generator is not copied into each.
+    #[inline(always)]
+    pub(crate) fn legal_units_inline(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
         self.generate::<false>(pos, throw, out, &mut Vec::new());
     }

@@ -139,6 +139,62 @@ fn begins_declaration(line: &str) -> bool {
     w == "}" || DECLARATION_WORDS.contains(&w)
 }
 
+/// Whether line `i` of a file may begin a declaration, so that recovery
+/// from an error before it stops there. A line break is only spacing, so
+/// this is a judgement on the layout, and each reason below holds for
+/// every rule file written as the language reference shows them:
+/// - its first word begins a declaration (or it closes an option block);
+/// - the line before it ends with a clause list (`[K-1]`), which only ever
+///   ends a declaration;
+/// - it begins at column 1 with a word that is not a word of the language
+///   or a house of the file: a misspelt keyword (`strater white`), since a
+///   declaration that goes on over a line break goes on with a word of the
+///   language, a number, a house or punctuation.
+fn resyncs(lines: &[(usize, &str)], i: usize, houses: &[&str]) -> bool {
+    let line = lines[i].1;
+    if begins_declaration(line) {
+        return true;
+    }
+    let previous = lines[..i]
+        .iter()
+        .rev()
+        .map(|(_, l)| code_of(l).trim_end())
+        .find(|l| !l.is_empty());
+    if previous.is_some_and(|l| l.ends_with(']')) && !code_of(line).trim().is_empty() {
+        return true;
+    }
+    let w = first_word(line);
+    line.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !language_words().contains(&w)
+        && !houses.contains(&w)
+}
+
+/// A line without its comment (a `#` outside a quoted text).
+fn code_of(line: &str) -> &str {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (k, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..k],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// The house names a file declares (`house water = 27 …`), which may begin
+/// the continuation line of a declaration.
+fn declared_houses<'a>(lines: &[(usize, &'a str)]) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|(_, l)| first_word(l) == "house")
+        .filter_map(|(_, l)| l.split_whitespace().nth(1))
+        .collect()
+}
+
 /// The byte range of the declaration a syntax error at `at` falls in: from
 /// the start of the line the declaration begins on to the start of the
 /// next line that begins a declaration (or closes a block), or the end of
@@ -159,6 +215,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
     };
     let (line_start, line) = lines[here];
     let at_first_word = at <= line_start + (line.len() - line.trim_start().len());
+    let houses = declared_houses(&lines);
     let first = if new_declaration && at_first_word {
         here
     } else {
@@ -166,7 +223,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
         // begin a declaration belongs to a declaration begun earlier.
         (0..=here)
             .rev()
-            .find(|&i| begins_declaration(lines[i].1) && (i < here || !at_first_word))
+            .find(|&i| resyncs(&lines, i, &houses) && (i < here || !at_first_word))
             .unwrap_or(here)
     };
     let last = if first_word(lines[first].1) == "option" {
@@ -179,7 +236,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
         } else {
             here + 1
         };
-        (from.max(first + 1)..lines.len()).find(|&i| begins_declaration(lines[i].1))
+        (from.max(first + 1)..lines.len()).find(|&i| resyncs(&lines, i, &houses))
     };
     let start = lines[first].0;
     let end = last
@@ -1002,11 +1059,22 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
     } else {
         found
     };
-    // A misspelt word of the language (`blokade`, `opning`): say which.
+    // A misspelt word of the language (`blokade`, `opning`, `whte`): say
+    // which, first among the words expected here (a side, a kind of
+    // landing), then among all the words of the language.
     let word = &text[start..end];
-    let guess = (word.bytes().all(|b| b.is_ascii_alphabetic())
+    // The word without punctuation after it (`blak:`); a word with digits
+    // (`A14`) is no misspelt word of the language.
+    let word = &word[..word
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(word.len())];
+    let guess = (word.len() > 1
+        && word.bytes().all(|b| b.is_ascii_alphabetic())
         && !language_words().contains(&word))
-    .then(|| crate::diag::nearest(word, language_words().iter().copied()))
+    .then(|| {
+        crate::diag::nearest(word, expected_words(&expected))
+            .or_else(|| crate::diag::nearest(word, language_words().iter().copied()))
+    })
     .flatten();
     let label = match guess {
         Some(g) => format!("did you mean `{g}`?"),
@@ -1025,6 +1093,19 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         found,
         help,
     }
+}
+
+/// The words that the expected forms quote (`white` and `black` of
+/// ``expected `white` or `black` ``): the closed word lists of the grammar,
+/// those of `common.pest` (sides) among them.
+fn expected_words(expected: &str) -> Vec<&str> {
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .filter(|w| w.len() > 1 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect()
 }
 
 /// Whether byte `at` of `text` is inside a word: a letter right after one.
@@ -1180,5 +1261,54 @@ fn join_or(words: &[&str]) -> String {
         [] => "something else".to_string(),
         [one] => one.to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines (from 1) of the syntax errors `parse_recovering` reports.
+    fn error_lines(text: &str) -> Vec<usize> {
+        let file = SourceFile::new("t.senet", text);
+        parse_recovering(&file)
+            .errors
+            .iter()
+            .filter_map(RuleError::offset)
+            .map(|at| text[..at].matches('\n').count() + 1)
+            .collect()
+    }
+
+    /// Recovery from one broken declaration stops at a misspelt keyword on
+    /// the next line, with or without a clause list closing the first.
+    #[test]
+    fn consecutive_misspelt_lines_are_each_reported() {
+        let with_clauses = "extends \"bga\"\n\
+                            pieces 5 per sid      [B-1]\n\
+                            strater white         [B-2]\n\
+                            extr throw on 1, 4, 5 [B-5]\n\
+                            blockade 3 opposing   [B-7]\n";
+        assert_eq!(error_lines(with_clauses), [2, 3, 4]);
+        let bare = "extends \"bga\"\n\
+                    pieces 5 per sid\n\
+                    strater white\n\
+                    extr throw on 1, 4, 5\n\
+                    blockade 3 opposing\n";
+        assert_eq!(error_lines(bare), [2, 3, 4]);
+    }
+
+    /// A declaration that goes on over a line break is one declaration:
+    /// its continuation line is not taken for a new one, so one mistake is
+    /// one error, whatever word the continuation begins with.
+    #[test]
+    fn a_continuation_line_is_not_a_new_declaration() {
+        let text = "house pool = 20 \"Pool\"\n\
+                    protect when run >= 2 or\n\
+                    on pool or\n\
+                    run >= 9 9\n\
+                    at 28..30: hit sends to\n\
+                    pool else swap\n\
+                    board 30 squares\n";
+        assert_eq!(error_lines(text), [4, 7]);
     }
 }

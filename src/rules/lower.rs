@@ -478,7 +478,7 @@ fn known_options_help(known: &[String], name: &str) -> String {
     if known.is_empty() {
         return "this rule set declares no options".to_string();
     }
-    let guess = crate::diag::nearest(name, known.iter().map(String::as_str))
+    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
         .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
     format!(
@@ -672,13 +672,16 @@ impl Lowerer<'_> {
                 None => {
                     let mut known: Vec<&String> = self.houses.keys().collect();
                     known.sort();
+                    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
+                        .map(|k| format!("did you mean `{k}`? Otherwise "))
+                        .unwrap_or_default();
                     let help = if known.is_empty() {
                         format!(
                             "declare it first: `house {name} = SQUARE \"Name\"`, or write the square number"
                         )
                     } else {
                         format!(
-                            "declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
+                            "{guess}declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
                             known
                                 .iter()
                                 .map(|s| s.as_str())

@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 12] = [
+const PAGES: [(&str, &str); 14] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -30,8 +30,10 @@ const PAGES: [(&str, &str); 12] = [
     page!("piccione"),
     page!("jequier"),
     page!("meub"),
+    page!("programs"),
     page!("horolsky-meub"),
     page!("horolsky-kendall"),
+    page!("ludii-bell"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -347,6 +347,32 @@ fn rules_list_and_show_print_json() {
         .map(|r| r["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, senet::rules::builtin_names());
+    // Each rule set names its group: the sources, then the programs'
+    // readings, never mixed.
+    let groups: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["group"].as_str().unwrap())
+        .collect();
+    for (name, group) in names.iter().zip(&groups) {
+        assert_eq!(
+            Some(*group),
+            senet::rules::builtin_group(name).map(|g| g.name()),
+            "{name}"
+        );
+    }
+    assert_eq!(groups[0], "source");
+    assert!(groups.contains(&"program"), "{groups:?}");
+    assert!(groups.windows(2).all(|w| w[0] == w[1] || w[1] == "program"));
+    // The text lists the programs' readings under their own heading.
+    let (_, text, _) = senet(&["rules", "list"], "", &[]);
+    let (sources, programs) = text
+        .split_once("\nAs implemented by other programs:\n")
+        .expect("a heading for the programs' readings");
+    assert!(sources.starts_with("bga "), "{text}");
+    assert!(programs.contains("ludii-bell "), "{text}");
+    assert!(!sources.contains("ludii-"), "{text}");
     let (code, out, _) = senet(
         &[
             "rules", "show", "thai", "--option", "T-17b", "--format", "human",

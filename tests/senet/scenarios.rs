@@ -50,7 +50,15 @@ fn required_clauses(rules: &str) -> Vec<String> {
         "horolsky-kendall" => (range("HK", 8), &["HK-8a", "HK-8b", "HK-8c", "HK-8d"]),
         "bell" => (range("BL", 7), &[]),
         "piccione" => (range("PC", 8), &[]),
-        _ => (Vec::new(), &[]),
+        // A program's reading: every point of its page.
+        _ => (
+            senet::rules::sources::clauses()
+                .into_iter()
+                .filter(|c| c.page.file == format!("{rules}.md"))
+                .map(|c| c.id.to_string())
+                .collect(),
+            &[],
+        ),
     };
     ids.extend(extra.iter().map(|s| s.to_string()));
     ids

@@ -260,6 +260,7 @@ impl Ruleset {
 
     /// The throw the opening procedure gives the next unit (K-5: the
     /// roll-off's 1), if any.
+    #[inline]
     pub fn opening_throw(&self, pos: &Position) -> Option<u8> {
         self.opening_rule(pos).and_then(|o| o.throw)
     }
