@@ -318,6 +318,10 @@ impl Ruleset {
         // Backward moves when no forward move exists (T-9b, B-9), and the
         // refusals of backward moves (PC-4, B-8).
         self.backward_moves::<WHY>(pos, throw, heading, bound, start, out, why);
+        // The last piece's move when nothing else moves (HK-6).
+        if self.movement.last_piece.is_some() {
+            self.last_piece_stage(pos, throw, bound, start, out);
+        }
         // The passes and the return to the hand (PC-5).
         self.pass_stage(me, throw, bound, start, out);
     }
@@ -506,6 +510,7 @@ impl Ruleset {
         if hit
             && let tsq = &self.squares[to as usize]
             && tsq.hit_refused_when_taken
+            && !(tsq.hit_sends_forward_only && dir == Dir::Backward)
             && let Some(d) = tsq.hit_sends_to
             && pos.at(d).is_some()
         {

@@ -113,6 +113,8 @@ pub enum LockPart {
     FailureEndsTurn(bool),
     ExitNoExtra,
     ReleaseMissesTurn,
+    /// `pass allowed` (HK-2): the `otherwise` move may be passed instead.
+    PassAllowed,
 }
 
 /// What a square does (`at 27: ...`).
@@ -128,7 +130,8 @@ pub enum Effect {
     ExitNoExtra,
     /// The square a hit piece goes to; `true`: when it is taken, the
     /// landing is forbidden (else an ordinary swap).
-    HitSendsTo(Spanned<SquareRef>, bool),
+    /// The second `true`: forward moves only (HK-5).
+    HitSendsTo(Spanned<SquareRef>, bool, bool),
     DivertTo(Spanned<SquareRef>),
     BoundExtra,
     ExtraThrow,
@@ -203,6 +206,11 @@ pub enum DeclKind {
     },
     Split,
     OneDirection,
+    /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
+    LastPiece {
+        from: SquareSetAst,
+        to: Spanned<SquareRef>,
+    },
     StarterFixed(Side),
     StarterByLot,
     Opening {

@@ -22,7 +22,7 @@ impl Group {
 /// (name, text, listed, group). An unlisted built-in loads by name but is
 /// left out of [`builtin_names`], which `senet rules list` and the tests over
 /// every built-in use. Every built-in is listed now.
-const BUILTINS: [(&str, &str, bool, Group); 12] = [
+const BUILTINS: [(&str, &str, bool, Group); 13] = [
     (
         "bga",
         include_str!("../../rules/bga.senet"),
@@ -76,6 +76,12 @@ const BUILTINS: [(&str, &str, bool, Group); 12] = [
         include_str!("../../rules/thai.senet"),
         true,
         Group::Source,
+    ),
+    (
+        "horolsky-kendall",
+        include_str!("../../rules/horolsky-kendall.senet"),
+        true,
+        Group::Program,
     ),
     (
         "horolsky-meub",

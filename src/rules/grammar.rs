@@ -119,6 +119,7 @@ const DECLARATION_WORDS: &[&str] = &[
     "extends",
     "option",
     "drop",
+    "last",
 ];
 
 /// The first word of a line, or `}` for a line that closes a block.
@@ -328,7 +329,7 @@ fn clauses(p: Pair<Rule>) -> Vec<Spanned<String>> {
 fn option(p: Pair<Rule>) -> OptionDecl {
     let sp = span(&p);
     let mut inner = p.into_inner();
-    // grammar: option_decl = "option" ~ clause_id ~ string ~ requires? ~ "{" ~ decl* ~ "}"
+    // grammar: option_decl = "option" ~ (clause_id | option_word) ~ string ~ requires? ~ "{" ~ decl* ~ "}"
     let name = inner.next().unwrap();
     let desc = inner.next().unwrap();
     let mut opt = OptionDecl {
@@ -462,12 +463,17 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::exit_no_extra => Effect::ExitNoExtra,
         Rule::hit_sends => {
             // grammar: hit_sends = "hit" ~ "sends" ~ "to" ~ square_ref ~ hit_taken?
+            //   ~ hit_forward_only?
             let mut inner = p.into_inner();
             let to = square_ref(&inner.next().expect("hit_sends has a square_ref"));
-            let forbidden = inner
-                .next()
-                .is_some_and(|t| first(t).as_rule() == Rule::hit_taken_forbidden);
-            Effect::HitSendsTo(to, forbidden)
+            let (mut forbidden, mut forward_only) = (false, false);
+            for t in inner {
+                match t.as_rule() {
+                    Rule::hit_forward_only => forward_only = true,
+                    _ => forbidden |= first(t).as_rule() == Rule::hit_taken_forbidden,
+                }
+            }
+            Effect::HitSendsTo(to, forbidden, forward_only)
         }
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
@@ -485,6 +491,7 @@ fn effect(p: Pair<Rule>) -> Effect {
                     let node = match part.as_rule() {
                         Rule::release => LockPart::Release(relocation(first(part))),
                         Rule::release_miss => LockPart::ReleaseMissesTurn,
+                        Rule::lock_pass => LockPart::PassAllowed,
                         Rule::exit_with => LockPart::Exit(throw_set(first(part))),
                         Rule::otherwise => LockPart::Otherwise(relocate_or_stay(first(part))),
                         Rule::failure => {
@@ -642,6 +649,13 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         }
         Rule::split => DeclKind::Split,
         Rule::one_direction => DeclKind::OneDirection,
+        Rule::last_piece => {
+            // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
+            //   ~ square_ref ~ ...
+            let from = square_set(next());
+            let to = square_ref(&next());
+            DeclKind::LastPiece { from, to }
+        }
         Rule::starter => {
             let a = next();
             match a.as_rule() {
@@ -825,6 +839,7 @@ pub fn describe(rule: Rule) -> &'static str {
         keyword => "a keyword",
         ident => "a house name",
         clause_id => "a clause id such as `K-9a`",
+        option_word => "an option name such as `A-3/lowest` or `walker`",
         clauses => "clause ids in brackets, such as `[K-9a]`",
         square_ref => "a square number or house name",
         square_range => "a range of squares such as `26..30`",
@@ -851,6 +866,7 @@ pub fn describe(rule: Rule) -> &'static str {
         enter_bound => "`, extra throw bound to piece`",
         split => "`split throw between two pieces`",
         one_direction => "`one direction per turn`",
+        last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
         extra_throw => "`extra throw`",
         stuck_to_hand => "`back to hand when no move`",
@@ -884,6 +900,8 @@ pub fn describe(rule: Rule) -> &'static str {
         owner_skips => "`owner misses next turn`",
         overshoot => "`overshoot drops to SQUARE`",
         release_miss => "`release misses next turn`",
+        lock_pass => "`pass allowed`",
+        hit_forward_only => "`on forward moves`",
         bear_off_voluntary => "`bear off voluntary`",
         goal_all => "`bear off all pieces`",
         goal_most => "`most pieces borne off`",
@@ -1256,6 +1274,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "unusable" => &[bound_throw],
         "goal" => &[goal],
         "score" => &[score],
+        "last" => &[last_piece],
         "extends" => &[extends_decl],
         "option" => &[option_decl],
         _ => &[],

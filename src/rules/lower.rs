@@ -95,6 +95,7 @@ pub enum Key {
     BoundThrow,
     Score,
     DrawOnExtra,
+    LastPiece,
 }
 
 /// A throw set after checking: `None` is any throw.
@@ -143,7 +144,7 @@ enum Setting {
     Exit(Throwset),
     Target(u8),
     /// `hit sends to S`; `true`: `else landing forbidden`.
-    HitSends(u8, bool),
+    HitSends(u8, bool, bool),
     Lock(LockDecl),
     Reach(Reach),
     Score(Option<Vec<u8>>),
@@ -152,6 +153,8 @@ enum Setting {
         throws: Vec<u8>,
         bound: bool,
     },
+    /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
+    LastPiece(SquareSet, u8),
     /// `drop ...`: the declarations this removes (any of them may be
     /// absent), and what they are in words.
     Drop(Vec<Key>, String),
@@ -828,6 +831,11 @@ impl Lowerer<'_> {
             DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
             DeclKind::Split => Some((Key::Split, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
+            DeclKind::LastPiece { from, to } => {
+                let set = self.squares(layer, from);
+                self.square(layer, to)
+                    .map(|to| (Key::LastPiece, Setting::LastPiece(set, to)))
+            }
             DeclKind::Protect(p) => self.lower_protect(layer, p, &clause),
             DeclKind::Runs(set) => Some((Key::Runs, Setting::Squares(self.squares(layer, set)))),
             DeclKind::Blockades(bs) => self.lower_blockades(layer, bs),
@@ -991,7 +999,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 29] = [
+const DROP_NAMED: [(&str, Key); 30] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1018,6 +1026,7 @@ const DROP_NAMED: [(&str, Key); 29] = [
     ("bear off voluntary", Key::BearOffVoluntary),
     ("bear off only when", Key::BearOffAllIn),
     ("bear off", Key::BearOff),
+    ("last piece", Key::LastPiece),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
     ("draw", Key::DrawOnExtra),
@@ -1110,6 +1119,7 @@ fn describe_key(k: Key) -> String {
         Key::PassExtra(false) => "what a voluntary pass does to an extra throw".into(),
         Key::BoundThrow => "what an unusable bound throw does".into(),
         Key::Score => "the score".into(),
+        Key::LastPiece => "the last piece's move".into(),
     }
 }
 
@@ -1397,7 +1407,7 @@ impl Lowerer<'_> {
                 set(squares, used);
                 match effect {
                     Effect::Relocate(r) => target(r, used),
-                    Effect::HitSendsTo(s, _) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
+                    Effect::HitSendsTo(s, _, _) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
                         one(s, used)
                     }
                     Effect::Lock(parts) => {

@@ -334,6 +334,7 @@ fn builtin_source_and_names_agree() {
             "piccione",
             "ryabinin",
             "thai",
+            "horolsky-kendall",
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier"

@@ -47,6 +47,7 @@ fn required_clauses(rules: &str) -> Vec<String> {
         "jequier" => (range("JQ", 10), &[]),
         "meub" => (range("MB", 1), &[]),
         "horolsky-meub" => (range("HM", 9), &["HM-9a", "HM-9b"]),
+        "horolsky-kendall" => (range("HK", 8), &["HK-8a", "HK-8b", "HK-8c", "HK-8d"]),
         "bell" => (range("BL", 7), &[]),
         "piccione" => (range("PC", 8), &[]),
         // A program's reading: every point of its page.

@@ -34,6 +34,9 @@ pub struct Lock {
     pub clause: Clause,
     /// The clause that made `exit_gives_extra` false, empty otherwise.
     pub exit_extra_clause: Clause,
+    /// A throw that does not bear the piece off may be passed instead of
+    /// moving the piece as `otherwise` says (HK-2).
+    pub pass_allowed: bool,
 }
 
 /// A lock as a rule file declares it, before its throws are known: the
@@ -47,6 +50,7 @@ pub struct LockDecl {
     pub fail_ends_turn: bool,
     pub exit_gives_extra: bool,
     pub release_misses_turn: bool,
+    pub pass_allowed: bool,
 }
 
 impl LockDecl {
@@ -63,6 +67,7 @@ impl LockDecl {
             release_misses_turn: self.release_misses_turn,
             clause,
             exit_extra_clause: Clause::new(),
+            pass_allowed: self.pass_allowed,
         }
     }
 
@@ -97,6 +102,10 @@ impl LockDecl {
         }
         let other = match self.otherwise {
             Relocation::Stay => "any other throw leaves it here".to_string(),
+            r if self.pass_allowed => format!(
+                "any other throw either moves it: it {}, or is passed",
+                reloc(r)
+            ),
             r => format!("on any other throw it {}", reloc(r)),
         };
         parts.push(format!(
@@ -118,7 +127,7 @@ impl Lock {
     /// The square's `rules summary` part.
     pub fn token(&self) -> String {
         format!(
-            "lock(release {}{}{}, exit {}, otherwise {}, fail-ends-turn {}, exit-gives-extra {}){}",
+            "lock(release {}{}{}, exit {}, otherwise {}{}, fail-ends-turn {}, exit-gives-extra {}){}",
             self.release_to.map_or("-".into(), |s| s.to_string()),
             self.release_when_taken
                 .map(|f| format!(" else {}", f.token()))
@@ -130,6 +139,8 @@ impl Lock {
             },
             bitlist(self.exit_throws),
             self.otherwise.token(),
+            // Printed only when used, so other summaries stay as they were.
+            if self.pass_allowed { " or pass" } else { "" },
             self.fail_ends_turn,
             self.exit_gives_extra,
             cl(&self.clause)
@@ -275,23 +286,29 @@ impl Ruleset {
             Some(None) | None => {
                 out.push(Unit::pass(throw, extra_mark, true));
             }
-            Some(Some(dest)) => out.push(Unit {
-                kind: UnitKind::Move,
-                throw,
-                from,
-                to: match dest {
-                    Relocated::Square(s) => s,
-                    Relocated::Queue => from,
-                    // Written `1-hand`, as PC-5's return.
-                    Relocated::Hand => 0,
-                },
-                relocated: None,
-                hit: false,
-                extra_mark,
-                off: false,
-                forced: false,
-                split: None,
-            }),
+            Some(Some(dest)) => {
+                out.push(Unit {
+                    kind: UnitKind::Move,
+                    throw,
+                    from,
+                    to: match dest {
+                        Relocated::Square(s) => s,
+                        Relocated::Queue => from,
+                        // Written `1-hand`, as PC-5's return.
+                        Relocated::Hand => 0,
+                    },
+                    relocated: None,
+                    hit: false,
+                    extra_mark,
+                    off: false,
+                    forced: false,
+                    split: None,
+                });
+                // HK-2: the player may pass instead (a skip by choice).
+                if lock.pass_allowed {
+                    out.push(Unit::pass(throw, extra_mark, false));
+                }
+            }
         }
     }
 

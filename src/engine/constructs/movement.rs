@@ -85,6 +85,11 @@ pub struct Movement {
     /// move only forward moves, after a backward one only backward ones.
     pub one_direction: bool,
     pub one_direction_clause: Clause,
+    /// A side's last piece, on one of these squares and with no other
+    /// move, may move to that square; a piece there goes to the square it
+    /// left (HK-6).
+    pub last_piece: Option<(SquareSet, u8)>,
+    pub last_piece_clause: Clause,
 }
 
 /// What landing on an opposing piece does to it.
@@ -148,6 +153,15 @@ pub fn pass_sentence(voluntary: bool) -> &'static str {
     } else {
         "A player may pass only when no move is legal."
     }
+}
+
+/// `rules show`: the last piece's move (HK-6).
+pub fn last_piece_sentence(names: &Names, from: SquareSet, to: u8) -> String {
+    format!(
+        "A side's last piece on the board, standing on {} with no other move, may move to {}; a piece standing there goes to the square it left.",
+        names.set(from),
+        names.sq(to)
+    )
 }
 
 impl Backward {
@@ -253,6 +267,13 @@ impl Movement {
             out.push(format!(
                 "one direction per turn{}",
                 cl(&self.one_direction_clause)
+            ));
+        }
+        if let Some((from, to)) = self.last_piece {
+            out.push(format!(
+                "last piece: {} -> {to}{}",
+                set_token(from),
+                cl(&self.last_piece_clause)
             ));
         }
         out
@@ -375,7 +396,12 @@ impl Ruleset {
 impl Ruleset {
     /// Where a hit piece on `to` goes when the mover came from `from`.
     pub(crate) fn hit_destination(&self, pos: &Position, from: u8, to: u8) -> HitDest {
-        match self.squares[to as usize].hit_sends_to {
+        let sq = &self.squares[to as usize];
+        // HK-5: a backward move onto the piece swaps.
+        let sends = sq
+            .hit_sends_to
+            .filter(|_| !(sq.hit_sends_forward_only && to < from));
+        match sends {
             Some(d) if pos.at(d).is_none() => {
                 // The hit piece lands on `d` and that square's rule applies.
                 let mut occ = pos.occupied();
@@ -569,6 +595,43 @@ impl Ruleset {
                     });
                 }
             }
+        }
+    }
+}
+
+// Stage 11b, the last piece's move (HK-6).
+
+impl Ruleset {
+    /// Stage 11b: when the throw has no unit yet, a side whose only piece
+    /// (none in hand) stands on one of the squares moves it to the target
+    /// square (HK-6), swapping with a piece there.
+    #[inline(always)]
+    pub(crate) fn last_piece_stage(
+        &self,
+        pos: &Position,
+        throw: u8,
+        bound: Option<u8>,
+        start: usize,
+        out: &mut Vec<Unit>,
+    ) {
+        let Some((from_set, to)) = self.movement.last_piece else {
+            return;
+        };
+        let side = pos.to_move.index();
+        let me = pos.pieces[side].0;
+        if out.len() != start || bound.is_some() || me.count_ones() != 1 || pos.hand[side] != 0 {
+            return;
+        }
+        let from = me.trailing_zeros() as u8;
+        if from_set.contains(from) && from != to {
+            let hit = pos.pieces[1 - side].contains(to);
+            out.push(Unit::step(
+                throw,
+                from,
+                to,
+                hit,
+                self.throws.gives_extra(throw),
+            ));
         }
     }
 }

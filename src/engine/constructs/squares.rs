@@ -26,6 +26,9 @@ pub struct SquareRule {
     /// When `hit_sends_to` is taken, the landing is refused (B-15: the
     /// piece is never swapped); otherwise it is an ordinary swap.
     pub hit_refused_when_taken: bool,
+    /// Only a forward move sends the hit piece; a backward move onto it
+    /// swaps (HK-5).
+    pub hit_sends_forward_only: bool,
     pub hit_clause: Clause,
     /// When a move targets a protected opposing piece here and the mover has
     /// no other forward move, the mover goes to this square instead (B-13).
@@ -78,9 +81,19 @@ pub const NO_FORWARD: &str =
 pub const STUCK_TO_HAND: &str = "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends";
 
 /// `at S: hit sends to T [else landing forbidden]` (T-18, B-15).
-pub fn hit_sends_sentence(names: &Names, t: u8, refused_when_taken: bool) -> String {
+pub fn hit_sends_sentence(
+    names: &Names,
+    t: u8,
+    refused_when_taken: bool,
+    forward_only: bool,
+) -> String {
     format!(
-        "an opposing piece moved onto here is not swapped: it goes to {}{}",
+        "an opposing piece {} onto here is not swapped: it goes to {}{}",
+        if forward_only {
+            "moved forward"
+        } else {
+            "moved"
+        },
         names.sq(t),
         if refused_when_taken {
             "; while that square is taken, no piece may move onto it here"
@@ -190,7 +203,16 @@ impl SquareRule {
             } else {
                 ""
             };
-            parts.push(format!("hit-sends-to {h}{taken}{}", cl(&self.hit_clause)));
+            // Printed only when used, so other summaries stay as they were.
+            let fwd = if self.hit_sends_forward_only {
+                " forward-only"
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "hit-sends-to {h}{taken}{fwd}{}",
+                cl(&self.hit_clause)
+            ));
         }
         if let Some(d) = self.divert_when_protected {
             parts.push(format!("divert {d}{}", cl(&self.divert_clause)));
@@ -314,6 +336,7 @@ pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
         exit_clause: _,
         hit_sends_to: _,
         hit_refused_when_taken: _,
+        hit_sends_forward_only: _,
         hit_clause: _,
         divert_when_protected: _,
         divert_clause: _,
@@ -343,6 +366,7 @@ pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
         exit_clause: _,
         hit_sends_to: _,           // read only through `on_land` in generation
         hit_refused_when_taken: _, // as `hit_sends_to`: never `swap_plain`
+        hit_sends_forward_only: _, // as `hit_sends_to`
         hit_clause: _,
         divert_when_protected,
         divert_clause: _,

@@ -99,6 +99,9 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         ) => entry::sentence(n, *square, throws, *bound),
         (Key::Split, _) => movement::SPLIT.into(),
         (Key::OneDirection, _) => movement::ONE_DIRECTION.into(),
+        (Key::LastPiece, Setting::LastPiece(from, to)) => {
+            movement::last_piece_sentence(n, *from, *to)
+        }
         (Key::Starter, Setting::Starter(s)) => opening::starter_sentence(*s),
         (Key::Opening(side), Setting::Opening { throw, from, lapse }) => {
             opening::sentence(n, side, *throw, *from, *lapse)
@@ -134,7 +137,9 @@ fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u
     match setting {
         Setting::Landing(r, fb) => Landing::sentence(n, *r, *fb),
         Setting::Exit(ts) => bear_off::exit_sentence(ts, all_throws),
-        Setting::HitSends(t, forbidden) => squares::hit_sends_sentence(n, *t, *forbidden),
+        Setting::HitSends(t, forbidden, fwd) => {
+            squares::hit_sends_sentence(n, *t, *forbidden, *fwd)
+        }
         Setting::Target(t) if kind == SquareKind::Overshoot => squares::overshoot_sentence(n, *t),
         Setting::Target(t) => squares::divert_sentence(n, *t),
         Setting::Lock(l) => l.sentence(n, all_throws),

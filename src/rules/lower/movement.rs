@@ -66,5 +66,10 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         split_clause: m.clause(Key::Split),
         one_direction: m.get(Key::OneDirection).is_some(),
         one_direction_clause: m.clause(Key::OneDirection),
+        last_piece: match m.setting(Key::LastPiece) {
+            Some(Setting::LastPiece(from, to)) => Some((*from, *to)),
+            _ => None,
+        },
+        last_piece_clause: m.clause(Key::LastPiece),
     }
 }

@@ -33,8 +33,8 @@ impl Lowerer<'_> {
             ),
             Effect::ExitOnlyFromTurnStart => (SquareKind::ExitFromTurnStart, Setting::Flag),
             Effect::ExitNoExtra => (SquareKind::ExitNoExtra, Setting::Flag),
-            Effect::HitSendsTo(s, forbidden) => match self.square(layer, s) {
-                Some(s) => (SquareKind::HitSends, Setting::HitSends(s, *forbidden)),
+            Effect::HitSendsTo(s, forbidden, fwd) => match self.square(layer, s) {
+                Some(s) => (SquareKind::HitSends, Setting::HitSends(s, *forbidden, *fwd)),
                 None => return,
             },
             Effect::DivertTo(s) => match self.square(layer, s) {
@@ -72,7 +72,7 @@ impl Lowerer<'_> {
                 );
                 continue;
             }
-            if let Setting::Target(t) | Setting::HitSends(t, _) = setting
+            if let Setting::Target(t) | Setting::HitSends(t, _, _) = setting
                 && t == s
             {
                 self.bad(
@@ -158,6 +158,7 @@ impl Lowerer<'_> {
             fail_ends_turn: true,
             exit_gives_extra: true,
             release_misses_turn: false,
+            pass_allowed: false,
         };
         let mut seen: Vec<(std::mem::Discriminant<LockPart>, Span)> = Vec::new();
         let mut has_exit = false;
@@ -212,7 +213,25 @@ impl Lowerer<'_> {
                 LockPart::FailureEndsTurn(b) => spec.fail_ends_turn = *b,
                 LockPart::ExitNoExtra => spec.exit_gives_extra = false,
                 LockPart::ReleaseMissesTurn => spec.release_misses_turn = true,
+                LockPart::PassAllowed => spec.pass_allowed = true,
             }
+        }
+        // HK-2: the pass is a choice beside the move `otherwise` makes;
+        // a lock whose other throws leave the piece where it is passes
+        // them already.
+        if spec.pass_allowed && spec.otherwise == Relocation::Stay {
+            let span = parts
+                .iter()
+                .find(|p| p.node == LockPart::PassAllowed)
+                .map_or(d.span, |p| p.span);
+            self.bad(
+                layer,
+                &span,
+                "`pass allowed` offers a pass beside the move `otherwise` makes, but this lock's other throws leave the piece where it is",
+                "nothing to pass instead of",
+                "add e.g. `otherwise relocate to 15`, or remove `pass allowed`",
+            );
+            ok = false;
         }
         if !has_exit {
             self.bad(
@@ -284,9 +303,10 @@ impl Lowerer<'_> {
                     sq.exit_from_turn_start = true;
                     sq.exit_from_turn_start_clause = c;
                 }
-                (SquareKind::HitSends, Setting::HitSends(t, forbidden)) => {
+                (SquareKind::HitSends, Setting::HitSends(t, forbidden, fwd)) => {
                     sq.hit_sends_to = Some(*t);
                     sq.hit_refused_when_taken = *forbidden;
+                    sq.hit_sends_forward_only = *fwd;
                     sq.hit_clause = c;
                 }
                 (SquareKind::Divert, Setting::Target(t)) => {
