@@ -438,6 +438,7 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
+        let side = pos.to_move;
         for first in 1..throw {
             let rest = throw - first;
             // The first parts: ordinary steps from the square sets, the
@@ -447,7 +448,8 @@ impl Ruleset {
             while xs != 0 {
                 let x = xs.trailing_zeros() as u8;
                 xs &= xs - 1;
-                let u1 = if sets.steps >> x & 1 != 0 {
+                let plain = sets.steps >> x & 1 != 0;
+                let u1 = if plain {
                     self.plain_step(pos, x, first)
                 } else {
                     match self.attempt(pos, x, first, Dir::Forward) {
@@ -455,13 +457,23 @@ impl Ruleset {
                         Err(_) => continue,
                     }
                 };
+                // The position the second part moves in. After an ordinary
+                // step without a hit it differs from `pos` only in where
+                // the mover stands (what generation reads of it: the
+                // pieces, and `arrived` for A-14); any other first part is
+                // played as `play` plays it.
                 let mut mid = *pos;
-                let mut fx = Effects::default();
-                let part = u1.first_part();
-                self.move_part(pos, &mut mid, &mut fx, &part, first);
-                let landed = match part.relocated {
+                if plain && !u1.hit {
+                    let moved = (1u64 << x) | (1u64 << u1.to);
+                    mid.pieces[side.index()].0 ^= moved;
+                    mid.arrived.0 = (mid.arrived.0 & !(1u64 << x)) | (1u64 << u1.to);
+                } else {
+                    let mut fx = Effects::default();
+                    self.move_part(pos, &mut mid, &mut fx, &u1.first_part(), first);
+                }
+                let landed = match u1.relocated {
                     Some(Relocated::Square(s)) => s,
-                    None if !part.off => part.to,
+                    None if !u1.off => u1.to,
                     _ => 0,
                 };
                 // The second part moves another piece than the one just
@@ -657,6 +669,10 @@ pub(crate) struct Steps {
     pub swap_plain: u64,
     /// Hits send the hit piece to the lowest empty square (JQ-6).
     pub hit_lowest: bool,
+    /// All ones when a move may land on an opposing piece; 0 when none
+    /// may (PC-3), so that a `fwd_unhit` step onto one is cleared by the
+    /// masks instead of being refused by `attempt`.
+    pub hits_tried: u64,
     /// All ones when that square is looked for before the move, the
     /// mover's square counting as taken (LJ-6); else 0.
     pub hit_origin_taken: u64,
@@ -754,6 +770,7 @@ impl Steps {
         } else {
             0
         };
+        f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.tabled = u64::from(f.throws);
         f
@@ -938,7 +955,8 @@ impl Ruleset {
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
             | (unhit & !((me | opp) >> t));
-        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        let mut slow =
+            (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t) & f.hits_tried);
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
         // would refuse each one.

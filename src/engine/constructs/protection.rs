@@ -241,7 +241,23 @@ pub(crate) struct Masks {
     /// Under [`Protect::Tree`], the predicate as a union of terms (see
     /// [`Term`]) where it has that form; empty otherwise.
     pub terms: Vec<Term>,
-    /// Some term asks for exact run lengths or the middle of a run.
+    /// How `terms` are evaluated: the squares of the terms that ask for
+    /// squares alone (no run, no condition), such as R-9's `on rebirth`.
+    pub on_squares: u64,
+    /// The terms that ask for run lengths and the middle of a run alone
+    /// (any square, no condition), such as R-8, as one table by run
+    /// length: bit `i` of `by_run[n]` is set when the piece `i` squares
+    /// into a run of `n` is protected. Looked up once per run of the
+    /// owner's pieces. Empty when no term is of this kind.
+    pub by_run: Vec<u64>,
+    /// Some term is in `by_run`.
+    pub any_by_run: bool,
+    /// Those terms protect the pieces off the counted squares (run length 0).
+    pub by_run_zero: bool,
+    /// The other terms, evaluated one by one.
+    pub other_terms: Vec<Term>,
+    /// Some term of `other_terms` asks for exact run lengths or the middle
+    /// of a run.
     pub terms_runs: bool,
     /// Under [`Protect::Tree`], the predicate in postfix form, evaluated
     /// with a small stack instead of a walk of the tree; empty when it
@@ -276,12 +292,50 @@ impl Masks {
             Some(p) if protect == Protect::Tree => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
         };
-        let terms_runs = terms.iter().any(|t| {
+        let mut on_squares = 0;
+        let mut by_run = vec![0u64; 65];
+        let (mut any_by_run, mut by_run_zero) = (false, false);
+        let mut other_terms = Vec::new();
+        for t in &terms {
+            if t.n_conds == 0 && t.lengths == u64::MAX && t.middle.is_none() {
+                on_squares |= t.squares;
+            } else if t.n_conds == 0 && t.squares == u64::MAX {
+                any_by_run = true;
+                // Length 0: a piece off the counted squares, in no run and
+                // never the middle of one.
+                by_run_zero |= t.lengths & 1 != 0 && t.middle != Some(true);
+                for (n, slot) in by_run.iter_mut().enumerate().skip(1) {
+                    // (A run of 64 cannot stand on a board, whose squares
+                    // start at 1; it reads as the longest length named.)
+                    if t.lengths >> n.min(63) & 1 == 0 {
+                        continue;
+                    }
+                    let whole = u64::MAX >> (64 - n);
+                    let middle = if n % 2 == 1 { 1u64 << (n / 2) } else { 0 };
+                    *slot |= match t.middle {
+                        None => whole,
+                        Some(true) => middle,
+                        Some(false) => whole & !middle,
+                    };
+                }
+            } else {
+                other_terms.push(*t);
+            }
+        }
+        if !any_by_run {
+            by_run.clear();
+        }
+        let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
         Masks {
             protect,
             terms,
+            on_squares,
+            by_run,
+            any_by_run,
+            by_run_zero,
+            other_terms,
             terms_runs,
             program,
             program_runs,
@@ -652,7 +706,9 @@ impl Ruleset {
         stack[0] & mine
     }
 
-    /// The mask of a rule that is a union of [`Term`]s: each term's run,
+    /// The mask of a rule that is a union of [`Term`]s: the terms of
+    /// squares alone as one mask, the terms of runs alone by a table
+    /// lookup per run of the owner's pieces, and each other term's run,
     /// middle and square masks and its position-wide conditions, without
     /// a branch on the position.
     #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
@@ -661,6 +717,22 @@ impl Ruleset {
         let counted = self.protection.run_squares.0;
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
+        let mut mask = f.on_squares;
+        if f.any_by_run {
+            // One step per run: its first square `lo` and length `n`.
+            let mut rest = bits;
+            while rest != 0 {
+                let lo = rest.trailing_zeros();
+                let n = (!(rest >> lo)).trailing_zeros();
+                mask |= f.by_run[n as usize] << lo;
+                // Adding the run's lowest bit carries through the run.
+                rest &= rest.wrapping_add(1u64 << lo);
+            }
+            mask |= !counted & mask_of(f.by_run_zero);
+        }
+        if f.other_terms.is_empty() {
+            return mask & mine;
+        }
         let max = self.run_bound() as usize;
         let mut exact = [0u64; 17];
         let middle = if f.terms_runs {
@@ -673,8 +745,7 @@ impl Ruleset {
         };
         let occupied = pos.occupied().0;
         let skips = pos.skip[owner.index()];
-        let mut mask = 0;
-        for t in &f.terms {
+        for t in &f.other_terms {
             let by_run = if t.lengths == u64::MAX {
                 u64::MAX
             } else if let Some(k) = run_at_least(t.lengths) {
