@@ -35,6 +35,7 @@ const PAGES: [(&str, &str); 15] = [
     page!("horolsky-kendall"),
     page!("ludii-bell"),
     page!("ludii-jequier"),
+    page!("ludii-kendall"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.
