@@ -82,7 +82,12 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                report(&e);
+                use std::io::IsTerminal;
+                let colour = super::color_choice().on(std::io::stderr().is_terminal());
+                err!(
+                    "{}",
+                    super::options::GivenOptions::flags(&options).render(&e, colour)
+                );
                 ExitCode::from(super::EXIT_USAGE)
             }
         },
@@ -129,20 +134,31 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
 /// `senet rules list`.
 fn list(format: super::TextJson) -> ExitCode {
     let mut all = Vec::new();
+    let mut group = rules::Group::Source;
     for name in rules::builtin_names() {
+        let in_group = rules::builtin_group(name).unwrap_or(rules::Group::Source);
         match rules::load(name, None, &[]) {
             Ok(r) => match format {
-                super::TextJson::Text => outln!(
-                    "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
-                    name,
-                    r.meta.title,
-                    "",
-                    r.meta.source,
-                    "",
-                    r.meta.status
-                ),
+                super::TextJson::Text => {
+                    // The sources come first, without a heading; the
+                    // programs' readings follow under theirs.
+                    if in_group != group {
+                        group = in_group;
+                        outln!("\nAs implemented by other programs:");
+                    }
+                    outln!(
+                        "{:<10} {}\n{:<10} source: {}\n{:<10} status: {}",
+                        name,
+                        r.meta.title,
+                        "",
+                        r.meta.source,
+                        "",
+                        r.meta.status
+                    )
+                }
                 super::TextJson::Json => all.push(serde_json::json!({
                     "name": name,
+                    "group": in_group.name(),
                     "title": r.meta.title,
                     "source": r.meta.source,
                     "status": r.meta.status,
@@ -253,7 +269,12 @@ fn check(
                     })
                 );
             } else {
-                report(&e);
+                use std::io::IsTerminal;
+                let colour = super::color_choice().on(std::io::stderr().is_terminal());
+                err!(
+                    "{}",
+                    super::options::GivenOptions::flags(options).render(&e, colour)
+                );
             }
             // Options named on the command line that the file does not
             // have (or that do not go together) are a usage error, as in

@@ -15,7 +15,7 @@
 #![allow(clippy::collapsible_if)]
 
 use super::constructs::movement::HitDest;
-use super::{Backward, Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
+use super::{Heading, Hit, Position, Ruleset, SquareSet, Unit, UnitKind, between};
 
 /// Why a move was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,9 +70,15 @@ pub enum Forbid {
     Direction,
     /// A piece on this square never moves backward (PC-4).
     NoBackward,
+    /// A piece on this square never moves forward along the track; it only
+    /// bears off or moves backward (HM-9b).
+    NoForward,
     /// The opposing piece is never swapped here and the square it would go
     /// to is taken (B-15).
     HitSendsTaken,
+    /// The square half the throw ahead lies in a row of taken squares
+    /// (LJ-4).
+    Halfway,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -397,6 +403,9 @@ impl Ruleset {
         if self.movement.setup_guard && self.guarded(pos, from) {
             return refuse(from, Forbid::Guard);
         }
+        if dir == Dir::Forward && self.halfway_held(pos, throw) & (1u64 << from) != 0 {
+            return refuse((from + throw).min(off), Forbid::Halfway);
+        }
 
         let mut to: u8;
         let mut truncated = false;
@@ -413,7 +422,7 @@ impl Ruleset {
             }
             to = from - step;
             // JQ-7: backward moves go to empty squares only.
-            if self.movement.backward == Backward::ToEmptyWhenNoForward && opp.contains(to) {
+            if self.movement.backward.onto_empty_only() && opp.contains(to) {
                 return refuse(to, Forbid::BackwardOntoPiece);
             }
         } else {
@@ -448,6 +457,10 @@ impl Ruleset {
             }
             if immobile && !bears_off {
                 return refuse(to.min(off), Forbid::Immobile);
+            }
+            // HM-9b: off or backward only.
+            if !bears_off && self.movement.no_forward.contains(from) {
+                return refuse(to.min(off), Forbid::NoForward);
             }
             if bears_off {
                 if !self.bear_off.exact(to, len) {

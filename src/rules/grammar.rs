@@ -115,6 +115,7 @@ const DECLARATION_WORDS: &[&str] = &[
     "guard",
     "first",
     "score",
+    "draw",
     "extends",
     "option",
     "drop",
@@ -138,6 +139,62 @@ fn begins_declaration(line: &str) -> bool {
     w == "}" || DECLARATION_WORDS.contains(&w)
 }
 
+/// Whether line `i` of a file may begin a declaration, so that recovery
+/// from an error before it stops there. A line break is only spacing, so
+/// this is a judgement on the layout, and each reason below holds for
+/// every rule file written as the language reference shows them:
+/// - its first word begins a declaration (or it closes an option block);
+/// - the line before it ends with a clause list (`[K-1]`), which only ever
+///   ends a declaration;
+/// - it begins at column 1 with a word that is not a word of the language
+///   or a house of the file: a misspelt keyword (`strater white`), since a
+///   declaration that goes on over a line break goes on with a word of the
+///   language, a number, a house or punctuation.
+fn resyncs(lines: &[(usize, &str)], i: usize, houses: &[&str]) -> bool {
+    let line = lines[i].1;
+    if begins_declaration(line) {
+        return true;
+    }
+    let previous = lines[..i]
+        .iter()
+        .rev()
+        .map(|(_, l)| code_of(l).trim_end())
+        .find(|l| !l.is_empty());
+    if previous.is_some_and(|l| l.ends_with(']')) && !code_of(line).trim().is_empty() {
+        return true;
+    }
+    let w = first_word(line);
+    line.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !language_words().contains(&w)
+        && !houses.contains(&w)
+}
+
+/// A line without its comment (a `#` outside a quoted text).
+fn code_of(line: &str) -> &str {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (k, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..k],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// The house names a file declares (`house water = 27 …`), which may begin
+/// the continuation line of a declaration.
+fn declared_houses<'a>(lines: &[(usize, &'a str)]) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|(_, l)| first_word(l) == "house")
+        .filter_map(|(_, l)| l.split_whitespace().nth(1))
+        .collect()
+}
+
 /// The byte range of the declaration a syntax error at `at` falls in: from
 /// the start of the line the declaration begins on to the start of the
 /// next line that begins a declaration (or closes a block), or the end of
@@ -158,6 +215,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
     };
     let (line_start, line) = lines[here];
     let at_first_word = at <= line_start + (line.len() - line.trim_start().len());
+    let houses = declared_houses(&lines);
     let first = if new_declaration && at_first_word {
         here
     } else {
@@ -165,7 +223,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
         // begin a declaration belongs to a declaration begun earlier.
         (0..=here)
             .rev()
-            .find(|&i| begins_declaration(lines[i].1) && (i < here || !at_first_word))
+            .find(|&i| resyncs(&lines, i, &houses) && (i < here || !at_first_word))
             .unwrap_or(here)
     };
     let last = if first_word(lines[first].1) == "option" {
@@ -178,7 +236,7 @@ fn failed_declaration(text: &str, at: usize, new_declaration: bool) -> (usize, u
         } else {
             here + 1
         };
-        (from.max(first + 1)..lines.len()).find(|&i| begins_declaration(lines[i].1))
+        (from.max(first + 1)..lines.len()).find(|&i| resyncs(&lines, i, &houses))
     };
     let start = lines[first].0;
     let end = last
@@ -416,6 +474,7 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::extra_throw => Effect::ExtraThrow,
         Rule::stuck_to_hand => Effect::StuckToHand,
         Rule::no_backward => Effect::NoBackward,
+        Rule::no_forward => Effect::NoForward,
         Rule::miss_turn => Effect::MissTurn,
         Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
         _ => Effect::Lock(
@@ -512,6 +571,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                 },
                 Rule::owner_on => PredNode {
                     pred: PredAst::OwnerOn(square_set(first(body))),
+                    clauses: Vec::new(),
+                    span: bs,
+                },
+                Rule::owner_beside => PredNode {
+                    pred: PredAst::OwnerBeside,
                     clauses: Vec::new(),
                     span: bs,
                 },
@@ -636,6 +700,9 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             Rule::backward_never => DeclKind::Backward(Backward::Never),
             Rule::backward_one_square => DeclKind::Backward(Backward::OneSquareWhenNoForward),
             Rule::backward_to_empty => DeclKind::Backward(Backward::ToEmptyWhenNoForward),
+            Rule::backward_one_to_empty => {
+                DeclKind::Backward(Backward::OneSquareToEmptyWhenNoForward)
+            }
             _ => DeclKind::Backward(Backward::WhenNoForward),
         },
         Rule::compulsory => DeclKind::Compulsory,
@@ -643,11 +710,18 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             voluntary: next().as_rule() == Rule::pass_voluntary,
         },
         Rule::own_piece => DeclKind::OwnPieceForbidden,
-        Rule::opposing => DeclKind::Opposing(match next().as_rule() {
-            Rule::opposing_lowest => Hit::LowestEmpty,
-            Rule::opposing_captures => Hit::Capture,
-            Rule::opposing_forbidden => Hit::Forbidden,
-            _ => Hit::Swap,
+        Rule::opposing => DeclKind::Opposing(match next() {
+            a if a.as_rule() == Rule::opposing_lowest
+                && a.clone().into_inner().next().is_some() =>
+            {
+                Hit::LowestEmptyBeforeMove
+            }
+            a => match a.as_rule() {
+                Rule::opposing_lowest => Hit::LowestEmpty,
+                Rule::opposing_captures => Hit::Capture,
+                Rule::opposing_forbidden => Hit::Forbidden,
+                _ => Hit::Swap,
+            },
         }),
         Rule::protect => {
             let a = next();
@@ -694,7 +768,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             Rule::goal_most => Goal::MostBorneOff,
             _ => Goal::BearOffAll,
         }),
-        Rule::guard => DeclKind::Guard,
+        Rule::guard => DeclKind::Guard(inner.next().map(|on| square_set(first(on)))),
+        Rule::halfway_blockade => DeclKind::HalfwayBlockade {
+            length: int(&next()),
+            throws: ints(next()),
+        },
+        Rule::draw_on_extra => DeclKind::DrawOnExtra,
         Rule::bear_off_voluntary => DeclKind::BearOffVoluntary,
         Rule::start_throw => DeclKind::StartThrow(int(&next())),
         Rule::score => {
@@ -777,6 +856,7 @@ pub fn describe(rule: Rule) -> &'static str {
         stuck_to_hand => "`back to hand when no move`",
         to_hand => "`hand`",
         no_backward => "`no backward move`",
+        no_forward => "`no forward move`",
         starter => "`starter white|black` or `starter by lot`",
         by_lot => "`by lot`",
         opening => "`opening SIDE: throw N from SQUARE else any move|pass`",
@@ -790,10 +870,11 @@ pub fn describe(rule: Rule) -> &'static str {
         extra => "`extra throw on VALUES`",
         no_extra => "`no extra throw`",
         backward => {
-            "`backward never`, `backward when no forward move`, `backward one square when no forward move` or `backward to empty squares when no forward move`"
+            "`backward never`, `backward when no forward move`, `backward one square when no forward move`, `backward to empty squares when no forward move` or `backward one square to empty squares when no forward move`"
         }
         backward_one_square => "`one square when no forward move`",
         backward_to_empty => "`to empty squares when no forward move`",
+        backward_one_to_empty => "`one square to empty squares when no forward move`",
         die_throws => "`throws with a die of N faces: VALUES`",
         opposing_swaps => "`swaps`",
         opposing_lowest => "`sends it to lowest empty`",
@@ -806,7 +887,9 @@ pub fn describe(rule: Rule) -> &'static str {
         bear_off_voluntary => "`bear off voluntary`",
         goal_all => "`bear off all pieces`",
         goal_most => "`most pieces borne off`",
-        guard => "`guard: setup square needs next square empty`",
+        guard => {
+            "`guard: setup square needs next square empty` or `guard: on SQUARES needs next square empty`"
+        }
         start_throw => "`first move needs throw N`",
         backward_never => "`never`",
         backward_when_stuck => "`when no forward move`",
@@ -893,6 +976,11 @@ pub fn describe(rule: Rule) -> &'static str {
         drop_setup => "`setup white` or `setup black`",
         drop_pass_extra => "`forced pass` or `voluntary pass`",
         drop_named => "the first words of a declaration, e.g. `guard` or `one direction per turn`",
+        before_the_move => "`before the move`",
+        guard_on => "`on SQUARES`",
+        owner_beside => "`owner beside in row`",
+        halfway_blockade => "`blockade at half the throw: N any in one row, on VALUES`",
+        draw_on_extra => "`draw when last bear off gives extra throw`",
     }
 }
 
@@ -978,11 +1066,22 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
     } else {
         found
     };
-    // A misspelt word of the language (`blokade`, `opning`): say which.
+    // A misspelt word of the language (`blokade`, `opning`, `whte`): say
+    // which, first among the words expected here (a side, a kind of
+    // landing), then among all the words of the language.
     let word = &text[start..end];
-    let guess = (word.bytes().all(|b| b.is_ascii_alphabetic())
+    // The word without punctuation after it (`blak:`); a word with digits
+    // (`A14`) is no misspelt word of the language.
+    let word = &word[..word
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(word.len())];
+    let guess = (word.len() > 1
+        && word.bytes().all(|b| b.is_ascii_alphabetic())
         && !language_words().contains(&word))
-    .then(|| crate::diag::nearest(word, language_words().iter().copied()))
+    .then(|| {
+        crate::diag::nearest(word, expected_words(&expected))
+            .or_else(|| crate::diag::nearest(word, language_words().iter().copied()))
+    })
     .flatten();
     let label = match guess {
         Some(g) => format!("did you mean `{g}`?"),
@@ -1001,6 +1100,19 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         found,
         help,
     }
+}
+
+/// The words that the expected forms quote (`white` and `black` of
+/// ``expected `white` or `black` ``): the closed word lists of the grammar,
+/// those of `common.pest` (sides) among them.
+fn expected_words(expected: &str) -> Vec<&str> {
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .filter(|w| w.len() > 1 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        .collect()
 }
 
 /// Whether byte `at` of `text` is inside a word: a letter right after one.
@@ -1134,7 +1246,8 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "landing" => &[own_piece, opposing],
         "protect" => &[protect],
         "runs" => &[runs],
-        "blockade" => &[blockade],
+        "blockade" => &[blockade, halfway_blockade],
+        "draw" => &[draw_on_extra],
         "at" => &[at],
         "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],
         "guard" => &[guard],
@@ -1155,5 +1268,54 @@ fn join_or(words: &[&str]) -> String {
         [] => "something else".to_string(),
         [one] => one.to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines (from 1) of the syntax errors `parse_recovering` reports.
+    fn error_lines(text: &str) -> Vec<usize> {
+        let file = SourceFile::new("t.senet", text);
+        parse_recovering(&file)
+            .errors
+            .iter()
+            .filter_map(RuleError::offset)
+            .map(|at| text[..at].matches('\n').count() + 1)
+            .collect()
+    }
+
+    /// Recovery from one broken declaration stops at a misspelt keyword on
+    /// the next line, with or without a clause list closing the first.
+    #[test]
+    fn consecutive_misspelt_lines_are_each_reported() {
+        let with_clauses = "extends \"bga\"\n\
+                            pieces 5 per sid      [B-1]\n\
+                            strater white         [B-2]\n\
+                            extr throw on 1, 4, 5 [B-5]\n\
+                            blockade 3 opposing   [B-7]\n";
+        assert_eq!(error_lines(with_clauses), [2, 3, 4]);
+        let bare = "extends \"bga\"\n\
+                    pieces 5 per sid\n\
+                    strater white\n\
+                    extr throw on 1, 4, 5\n\
+                    blockade 3 opposing\n";
+        assert_eq!(error_lines(bare), [2, 3, 4]);
+    }
+
+    /// A declaration that goes on over a line break is one declaration:
+    /// its continuation line is not taken for a new one, so one mistake is
+    /// one error, whatever word the continuation begins with.
+    #[test]
+    fn a_continuation_line_is_not_a_new_declaration() {
+        let text = "house pool = 20 \"Pool\"\n\
+                    protect when run >= 2 or\n\
+                    on pool or\n\
+                    run >= 9 9\n\
+                    at 28..30: hit sends to\n\
+                    pool else swap\n\
+                    board 30 squares\n";
+        assert_eq!(error_lines(text), [4, 7]);
     }
 }

@@ -53,6 +53,7 @@ pub enum SquareKind {
     NoBackward,
     MissTurn,
     Overshoot,
+    NoForward,
 }
 
 /// What a declaration decides. A later declaration with the same key (in an
@@ -81,6 +82,7 @@ pub enum Key {
     Protect,
     Runs,
     Blockade,
+    HalfwayBlockade,
     Guard,
     StartThrow,
     Split,
@@ -92,6 +94,7 @@ pub enum Key {
     PassExtra(bool),
     BoundThrow,
     Score,
+    DrawOnExtra,
 }
 
 /// A throw set after checking: `None` is any throw.
@@ -131,6 +134,11 @@ enum Setting {
     Bool(bool),
     Protect(Option<Pred>),
     Blockades(Vec<(u8, BlockadeKind)>),
+    /// `blockade at half the throw: N any in one row, on VALUES`.
+    Halfway {
+        length: u8,
+        throws: Vec<u8>,
+    },
     Landing(Relocation, Option<Relocation>),
     Exit(Throwset),
     Target(u8),
@@ -474,7 +482,7 @@ fn known_options_help(known: &[String], name: &str) -> String {
     if known.is_empty() {
         return "this rule set declares no options".to_string();
     }
-    let guess = crate::diag::nearest(name, known.iter().map(String::as_str))
+    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
         .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
     format!(
@@ -668,13 +676,16 @@ impl Lowerer<'_> {
                 None => {
                     let mut known: Vec<&String> = self.houses.keys().collect();
                     known.sort();
+                    let guess = crate::diag::nearest(name, known.iter().map(|k| k.as_str()))
+                        .map(|k| format!("did you mean `{k}`? Otherwise "))
+                        .unwrap_or_default();
                     let help = if known.is_empty() {
                         format!(
                             "declare it first: `house {name} = SQUARE \"Name\"`, or write the square number"
                         )
                     } else {
                         format!(
-                            "declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
+                            "{guess}declare it with `house {name} = SQUARE \"Name\"`, or use a declared house: {}",
                             known
                                 .iter()
                                 .map(|s| s.as_str())
@@ -807,7 +818,14 @@ impl Lowerer<'_> {
             DeclKind::Pass { voluntary } => Some((Key::Pass, Setting::Bool(*voluntary))),
             DeclKind::OwnPieceForbidden => Some((Key::OwnPiece, Setting::Flag)),
             DeclKind::Opposing(h) => Some((Key::Opposing, Setting::Hit(*h))),
-            DeclKind::Guard => Some((Key::Guard, Setting::Flag)),
+            DeclKind::Guard(None) => Some((Key::Guard, Setting::Flag)),
+            DeclKind::Guard(Some(on)) => {
+                Some((Key::Guard, Setting::Squares(self.squares(layer, on))))
+            }
+            DeclKind::HalfwayBlockade { length, throws } => {
+                self.lower_halfway(layer, length, throws)
+            }
+            DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
             DeclKind::Split => Some((Key::Split, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
             DeclKind::Protect(p) => self.lower_protect(layer, p, &clause),
@@ -877,6 +895,7 @@ impl Lowerer<'_> {
         let len = board.map_or(self.len, |b| b.len);
         let protection = protection::build_protection(&m, len);
         let blockades = protection::build_blockades(&m);
+        let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
         let bear_off = self.build_bear_off(&m, top);
         let turn = end::build_turn(&m);
@@ -905,6 +924,7 @@ impl Lowerer<'_> {
             movement,
             protection,
             blockades,
+            halfway,
             squares,
             bear_off,
             turn,
@@ -971,7 +991,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 27] = [
+const DROP_NAMED: [(&str, Key); 29] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -991,6 +1011,7 @@ const DROP_NAMED: [(&str, Key); 27] = [
     ("landing on opposing piece", Key::Opposing),
     ("protect", Key::Protect),
     ("runs", Key::Runs),
+    ("blockade at half the throw", Key::HalfwayBlockade),
     ("blockade", Key::Blockade),
     ("guard", Key::Guard),
     ("first move", Key::StartThrow),
@@ -999,11 +1020,12 @@ const DROP_NAMED: [(&str, Key); 27] = [
     ("bear off", Key::BearOff),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
+    ("draw", Key::DrawOnExtra),
 ];
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 18] = [
+const DROP_KINDS: [(&str, SquareKind); 19] = [
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1022,6 +1044,7 @@ const DROP_KINDS: [(&str, SquareKind); 18] = [
     ("no backward move", SquareKind::NoBackward),
     ("miss next turn", SquareKind::MissTurn),
     ("overshoot", SquareKind::Overshoot),
+    ("no forward move", SquareKind::NoForward),
 ];
 
 /// What a `drop` names, in words, for its diagnostics.
@@ -1075,6 +1098,8 @@ fn describe_key(k: Key) -> String {
         Key::Protect => "protection".into(),
         Key::Runs => "where runs count".into(),
         Key::Blockade => "blockades".into(),
+        Key::HalfwayBlockade => "the blockade at half the throw".into(),
+        Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
         Key::Guard => "the setup guard".into(),
         Key::StartThrow => "the starting throw".into(),
         Key::BearOffVoluntary => "voluntary bearing off".into(),
@@ -1107,6 +1132,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::NoBackward => "the ban on backward moves",
         SquareKind::MissTurn => "the missed turn",
         SquareKind::Overshoot => "the overshoot",
+        SquareKind::NoForward => "the ban on forward moves",
     }
 }
 

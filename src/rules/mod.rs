@@ -14,7 +14,7 @@ mod source;
 pub mod sources;
 mod summary;
 
-pub use builtin::{builtin_names, builtin_source};
+pub use builtin::{Group, builtin_group, builtin_names, builtin_source};
 pub use errors::{RuleError, RuleWarnings, RulesError};
 pub use source::{Confinement, DEFAULT_MAX_RULE_FILE_BYTES, MAX_EXTENDS_CHAIN};
 pub use summary::summary;

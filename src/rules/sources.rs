@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 10] = [
+const PAGES: [(&str, &str); 14] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -30,6 +30,10 @@ const PAGES: [(&str, &str); 10] = [
     page!("piccione"),
     page!("jequier"),
     page!("meub"),
+    page!("programs"),
+    page!("horolsky-meub"),
+    page!("ludii-bell"),
+    page!("ludii-jequier"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -42,9 +42,11 @@ pub fn summary(r: &Ruleset) -> String {
     lines.extend(bear_off::voluntary_token(mv));
     lines.extend(r.entry().map(Entry::token));
     lines.extend(squares::no_backward_token(mv));
+    lines.extend(squares::no_forward_token(mv));
     lines.extend(mv.turn_tokens());
     lines.extend(r.protection().tokens());
     lines.extend(r.blockades().iter().map(Blockade::token));
+    lines.extend(r.halfway().map(HalfwayBlockade::token));
     lines.extend(
         r.squares()
             .iter()

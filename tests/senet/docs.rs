@@ -197,6 +197,73 @@ fn each_builtin_has_a_page_listing_its_options() {
     }
 }
 
+/// The status line of the built-in rule sets that state how another program
+/// plays, point by point.
+const PROGRAM_STATUS: &str = "as implemented by a program";
+
+/// The clause ids a rule file cites: every `[...]` group of its text,
+/// declarations and comment lines alike.
+fn cited_in(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for group in text.split('[').skip(1) {
+        let Some((inside, _)) = group.split_once(']') else {
+            continue;
+        };
+        out.extend(
+            inside
+                .split(',')
+                .map(str::trim)
+                .filter(|id| sources::is_clause_id(id))
+                .map(str::to_string),
+        );
+    }
+    out
+}
+
+/// A built-in rule set that reads a program cites every point of its page:
+/// in the clauses of the declaration that implements it or, for a point
+/// that needs no declaration of its own, in a comment line of the file
+/// (`# ... [HM-9]`). A point with lettered parts (HM-9 with HM-9a, HM-9b)
+/// is cited when each of its parts is.
+#[test]
+fn program_readings_cite_every_point_of_their_page() {
+    let pages = sources::pages();
+    let mut checked = 0;
+    for name in senet::rules::builtin_names() {
+        let r = senet::rules::load(name, None, &[]).unwrap();
+        if r.meta().status != PROGRAM_STATUS {
+            continue;
+        }
+        checked += 1;
+        let file = format!("{name}.md");
+        let page = pages.iter().find(|p| p.file == file).unwrap();
+        let text = senet::rules::builtin_source(name).unwrap();
+        let cited = cited_in(text);
+        let ids: Vec<String> = sources::clauses()
+            .into_iter()
+            .filter(|c| c.page.file == file)
+            .map(|c| c.id.to_string())
+            .collect();
+        assert!(!ids.is_empty(), "{}: no points", page.file);
+        for id in &ids {
+            let parts: Vec<&String> = ids
+                .iter()
+                .filter(|p| {
+                    p.len() > id.len()
+                        && p.starts_with(id.as_str())
+                        && p[id.len()..].chars().all(|c| c.is_ascii_lowercase())
+                })
+                .collect();
+            let by_parts = !parts.is_empty() && parts.iter().all(|p| cited.contains(*p));
+            assert!(
+                cited.contains(id) || by_parts,
+                "rules/{name}.senet cites no [{id}] (docs/sources/{file})"
+            );
+        }
+    }
+    assert!(checked > 0, "no built-in has the status `{PROGRAM_STATUS}`");
+}
+
 /// The index lists every page, and every page's links to other pages work.
 #[test]
 fn the_index_lists_every_page() {
@@ -527,4 +594,56 @@ fn check_md_quotes_the_real_messages() {
         "docs/check.md quotes messages the program does not give:\n{}",
         wrong.join("\n")
     );
+}
+
+/// The ids cited in brackets anywhere in a text: `[LB-4, C-6]` → `LB-4`,
+/// `C-6`.
+fn bracketed_ids(text: &str) -> BTreeSet<&str> {
+    let mut ids = BTreeSet::new();
+    for part in text.split('[').skip(1) {
+        let Some((inside, _)) = part.split_once(']') else {
+            continue;
+        };
+        ids.extend(
+            inside
+                .split(',')
+                .map(str::trim)
+                .filter(|w| sources::is_clause_id(w)),
+        );
+    }
+    ids
+}
+
+/// A program's reading cites every point of its page in its rule file: on
+/// the declaration that implements it, or, for a point no declaration
+/// carries (a deviation note, a behaviour the record decides), in a comment
+/// line that names it in brackets, `# [LB-8] ...`.
+#[test]
+fn each_program_reading_cites_every_point_of_its_page() {
+    let mut readings = 0;
+    for name in senet::rules::builtin_names() {
+        if senet::rules::builtin_group(name) != Some(senet::rules::Group::Program) {
+            continue;
+        }
+        readings += 1;
+        let text = senet::rules::builtin_source(name).unwrap();
+        let cited = bracketed_ids(text);
+        let page = format!("{name}.md");
+        let points: Vec<_> = sources::clauses()
+            .into_iter()
+            .filter(|c| c.page.file == page)
+            .collect();
+        assert!(!points.is_empty(), "docs/sources/{page} defines no point");
+        let uncited: Vec<&str> = points
+            .iter()
+            .map(|c| c.id)
+            .filter(|id| !cited.contains(id))
+            .collect();
+        assert!(
+            uncited.is_empty(),
+            "rules/{name}.senet cites no {}",
+            uncited.join(", ")
+        );
+    }
+    assert!(readings > 0, "no built-in program reading");
 }

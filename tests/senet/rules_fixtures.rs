@@ -137,6 +137,37 @@ fn five_mistakes_in_one_run() {
     assert_eq!((count, warnings), (3, 2));
 }
 
+/// Every closed word list of the rules language offers "did you mean" for
+/// a misspelt word: sides (of the grammar shared with SGN), kinds of
+/// landing and blockade, and the names of houses and options.
+#[test]
+fn misspelt_closed_words_get_did_you_mean() {
+    for (file, meant) in [
+        (
+            "tests/fixtures/rules/check/closed_words.senet",
+            &["white", "black", "swaps", "opposing"][..],
+        ),
+        (
+            "tests/fixtures/rules/check/closed_names.senet",
+            &["water", "X-1"],
+        ),
+    ] {
+        let e = rules::check(file, None, &[]).expect_err("the file has errors");
+        let helps: Vec<String> = e
+            .errors()
+            .iter()
+            .map(|e| miette::Diagnostic::help(e).unwrap().to_string())
+            .collect();
+        assert_eq!(helps.len(), meant.len(), "{helps:?}");
+        for (help, word) in helps.iter().zip(meant) {
+            assert!(
+                help.starts_with(&format!("did you mean `{word}`?")),
+                "{file}: {help}"
+            );
+        }
+    }
+}
+
 /// A syntax error or an unknown base does not hide the errors of the
 /// declarations that parsed; while the board may be declared by what is
 /// missing, an unknown square says so rather than naming a board size the
@@ -302,7 +333,10 @@ fn builtin_source_and_names_agree() {
             "meub",
             "piccione",
             "ryabinin",
-            "thai"
+            "thai",
+            "horolsky-meub",
+            "ludii-bell",
+            "ludii-jequier"
         ]
     );
     for name in rules::builtin_names() {

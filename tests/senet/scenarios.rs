@@ -46,9 +46,18 @@ fn required_clauses(rules: &str) -> Vec<String> {
         "kendall1979" => (range("KD", 11), &[]),
         "jequier" => (range("JQ", 10), &[]),
         "meub" => (range("MB", 1), &[]),
+        "horolsky-meub" => (range("HM", 9), &["HM-9a", "HM-9b"]),
         "bell" => (range("BL", 7), &[]),
         "piccione" => (range("PC", 8), &[]),
-        _ => (Vec::new(), &[]),
+        // A program's reading: every point of its page.
+        _ => (
+            senet::rules::sources::clauses()
+                .into_iter()
+                .filter(|c| c.page.file == format!("{rules}.md"))
+                .map(|c| c.id.to_string())
+                .collect(),
+            &[],
+        ),
     };
     ids.extend(extra.iter().map(|s| s.to_string()));
     ids

@@ -15,6 +15,7 @@ pub mod blockade;
 pub mod board;
 pub mod end;
 pub mod entry;
+pub mod halfway;
 pub mod lock;
 pub mod movement;
 pub mod opening;
@@ -29,6 +30,7 @@ pub use blockade::{Blockade, BlockadeKind};
 pub use board::{Board, House};
 pub use end::{EndRules, Goal, TurnRules};
 pub use entry::Entry;
+pub use halfway::HalfwayBlockade;
 pub use lock::{Lock, LockDecl};
 pub use movement::{Backward, Hit, Movement};
 pub use opening::{Lapse, OpeningRule, Starter};
@@ -62,10 +64,12 @@ impl Refusal {
             | Forbid::Direction => movement::refused(&cx),
             Forbid::Protected => protection::refused(&cx),
             Forbid::Blockade(i) => blockade::refused(&cx, i),
+            Forbid::Halfway => halfway::refused(&cx),
             Forbid::Gate(_)
             | Forbid::Immobile
             | Forbid::Priority
             | Forbid::NoBackward
+            | Forbid::NoForward
             | Forbid::MissedTurn => squares::refused(&cx),
             Forbid::BeyondEnd | Forbid::ExitThrow | Forbid::NotAllIn | Forbid::ArrivedThisTurn => {
                 bear_off::refused(&cx)
@@ -126,6 +130,11 @@ impl Ruleset {
             }
             Forbid::Protected => self.protection_clause(pos, refusal.to),
             Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
+            Forbid::Halfway => self
+                .halfway
+                .as_ref()
+                .map(|h| h.clause.clone())
+                .unwrap_or_default(),
             Forbid::Gate(_) => self.movement.gate_clause.clone(),
             Forbid::Immobile => self.movement.immobile_clause.clone(),
             Forbid::BeyondEnd => self.bear_off.clause.clone(),
@@ -153,6 +162,7 @@ impl Ruleset {
             Forbid::Occupied => self.movement.swap_clause.clone(),
             Forbid::Direction => self.movement.one_direction_clause.clone(),
             Forbid::NoBackward => self.movement.no_backward_clause.clone(),
+            Forbid::NoForward => self.movement.no_forward_clause.clone(),
             Forbid::Opening => self
                 .opening
                 .iter()

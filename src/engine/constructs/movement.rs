@@ -41,6 +41,11 @@ pub struct Movement {
     /// Squares from which a piece never moves backward (PC-4).
     pub no_backward: SquareSet,
     pub no_backward_clause: Clause,
+    /// Squares from which a piece never moves forward along the track: it
+    /// bears off (by an exit throw or an exact throw) or moves backward
+    /// (HM-9b).
+    pub no_forward: SquareSet,
+    pub no_forward_clause: Clause,
     /// Clause forbidding landing on one's own piece (T-7, K-8).
     pub own_clause: Clause,
     /// What landing on an opposing piece does (where no square rule says
@@ -52,10 +57,15 @@ pub struct Movement {
     /// Squares of a move that would pass them send the piece to another
     /// square instead (`SquareRule::overshoot_to`, KD-10 Trap).
     pub overshoot: SquareSet,
-    /// A piece on one of its side's setup squares may move only when the
-    /// next square is empty (JQ-4); `setup_squares` holds those squares.
+    /// A piece on one of `guard_squares` (of its side) may move only when
+    /// the next square is empty: its side's setup squares (JQ-4) or the
+    /// squares the file names, for both sides (LJ-4).
     pub setup_guard: bool,
     pub setup_guard_clause: Clause,
+    /// The guarded squares, `[white, black]`.
+    pub guard_squares: [SquareSet; 2],
+    /// The guard holds the setup squares (JQ-4), not squares named.
+    pub guard_on_setup: bool,
     /// The setup squares, `[white, black]`, as sets.
     pub setup_squares: [SquareSet; 2],
     /// When every legal unit bears a piece off, the player may pass instead
@@ -84,6 +94,9 @@ pub enum Hit {
     Swap,
     /// It goes to the lowest-numbered empty square (JQ-6).
     LowestEmpty,
+    /// It goes to the lowest-numbered empty square as the board is before
+    /// the move: the square the mover leaves counts as taken (LJ-6).
+    LowestEmptyBeforeMove,
     /// It is removed from the game (BL-4).
     Capture,
     /// No move may land on it (PC-3: no two pieces on one square).
@@ -102,6 +115,9 @@ pub enum Backward {
     /// A backward move by the throw onto an empty square only, when no
     /// forward move exists (JQ-7).
     ToEmptyWhenNoForward,
+    /// A backward move of one square, whatever the throw, onto an empty
+    /// square only, when no forward move exists (HM-6).
+    OneSquareToEmptyWhenNoForward,
 }
 
 // Words.
@@ -112,6 +128,14 @@ pub const COMPULSORY: &str = "A forward move is compulsory when one exists.";
 pub const OWN_PIECE: &str = "A piece may not land on a piece of its own colour.";
 /// `rules show`: the setup guard (JQ-4).
 pub const GUARD: &str = "A piece on one of its side's starting squares may move only when the square in front of it is empty.";
+
+/// `rules show`: the guard on squares named (LJ-4).
+pub fn guard_on_sentence(n: &Names, squares: SquareSet) -> String {
+    format!(
+        "A piece on {}, of either side, may move only when the square in front of it is empty.",
+        n.set(squares)
+    )
+}
 /// `rules show`: split throws (PC-3).
 pub const SPLIT: &str = "A throw may be split in two parts, each moving a different piece forward by its part; the second part moves on the board the first left.";
 /// `rules show`: one direction per turn (PC-4).
@@ -140,7 +164,26 @@ impl Backward {
             Backward::WhenNoForward => {
                 "When no forward move exists, a piece must move backward by the throw (same landing rules)."
             }
+            Backward::OneSquareToEmptyWhenNoForward => {
+                "When no forward move exists, a piece must move backward one square, whatever the throw, onto an empty square only."
+            }
         }
+    }
+
+    /// A backward move goes one square, whatever the throw (MB-1, HM-6).
+    pub fn one_square(self) -> bool {
+        matches!(
+            self,
+            Backward::OneSquareWhenNoForward | Backward::OneSquareToEmptyWhenNoForward
+        )
+    }
+
+    /// A backward move may land only on an empty square (JQ-7, HM-6).
+    pub fn onto_empty_only(self) -> bool {
+        matches!(
+            self,
+            Backward::ToEmptyWhenNoForward | Backward::OneSquareToEmptyWhenNoForward
+        )
     }
 }
 
@@ -150,6 +193,9 @@ impl Hit {
         match self {
             Hit::LowestEmpty => {
                 "A piece that lands on an opposing piece sends it to the lowest-numbered empty square."
+            }
+            Hit::LowestEmptyBeforeMove => {
+                "A piece that lands on an opposing piece sends it to the lowest-numbered empty square, looked for before the move (the square the mover leaves counts as taken)."
             }
             Hit::Forbidden => {
                 "No move may land on an opposing piece: no two pieces share a square and nothing is hit."
@@ -249,10 +295,18 @@ pub(crate) fn refused(cx: &Refused) -> Said {
                 cx.sq(to)
             ),
         ),
-        Forbid::Guard => Said::new(
+        Forbid::Guard if cx.rules.movement.guard_on_setup => Said::new(
             "the square in front is taken",
             format!(
                 "the piece on {} still stands on its starting square and may not move until {} is empty",
+                cx.sq(from),
+                cx.sq(from + 1)
+            ),
+        ),
+        Forbid::Guard => Said::new(
+            "the square in front is taken",
+            format!(
+                "a piece on {} may not move until {} is empty",
                 cx.sq(from),
                 cx.sq(from + 1)
             ),
@@ -341,11 +395,15 @@ impl Ruleset {
                 // A forbidden hit never reaches here (PC-3).
                 Hit::Swap | Hit::Forbidden => HitDest::Square(from),
                 Hit::Capture => HitDest::Removed,
-                Hit::LowestEmpty => {
+                Hit::LowestEmpty | Hit::LowestEmptyBeforeMove => {
                     // The board once the mover stands on `to` (JQ-6): the
-                    // square it left is empty, so one always exists.
+                    // square it left is empty, so one always exists. Before
+                    // the move (LJ-6) that square is still taken; on a full
+                    // board the pieces swap.
                     let mut occ = pos.occupied();
-                    occ.remove(from);
+                    if self.movement.hit == Hit::LowestEmpty {
+                        occ.remove(from);
+                    }
                     let q = (1..=self.board.len)
                         .find(|&q| !occ.contains(q))
                         .unwrap_or(from);
@@ -615,6 +673,9 @@ pub(crate) struct Steps {
     /// may (PC-3), so that a `fwd_unhit` step onto one is cleared by the
     /// masks instead of being refused by `attempt`.
     pub hits_tried: u64,
+    /// All ones when that square is looked for before the move, the
+    /// mover's square counting as taken (LJ-6); else 0.
+    pub hit_origin_taken: u64,
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
     pub pass_beside_moves: bool,
@@ -657,7 +718,8 @@ impl Steps {
                     } else {
                         f.fwd_off[t as usize] |= b;
                     }
-                } else if immobile && !bears_off {
+                } else if (immobile || mv.no_forward.contains(from)) && !bears_off {
+                    // (HM-9b: a square without forward moves.)
                     f.fwd_dead[t as usize] |= b;
                 } else if bears_off {
                     if exact {
@@ -682,11 +744,7 @@ impl Steps {
                 if mv.backward == Backward::Never {
                     continue;
                 }
-                let step = if mv.backward == Backward::OneSquareWhenNoForward {
-                    1
-                } else {
-                    t
-                };
+                let step = if mv.backward.one_square() { 1 } else { t };
                 if sq(from).lock.is_some() {
                     // general
                 } else if immobile || step >= from || mv.no_backward.contains(from) {
@@ -698,11 +756,20 @@ impl Steps {
             }
         }
         for s in 1..=len {
-            if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && sq(s).hit_sends_to.is_none() {
+            if matches!(
+                mv.hit,
+                Hit::Swap | Hit::LowestEmpty | Hit::LowestEmptyBeforeMove
+            ) && sq(s).hit_sends_to.is_none()
+            {
                 f.swap_plain |= 1 << s;
             }
         }
-        f.hit_lowest = mv.hit == Hit::LowestEmpty;
+        f.hit_lowest = matches!(mv.hit, Hit::LowestEmpty | Hit::LowestEmptyBeforeMove);
+        f.hit_origin_taken = if mv.hit == Hit::LowestEmptyBeforeMove {
+            u64::MAX
+        } else {
+            0
+        };
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.tabled = u64::from(f.throws);
@@ -749,10 +816,12 @@ impl Ruleset {
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
         let guarded = if self.movement.setup_guard {
-            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+            movers & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
+        // LJ-4: a row of taken squares half the throw ahead.
+        let guarded = guarded | (movers & self.halfway_held(pos, throw));
         if WHY {
             for from in SquareSet(guarded).iter() {
                 self.explain(pos, from, throw, Dir::Forward, why);
@@ -937,7 +1006,7 @@ impl Ruleset {
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
         let guarded = if self.movement.setup_guard {
-            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+            me & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
@@ -950,8 +1019,8 @@ impl Ruleset {
         };
         let stepb = self.backward_step(throw);
         // JQ-7: onto empty squares only; PC-3: no move lands on a piece.
-        let no_hit = self.movement.backward == Backward::ToEmptyWhenNoForward
-            || self.movement.hit == Hit::Forbidden;
+        let no_hit =
+            self.movement.backward.onto_empty_only() || self.movement.hit == Hit::Forbidden;
         let (prot, blocked) = if back == 0 {
             (0, 0)
         } else {
@@ -1004,7 +1073,7 @@ impl Ruleset {
 
     /// How far a backward move goes with `throw` (MB-1: one square).
     pub(crate) fn backward_step(&self, throw: u8) -> u8 {
-        if self.movement.backward == Backward::OneSquareWhenNoForward {
+        if self.movement.backward.one_square() {
             1
         } else {
             throw
@@ -1015,7 +1084,7 @@ impl Ruleset {
     /// stands on one of its side's setup squares and the next square is taken.
     pub(crate) fn guarded(&self, pos: &Position, from: u8) -> bool {
         self.movement.setup_guard
-            && self.movement.setup_squares[pos.to_move.index()].contains(from)
+            && self.movement.guard_squares[pos.to_move.index()].contains(from)
             && pos.occupied().contains(from + 1)
     }
 
@@ -1027,7 +1096,7 @@ impl Ruleset {
         let me = pos.pieces[side].0;
         if self.movement.setup_guard {
             let taken = pos.occupied().0;
-            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+            me & !(self.movement.guard_squares[side].0 & (taken >> 1))
         } else {
             me
         }

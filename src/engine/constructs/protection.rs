@@ -54,6 +54,14 @@ pub enum Pred {
     OwnerSkips {
         clause: Clause,
     },
+    /// The target's owner has a piece right before or after it in the same
+    /// row of the board (LJ-5). `before`: the squares whose previous square
+    /// lies in their row; `after`: those whose next square does.
+    OwnerBeside {
+        before: u64,
+        after: u64,
+        clause: Clause,
+    },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),
@@ -113,6 +121,9 @@ impl Pred {
                 format!("its owner has a piece on {}", n.set(*squares))
             }
             Pred::OwnerSkips { .. } => "its owner is to miss their next turn".into(),
+            Pred::OwnerBeside { .. } => {
+                "its owner has a piece right beside it in its row of the board".into()
+            }
             Pred::And(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" and "),
             Pred::Or(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" or "),
             Pred::Not(q) => match &**q {
@@ -138,7 +149,8 @@ impl Pred {
             | Pred::OnSquare { clause, .. }
             | Pred::Taken { clause, .. }
             | Pred::OwnerOn { clause, .. }
-            | Pred::OwnerSkips { clause } => add(clause),
+            | Pred::OwnerSkips { clause }
+            | Pred::OwnerBeside { clause, .. } => add(clause),
             Pred::And(ps) | Pred::Or(ps) => {
                 for q in ps {
                     for c in q.clauses() {
@@ -178,6 +190,7 @@ impl Pred {
                 format!("owner-on {}{}", set_token(*squares), cl(clause))
             }
             Pred::OwnerSkips { clause } => format!("owner-skips{}", cl(clause)),
+            Pred::OwnerBeside { clause, .. } => format!("owner-beside-in-row{}", cl(clause)),
             Pred::And(ps) => format!("and({})", join(ps)),
             Pred::Or(ps) => format!("or({})", join(ps)),
             Pred::Not(q) => format!("not({})", q.token()),
@@ -470,7 +483,9 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
             Pred::Taken { squares, .. } => cond(t, Cond::Taken(squares.0, negated)),
             Pred::OwnerOn { squares, .. } => cond(t, Cond::OwnerOn(squares.0, negated)),
             Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
-            Pred::And(_) | Pred::Or(_) => None,
+            // A mask that depends on the owner's pieces square by square:
+            // the postfix program evaluates it.
+            Pred::OwnerBeside { .. } | Pred::And(_) | Pred::Or(_) => None,
         }
     }
     let any = Term {
@@ -498,6 +513,14 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
     Some(out)
 }
 
+/// The squares that have a piece of `mine` right before them in their row
+/// (`before`: the squares whose previous square is in their row) or right
+/// after them (`after`, likewise).
+#[inline]
+fn beside(mine: u64, before: u64, after: u64) -> u64 {
+    ((mine << 1) & before) | ((mine >> 1) & after)
+}
+
 /// Values a protection program holds at once at most.
 const PROGRAM_DEPTH: usize = 16;
 
@@ -515,6 +538,9 @@ pub(crate) enum PredOp {
     Taken(u64),
     OwnerOn(u64),
     OwnerSkips,
+    /// Squares with an owner's piece right before (`.0`) or after (`.1`)
+    /// them in their row.
+    Beside(u64, u64),
     And(u8),
     Or(u8),
     Not,
@@ -538,6 +564,7 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
         Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
         Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
         Pred::OwnerSkips { .. } => leaf(PredOp::OwnerSkips, out),
+        Pred::OwnerBeside { before, after, .. } => leaf(PredOp::Beside(*before, *after), out),
         Pred::Not(p) => {
             let reached = postfix(p, out, depth)?;
             out.push(PredOp::Not);
@@ -657,6 +684,7 @@ impl Ruleset {
                 PredOp::Taken(sq) => mask_of(pos.occupied().0 & sq != 0),
                 PredOp::OwnerOn(sq) => mask_of(mine & sq != 0),
                 PredOp::OwnerSkips => mask_of(pos.skip[owner.index()]),
+                PredOp::Beside(before, after) => beside(mine, before, after),
                 PredOp::And(n) => {
                     sp -= n as usize;
                     stack[sp..sp + n as usize]
@@ -850,6 +878,9 @@ impl Ruleset {
             Pred::Taken { squares, .. } => all(pos.occupied().0 & squares.0 != 0),
             Pred::OwnerSkips { .. } => all(pos.skip[owner.index()]),
             Pred::OwnerOn { squares, .. } => all(pos.pieces[owner.index()].0 & squares.0 != 0),
+            Pred::OwnerBeside { before, after, .. } => {
+                beside(pos.pieces[owner.index()].0, *before, *after)
+            }
             Pred::And(ps) => ps
                 .iter()
                 .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
@@ -884,6 +915,9 @@ impl Ruleset {
             Pred::OwnerOn { squares, .. } => pos
                 .at(square)
                 .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
+            Pred::OwnerBeside { before, after, .. } => pos.at(square).is_some_and(|s| {
+                beside(pos.pieces[s.index()].0, *before, *after) >> square & 1 != 0
+            }),
             Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
             Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
             Pred::Not(p) => !self.eval(p, pos, square),
@@ -924,7 +958,10 @@ impl Ruleset {
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
+                | Pred::OwnerSkips { clause }
+                | Pred::OwnerBeside { clause, .. } => {
+                    rules.eval(pred, pos, sq).then(|| clause.clone())
+                }
                 Pred::And(ps) => {
                     if rules.eval(pred, pos, sq) {
                         ps.iter().find_map(|p| find(rules, p, pos, sq))
@@ -950,7 +987,8 @@ impl Ruleset {
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => Some(clause.clone()),
+                | Pred::OwnerSkips { clause }
+                | Pred::OwnerBeside { clause, .. } => Some(clause.clone()),
                 Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
                 Pred::Not(p) => first_clause(p),
             }

@@ -72,6 +72,9 @@ pub const MISS_TURN: &str = "a piece that moves here makes its owner miss their 
 pub const EXTRA_THROW: &str =
     "a piece that lands here gives its owner another throw, taken once the current throw is used";
 pub const NO_BACKWARD: &str = "a piece here never moves backward";
+/// `rules show`: `at S: no forward move` (HM-9b).
+pub const NO_FORWARD: &str =
+    "a piece here never moves forward along the track: it bears off, or moves backward";
 pub const STUCK_TO_HAND: &str = "when a throw gives its owner no legal move, the piece here goes back to the hand and the turn ends";
 
 /// `at S: hit sends to T [else landing forbidden]` (T-18, B-15).
@@ -152,6 +155,18 @@ pub fn no_backward_token(m: &Movement) -> Option<String> {
     })
 }
 
+/// The `rules summary` line of the squares that never move forward along
+/// the track, when there are some.
+pub fn no_forward_token(m: &Movement) -> Option<String> {
+    (!m.no_forward.is_empty()).then(|| {
+        format!(
+            "no forward from: {}{}",
+            set_token(m.no_forward),
+            cl(&m.no_forward_clause)
+        )
+    })
+}
+
 impl SquareRule {
     /// The `rules summary` line of a square with rules: `square 27: land
     /// count-down-from 15 [T-14]; ...`.
@@ -228,6 +243,13 @@ pub(crate) fn refused(cx: &Refused) -> Said {
         Forbid::NoBackward => Said::new(
             "never moves backward from here",
             format!("a piece on {} never moves backward", cx.sq(from)),
+        ),
+        Forbid::NoForward => Said::new(
+            "only bears off or moves back",
+            format!(
+                "a piece on {} does not move forward along the track; it only bears off or moves backward",
+                cx.sq(from)
+            ),
         ),
         // `MissedTurn`: `Refusal::words` sends only this module's refusals.
         _ => Said::new("turn missed", format!("{}'s turn is missed", cx.side())),

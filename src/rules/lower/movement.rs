@@ -12,6 +12,7 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
     let (truncate_at, truncate_clause) = m.set_of(SquareKind::Truncate);
     let (immobile, immobile_clause) = m.set_of(SquareKind::Immobile);
     let (no_backward, no_backward_clause) = m.set_of(SquareKind::NoBackward);
+    let (no_forward, no_forward_clause) = m.set_of(SquareKind::NoForward);
     let (priority, priority_clause) = m.set_of(SquareKind::Priority);
     let (overshoot, _) = m.set_of(SquareKind::Overshoot);
     let setup_squares = [
@@ -37,6 +38,8 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         immobile_clause,
         no_backward,
         no_backward_clause,
+        no_forward,
+        no_forward_clause,
         own_clause: m.clause(Key::OwnPiece),
         hit: match m.setting(Key::Opposing) {
             Some(Setting::Hit(h)) => *h,
@@ -46,6 +49,11 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         overshoot,
         setup_guard: m.get(Key::Guard).is_some(),
         setup_guard_clause: m.clause(Key::Guard),
+        guard_squares: match m.setting(Key::Guard) {
+            Some(Setting::Squares(on)) => [*on, *on],
+            _ => setup_squares,
+        },
+        guard_on_setup: !matches!(m.setting(Key::Guard), Some(Setting::Squares(_))),
         setup_squares,
         bear_off_voluntary: m.get(Key::BearOffVoluntary).is_some(),
         bear_off_voluntary_clause: m.clause(Key::BearOffVoluntary),

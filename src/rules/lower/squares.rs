@@ -45,6 +45,7 @@ impl Lowerer<'_> {
             Effect::ExtraThrow => (SquareKind::ExtraThrow, Setting::Flag),
             Effect::StuckToHand => (SquareKind::StuckToHand, Setting::Flag),
             Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
+            Effect::NoForward => (SquareKind::NoForward, Setting::Flag),
             Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
             Effect::OvershootTo(s) => match self.square(layer, s) {
                 Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
