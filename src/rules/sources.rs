@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 13] = [
+const PAGES: [(&str, &str); 14] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -33,6 +33,7 @@ const PAGES: [(&str, &str); 13] = [
     page!("programs"),
     page!("horolsky-meub"),
     page!("ludii-bell"),
+    page!("ludii-jequier"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -335,7 +335,8 @@ fn builtin_source_and_names_agree() {
             "ryabinin",
             "thai",
             "horolsky-meub",
-            "ludii-bell"
+            "ludii-bell",
+            "ludii-jequier"
         ]
     );
     for name in rules::builtin_names() {

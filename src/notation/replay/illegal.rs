@@ -834,6 +834,8 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::Opening
         | Forbid::Immobile => Scope::Piece,
         Forbid::Backward | Forbid::NoBackward | Forbid::BeforeStart => Scope::Backward,
+        // LJ-4 holds every forward move of the piece with this throw.
+        Forbid::Halfway => Scope::Forward,
         // PC-4: one direction per turn forbids the other direction.
         Forbid::Direction if r.to < r.from => Scope::Backward,
         Forbid::Direction => Scope::Forward,
