@@ -249,11 +249,21 @@ pub(crate) fn refused(cx: &Refused) -> Said {
 // Where a rule set sends pieces.
 
 impl Ruleset {
-    /// The square the dead-piece queue enters, if the rule set has one.
+    /// The square the dead-piece queue enters, if the rule set has one: a
+    /// landing that feeds it, or a lock's release that does when
+    /// its square is taken (A-3/queue under B-12).
     pub(crate) fn queue_square(&self) -> Option<u8> {
-        self.squares
-            .iter()
-            .find_map(|s| s.on_land.as_ref().and_then(|l| l.effect.queue_square()))
+        self.squares.iter().find_map(|s| {
+            s.on_land
+                .as_ref()
+                .and_then(|l| l.effect.queue_square())
+                .or_else(|| {
+                    s.lock
+                        .as_ref()
+                        .and_then(|l| l.release_when_taken)
+                        .and_then(Relocation::queue_square)
+                })
+        })
     }
 }
 
