@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 15] = [
+const PAGES: [(&str, &str); 16] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
