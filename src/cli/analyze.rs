@@ -188,8 +188,11 @@ fn line(
         super::record_rules_cache(args.record_rules.confinement(), args.rules.as_deref(), &[])
             .map_err(|_| String::new())?
             .for_command("analyze");
-    let resolved = header::resolve(game, dir, over, &mut cache, &mut findings)
-        .map_err(|e| super::render(&*e))?;
+    let resolved = header::resolve(game, dir, over, &mut cache, &mut findings).map_err(|e| {
+        use std::io::IsTerminal;
+        let colour = super::color_choice().on(std::io::stderr().is_terminal());
+        super::options::GivenOptions::flags(&args.options).render(&e, colour)
+    })?;
     // Its findings, as `check` gives them; an error fails the run (exit
     // 1) but leaves a game with a start to analyse.
     problems.extend(findings.iter().map(report));

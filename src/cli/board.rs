@@ -31,7 +31,8 @@ pub struct BoardArgs {
         required_unless_present = "position"
     )]
     pub file: Option<PathBuf>,
-    /// Which game of the record (1 = the first).
+    /// Which game of the record (1 = the first). A game the file does not
+    /// have is a problem of the record (exit 1, as `--at` past the end is).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), requires = "file")]
     pub game: u32,
     /// The unit to stop after, as for `senet replay --to`: `12` (round 12),
@@ -190,11 +191,18 @@ fn walk(
         Err(e) => {
             match &e {
                 super::replay::ReplayError::Syntax(rendered) => err!("{rendered}"),
-                super::replay::ReplayError::NoSuchGame { asked, found } => errln!(
-                    "error: {name} has {found} game{}, so there is no game {asked}",
-                    if *found == 1 { "" } else { "s" }
-                ),
-                super::replay::ReplayError::Rules(r) => err!("{}", super::render(&**r)),
+                super::replay::ReplayError::NoSuchGame { .. } => {
+                    errln!("{}", e.no_such_game(name))
+                }
+                super::replay::ReplayError::Rules(r) => {
+                    use std::io::IsTerminal;
+                    let colour = super::color_choice().on(std::io::stderr().is_terminal());
+                    let options = opts.rules.as_ref().map_or(&[][..], |(_, o)| o.as_slice());
+                    err!(
+                        "{}",
+                        super::options::GivenOptions::flags(options).render(r, colour)
+                    )
+                }
             }
             (None, Some(ExitCode::from(e.exit_code())))
         }

@@ -136,7 +136,7 @@ fn load(spec: &str) -> Result<Ruleset, ExitCode> {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let options: Vec<String> = parts.map(String::from).collect();
-    super::load_rules(name, &options)
+    super::load_rules_given(name, &options, &super::options::GivenOptions::spec(spec))
 }
 
 /// The win rate of `player` against random, half the games with each colour.

@@ -76,7 +76,8 @@ Examples:
 pub const SIMULATE: &str = "\
 Examples:
   senet simulate --rules bga --games 10000 --seed 1 --stats
-  senet simulate --rules ryabinin --games 100 --player random,greedy --out games.sgn";
+  senet simulate --rules ryabinin --games 100 --player random,greedy --out games.sgn
+  senet simulate --rules variants/long.senet --out records/long.sgn --rules-path variants";
 
 pub const ANALYZE: &str = "\
 Examples:

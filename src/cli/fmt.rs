@@ -328,12 +328,16 @@ fn format_stream(
                     let report = super::FindingReport {
                         f,
                         src: miette::NamedSource::new(name, reader.source()),
-                        game: game.index + 1,
+                        game: game.index,
                         players: String::new(),
                     };
                     err!("{}", super::render(&report));
                 }
-                crate::notation::check::canonical_marks(&mut game, dir, cache);
+                if crate::notation::check::canonical_marks(&mut game, dir, cache).is_none()
+                    && !game.nodes.is_empty()
+                {
+                    errln!("{}", unchecked(name, &game));
+                }
                 text.clear();
                 if !first {
                     text.push('\n');
@@ -345,7 +349,7 @@ fn format_stream(
                     // A defect of the writer: the file is left as it is.
                     return Err(std::io::Error::other(format!(
                         "game {} does not read back the same in canonical form (a bug in the writer); the file is left as it is",
-                        game.index + 1
+                        game.index
                     )));
                 }
                 if clean {
@@ -372,6 +376,25 @@ fn format_stream(
         sink.write(text.as_bytes())?;
     }
     Ok(clean)
+}
+
+/// What fmt could not do for a game whose rules it cannot load: its marks
+/// and turn numbers follow the rules, so they are left as written. Said in
+/// every mode, so that `--check` passing or `--fix` fixing nothing is not
+/// taken for a clean bill.
+fn unchecked(name: &str, game: &Game) -> String {
+    let why = match game.tag("Rules") {
+        None => "has no `Rules` tag".to_string(),
+        Some(rules) => format!(
+            "names rules that do not load here (`{}`; `senet check` says why)",
+            crate::diag::printable(rules)
+        ),
+    };
+    format!(
+        "note: {name}: game {} {why}, so its turn numbers and its `x` and `+` marks were \
+         neither checked nor fixed; with the tag, `senet fmt --fix` adds missing turn numbers",
+        game.index
+    )
 }
 
 /// Formats one file (or standard input, `-`) as the flags say; the exit

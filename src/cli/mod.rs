@@ -39,6 +39,7 @@ mod complete;
 mod examples;
 pub mod fmt;
 pub mod moves;
+mod options;
 pub mod out;
 pub mod replace;
 pub mod replay;
@@ -482,8 +483,20 @@ pub fn rules_of(
 /// Loads a rule set for a command (`-`: from standard input), reporting a
 /// failure on standard error.
 pub fn load_rules(spec: &str, options: &[String]) -> Result<crate::engine::Ruleset, ExitCode> {
+    load_rules_given(spec, options, &options::GivenOptions::flags(options))
+}
+
+/// [`load_rules`] for options written as `given` (a refused choice of
+/// options is shown there, not in the rule file).
+fn load_rules_given(
+    spec: &str,
+    options: &[String],
+    given: &options::GivenOptions,
+) -> Result<crate::engine::Ruleset, ExitCode> {
+    use std::io::IsTerminal;
     rules_of(spec, options).map_err(|e| {
-        err!("{}", render(&e));
+        let colour = color_choice().on(std::io::stderr().is_terminal());
+        err!("{}", given.render(&e, colour));
         ExitCode::from(EXIT_USAGE)
     })
 }

@@ -45,11 +45,13 @@ pub struct ReplayArgs {
     #[arg(value_name = "GAME.sgn|-")]
     pub file: PathBuf,
     /// Which game of the file (1 = the first; the default is the first, or
-    /// every game for `--format html`).
+    /// every game for `--format html`). A game the file does not have is a
+    /// problem of the record (exit 1, as `--to` past the end is).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub game: Option<u32>,
     /// Stop after round TURN (`12`), White's or Black's turn (`12.`,
-    /// `12...`), or a unit of that turn (`12.2`, `12...3`).
+    /// `12...`), or a unit of that turn (`12.2`, `12...3`). A place the
+    /// game never reaches is an error (exit 1) that says where it ends.
     #[arg(long, value_name = "TURN[.UNIT]", value_parser = StopAt::parse)]
     pub to: Option<StopAt>,
     /// `text` (alias `human`): each unit in words with the board;
@@ -219,17 +221,30 @@ pub enum ReplayError {
     /// The chosen game (or the text before it) does not read: the rendered
     /// diagnostic. Exit code 1.
     Syntax(String),
-    /// The file has fewer games. Exit code 2.
+    /// The file has fewer games: the request asks the record for what it
+    /// does not hold, as `--to` past the end does. Exit code 1.
     NoSuchGame { asked: usize, found: usize },
     /// The rule set the game names does not load. Exit code 2.
     Rules(Arc<RulesError>),
 }
 
 impl ReplayError {
+    /// The message for a game the file does not have (`--game`), with its
+    /// stable code as `--to` past the end has one.
+    pub fn no_such_game(&self, name: &str) -> String {
+        match self {
+            ReplayError::NoSuchGame { asked, found } => format!(
+                "error: {name} has {found} game{}, so there is no game {asked} (--game counts \
+                 from 1; senet::replay::no_such_game)",
+                if *found == 1 { "" } else { "s" }
+            ),
+            _ => String::new(),
+        }
+    }
     pub fn exit_code(&self) -> u8 {
         match self {
-            ReplayError::Syntax(_) => super::EXIT_INPUT,
-            ReplayError::NoSuchGame { .. } | ReplayError::Rules(_) => super::EXIT_USAGE,
+            ReplayError::Syntax(_) | ReplayError::NoSuchGame { .. } => super::EXIT_INPUT,
+            ReplayError::Rules(_) => super::EXIT_USAGE,
         }
     }
 }
@@ -1325,13 +1340,11 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         Err(e) => {
             match &e {
                 ReplayError::Syntax(rendered) => err!("{rendered}"),
-                ReplayError::NoSuchGame { asked, found } => {
-                    errln!(
-                        "error: {name} has {found} game{}, so there is no game {asked}",
-                        if *found == 1 { "" } else { "s" }
-                    )
-                }
-                ReplayError::Rules(r) => err!("{}", super::render_with(&**r, color)),
+                ReplayError::NoSuchGame { .. } => errln!("{}", e.no_such_game(&name)),
+                ReplayError::Rules(r) => err!(
+                    "{}",
+                    super::options::GivenOptions::flags(&args.options).render(r, color)
+                ),
             }
             ExitCode::from(e.exit_code())
         }

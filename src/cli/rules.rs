@@ -82,7 +82,12 @@ pub fn run(cmd: RulesCommand) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                report(&e);
+                use std::io::IsTerminal;
+                let colour = super::color_choice().on(std::io::stderr().is_terminal());
+                err!(
+                    "{}",
+                    super::options::GivenOptions::flags(&options).render(&e, colour)
+                );
                 ExitCode::from(super::EXIT_USAGE)
             }
         },
@@ -264,7 +269,12 @@ fn check(
                     })
                 );
             } else {
-                report(&e);
+                use std::io::IsTerminal;
+                let colour = super::color_choice().on(std::io::stderr().is_terminal());
+                err!(
+                    "{}",
+                    super::options::GivenOptions::flags(options).render(&e, colour)
+                );
             }
             // Options named on the command line that the file does not
             // have (or that do not go together) are a usage error, as in

@@ -38,6 +38,13 @@ pub struct SimulateArgs {
     /// one file per game.
     #[arg(long, value_name = "FILE|DIR")]
     pub out: Option<PathBuf>,
+    /// With `--out` and a rule file outside the folder of the records: the
+    /// folder the records name it from (it must hold the rule file), which
+    /// `check` and `replay` then need as their own `--rules-path`. Without
+    /// it such a rule file is refused (exit 2): records may name only rule
+    /// files in their own folder tree or in a `--rules-path` folder.
+    #[arg(long = "rules-path", value_name = "DIR", requires = "out")]
+    pub rules_paths: Vec<PathBuf>,
     /// Print statistics (the default when there is no --out).
     #[arg(long)]
     pub stats: bool,
@@ -79,16 +86,18 @@ impl RulesTag {
     /// The tags for records written into the folder `out_dir` under the
     /// rules `spec` (as given to `--rules`). A built-in name stays as it
     /// is. A rule file becomes its path from `out_dir`, which `check` and
-    /// `replay` resolve within the record's folder tree (docs/security.md).
-    /// A rule file outside that tree is named by its file name alone, and
-    /// `Err` carries the folder that `--rules-path` must then give.
+    /// `replay` resolve within the record's folder tree (docs/security.md),
+    /// or else its path from the first of `rules_paths` that holds it,
+    /// which readers must give as `--rules-path` too. A rule file outside
+    /// all of them cannot be named: `Outside` says so.
     pub fn for_output(
         rules: &Ruleset,
         spec: &str,
         out_dir: &Path,
-    ) -> std::io::Result<Result<RulesTag, (RulesTag, PathBuf)>> {
+        rules_paths: &[PathBuf],
+    ) -> std::io::Result<Named> {
         if crate::rules::builtin_source(spec).is_some() {
-            return Ok(Ok(RulesTag::named(rules)));
+            return Ok(Named::InTree(RulesTag::named(rules)));
         }
         let digest = crate::rules::digest(spec, None)
             .ok()
@@ -99,24 +108,50 @@ impl RulesTag {
         } else {
             out_dir
         })?;
-        if let Ok(inside) = file.strip_prefix(&dir)
-            && let Some(parts) = inside
+        // The path of `file` from `folder`, `/`-separated, when inside it.
+        let from = |folder: &Path| -> Option<String> {
+            let inside = file.strip_prefix(folder).ok()?;
+            let parts = inside
                 .components()
                 .map(|c| c.as_os_str().to_str())
-                .collect::<Option<Vec<&str>>>()
-        {
-            return Ok(Ok(RulesTag {
-                spec: parts.join("/"),
-                digest,
-            }));
+                .collect::<Option<Vec<&str>>>()?;
+            Some(parts.join("/"))
+        };
+        if let Some(spec) = from(&dir) {
+            return Ok(Named::InTree(RulesTag { spec, digest }));
         }
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
-        Ok(Err((RulesTag { spec: name, digest }, folder)))
+        for folder in rules_paths {
+            let canonical = std::fs::canonicalize(folder)?;
+            if let Some(spec) = from(&canonical) {
+                return Ok(Named::FromRulesPath(
+                    RulesTag { spec, digest },
+                    folder.clone(),
+                ));
+            }
+        }
+        Ok(Named::Outside {
+            folder: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+            records: dir,
+        })
     }
+}
+
+/// How the records of a simulation can name their rule file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    /// A built-in name, or a path inside the records' folder tree: found
+    /// from any working directory.
+    InTree(RulesTag),
+    /// A path from a `--rules-path` folder, which the readers need too.
+    FromRulesPath(RulesTag, PathBuf),
+    /// Outside the records' folder tree and every `--rules-path` folder:
+    /// no path in a record could reach it (`..` is refused by readers).
+    Outside {
+        /// The rule file's folder.
+        folder: PathBuf,
+        /// The records' folder.
+        records: PathBuf,
+    },
 }
 
 /// The SGN record of a simulated game, naming its rule set by name.
@@ -273,20 +308,36 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                 }
                 out.clone()
             };
-            match RulesTag::for_output(&rules, &args.rules, &dir) {
-                Ok(Ok(tag)) => tag,
-                Ok(Err((tag, folder))) => {
-                    // Records may name only rule files in their own
-                    // folder tree or a --rules-path folder: the reader
-                    // must be told this one, or the records moved.
+            match RulesTag::for_output(&rules, &args.rules, &dir, &args.rules_paths) {
+                Ok(Named::InTree(tag)) => tag,
+                Ok(Named::FromRulesPath(tag, folder)) => {
                     errln!(
-                        "note: {} is outside the folder of {}: the records name it `{}`, which `senet check` and `senet replay` find only with `--rules-path {}` (or write the records into that folder or below it)",
+                        "note: the records name {} as `{}` in --rules-path {}: `senet check` and \
+                         `senet replay` find it with the same `--rules-path {}`",
                         args.rules,
-                        out.display(),
                         tag.spec,
+                        folder.display(),
                         folder.display()
                     );
                     tag
+                }
+                Ok(Named::Outside { folder, records }) => {
+                    // Readers refuse `..` and absolute paths (a record is
+                    // untrusted input): no tag could name the file, and
+                    // records that `check` cannot resolve are not written.
+                    errln!(
+                        "error: the records cannot name {}: it is outside {}, the folder of {}, \
+                         and records name only rule files in their own folder tree or in a \
+                         --rules-path folder (docs/security.md); nothing was simulated. Write \
+                         the records into {} or a folder below it, or add `--rules-path {}` \
+                         (`senet check` and `senet replay` then need the same flag)",
+                        args.rules,
+                        records.display(),
+                        out.display(),
+                        folder.display(),
+                        folder.display()
+                    );
+                    return ExitCode::from(super::EXIT_USAGE);
                 }
                 Err(e) => {
                     errln!("error: cannot write {}: {e}", out.display());

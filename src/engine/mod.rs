@@ -14,9 +14,9 @@ mod testing;
 mod unit;
 
 pub use constructs::{
-    Backward, BearOff, Blockade, BlockadeKind, Board, EndRules, Entry, Goal, Hit, House, Landing,
-    Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach, Relocation, SquareRule,
-    Starter, Throws, TurnRules, WhenTaken,
+    Backward, BearOff, Blockade, BlockadeKind, Board, EndRules, Entry, Goal, HalfwayBlockade, Hit,
+    House, Landing, Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach,
+    Relocation, SquareRule, Starter, Throws, TurnRules, WhenTaken,
 };
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;

@@ -76,6 +76,9 @@ pub enum Forbid {
     /// The opposing piece is never swapped here and the square it would go
     /// to is taken (B-15).
     HitSendsTaken,
+    /// The square half the throw ahead lies in a row of taken squares
+    /// (LJ-4).
+    Halfway,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -403,6 +406,9 @@ impl Ruleset {
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
         if self.movement.setup_guard && self.guarded(pos, from) {
             return refuse(from, Forbid::Guard);
+        }
+        if dir == Dir::Forward && self.halfway_held(pos, throw) & (1u64 << from) != 0 {
+            return refuse((from + throw).min(off), Forbid::Halfway);
         }
 
         let mut to: u8;

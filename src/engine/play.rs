@@ -190,9 +190,13 @@ impl Ruleset {
         // a software popcount on baseline x86-64, is taken only without.)
         if p.pieces[me].is_empty() && p.in_play(side) == 0 {
             // BL-7: with captures the game ends only when neither side has a
-            // piece in play; the mover's turn ends when it has none.
-            fx.won = self.winner(p) == Some(side);
-            ends_turn = true;
+            // piece in play; the mover's turn ends when it has none. LJ-9:
+            // a last bear-off whose throw gives another keeps the turn, and
+            // the game is drawn.
+            let drawn = self.end.draw_on_extra && unit.kind == UnitKind::Move && !ends_turn;
+            p.extra = drawn;
+            fx.won = !drawn && self.winner(p) == Some(side);
+            ends_turn = !drawn;
         }
         if ends_turn {
             p.end_turn();
@@ -368,8 +372,12 @@ impl Ruleset {
             // (A test of the rule set, the same every time: no cost to
             // the rule sets that swap.)
             let dest = if self.tables.steps.hit_lowest {
-                let left = (p.pieces[0].0 | p.pieces[1].0) & !from;
-                1u64 << (!left & self.tables.squares.board_squares).trailing_zeros()
+                // LJ-6: before the move, the square left is still taken.
+                let kept = from & self.tables.steps.hit_origin_taken;
+                let left = (p.pieces[0].0 | p.pieces[1].0) & !from | kept;
+                let empty = !left & self.tables.squares.board_squares;
+                // (On a full board the pieces swap, as in `hit_dest`.)
+                1u64.checked_shl(empty.trailing_zeros()).unwrap_or(from)
             } else {
                 from
             };
@@ -419,15 +427,20 @@ impl Ruleset {
         let bound = unit.kind == UnitKind::Move
             && !unit.off
             && self.tables.squares.bound_squares & (1u64 << unit.to) != 0;
+        // LJ-9: a last bear-off whose throw gives another keeps the turn,
+        // and the game is drawn.
+        let drawn =
+            none_left & self.end.draw_on_extra & (unit.kind == UnitKind::Move) & unit.extra_mark;
         let ends_turn = if unit.kind == UnitKind::Move {
-            (!unit.extra_mark & !bound) | none_left
+            (!unit.extra_mark & !bound) | (none_left & !drawn)
         } else if unit.forced {
             !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
         } else {
             !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra) || none_left
         };
         if none_left {
-            fx.won = self.winner(p) == Some(side);
+            p.extra = drawn;
+            fx.won = !drawn && self.winner(p) == Some(side);
         }
         // A bound throw keeps the turn going (the piece is on the board, so
         // the side has a piece in play).

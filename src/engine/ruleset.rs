@@ -8,8 +8,8 @@
 
 use super::constructs::{bear_off, entry, lock, movement, opening, protection, squares};
 use super::{
-    BearOff, Blockade, Board, EndRules, Entry, House, Movement, OpeningRule, Protection,
-    SquareRule, Starter, Throws, TurnRules,
+    BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
+    Protection, SquareRule, Starter, Throws, TurnRules,
 };
 
 /// A clause id cited by a rule file (`K-9a`), or empty when none was given.
@@ -42,6 +42,8 @@ pub struct Ruleset {
     pub(crate) protection: Protection,
     /// Blockades: runs of pieces that no move may pass over.
     pub(crate) blockades: Vec<Blockade>,
+    /// The blockade at half the throw (LJ-4), if declared.
+    pub(crate) halfway: Option<HalfwayBlockade>,
     /// Per-square rules, indexed by square number (index 0 unused).
     pub(crate) squares: Vec<SquareRule>,
     /// Bearing off.
@@ -169,6 +171,11 @@ impl Ruleset {
     /// Blockades: runs of pieces that no move may pass over.
     pub fn blockades(&self) -> &[Blockade] {
         &self.blockades
+    }
+
+    /// The blockade at half the throw (LJ-4), if declared.
+    pub fn halfway(&self) -> Option<&HalfwayBlockade> {
+        self.halfway.as_ref()
     }
     /// Per-square rules, indexed by square number (index 0 unused).
     pub fn squares(&self) -> &[SquareRule] {

@@ -155,6 +155,8 @@ pub enum PredAst {
     Taken(SquareSetAst),
     OwnerOn(SquareSetAst),
     OwnerSkips,
+    /// `owner beside in row` (LJ-5).
+    OwnerBeside,
     And(Vec<PredNode>),
     Or(Vec<PredNode>),
     Not(Box<PredNode>),
@@ -250,7 +252,16 @@ pub enum DeclKind {
         ends_turn: bool,
     },
     Goal(crate::engine::Goal),
-    Guard,
+    /// `guard: ... needs next square empty`: on the side's setup squares
+    /// (`None`), or on these squares.
+    Guard(Option<SquareSetAst>),
+    /// `blockade at half the throw: 3 any in one row, on 4, 6` (LJ-4).
+    HalfwayBlockade {
+        length: Spanned<u32>,
+        throws: Vec<Spanned<u32>>,
+    },
+    /// `draw when last bear off gives extra throw` (LJ-9).
+    DrawOnExtra,
     BearOffVoluntary,
     StartThrow(Spanned<u32>),
     Score(Option<Vec<Spanned<u32>>>),

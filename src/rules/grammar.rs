@@ -115,6 +115,7 @@ const DECLARATION_WORDS: &[&str] = &[
     "guard",
     "first",
     "score",
+    "draw",
     "extends",
     "option",
     "drop",
@@ -580,6 +581,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     clauses: Vec::new(),
                     span: bs,
                 },
+                Rule::owner_beside => PredNode {
+                    pred: PredAst::OwnerBeside,
+                    clauses: Vec::new(),
+                    span: bs,
+                },
                 _ => PredNode {
                     pred: PredAst::On(square_set(first(body))),
                     clauses: Vec::new(),
@@ -718,11 +724,18 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             voluntary: next().as_rule() == Rule::pass_voluntary,
         },
         Rule::own_piece => DeclKind::OwnPieceForbidden,
-        Rule::opposing => DeclKind::Opposing(match next().as_rule() {
-            Rule::opposing_lowest => Hit::LowestEmpty,
-            Rule::opposing_captures => Hit::Capture,
-            Rule::opposing_forbidden => Hit::Forbidden,
-            _ => Hit::Swap,
+        Rule::opposing => DeclKind::Opposing(match next() {
+            a if a.as_rule() == Rule::opposing_lowest
+                && a.clone().into_inner().next().is_some() =>
+            {
+                Hit::LowestEmptyBeforeMove
+            }
+            a => match a.as_rule() {
+                Rule::opposing_lowest => Hit::LowestEmpty,
+                Rule::opposing_captures => Hit::Capture,
+                Rule::opposing_forbidden => Hit::Forbidden,
+                _ => Hit::Swap,
+            },
         }),
         Rule::protect => {
             let a = next();
@@ -769,7 +782,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             Rule::goal_most => Goal::MostBorneOff,
             _ => Goal::BearOffAll,
         }),
-        Rule::guard => DeclKind::Guard,
+        Rule::guard => DeclKind::Guard(inner.next().map(|on| square_set(first(on)))),
+        Rule::halfway_blockade => DeclKind::HalfwayBlockade {
+            length: int(&next()),
+            throws: ints(next()),
+        },
+        Rule::draw_on_extra => DeclKind::DrawOnExtra,
         Rule::bear_off_voluntary => DeclKind::BearOffVoluntary,
         Rule::start_throw => DeclKind::StartThrow(int(&next())),
         Rule::score => {
@@ -887,7 +905,9 @@ pub fn describe(rule: Rule) -> &'static str {
         bear_off_voluntary => "`bear off voluntary`",
         goal_all => "`bear off all pieces`",
         goal_most => "`most pieces borne off`",
-        guard => "`guard: setup square needs next square empty`",
+        guard => {
+            "`guard: setup square needs next square empty` or `guard: on SQUARES needs next square empty`"
+        }
         start_throw => "`first move needs throw N`",
         backward_never => "`never`",
         backward_when_stuck => "`when no forward move`",
@@ -974,6 +994,11 @@ pub fn describe(rule: Rule) -> &'static str {
         drop_setup => "`setup white` or `setup black`",
         drop_pass_extra => "`forced pass` or `voluntary pass`",
         drop_named => "the first words of a declaration, e.g. `guard` or `one direction per turn`",
+        before_the_move => "`before the move`",
+        guard_on => "`on SQUARES`",
+        owner_beside => "`owner beside in row`",
+        halfway_blockade => "`blockade at half the throw: N any in one row, on VALUES`",
+        draw_on_extra => "`draw when last bear off gives extra throw`",
     }
 }
 
@@ -1239,7 +1264,8 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "landing" => &[own_piece, opposing],
         "protect" => &[protect],
         "runs" => &[runs],
-        "blockade" => &[blockade],
+        "blockade" => &[blockade, halfway_blockade],
+        "draw" => &[draw_on_extra],
         "at" => &[at],
         "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],
         "guard" => &[guard],

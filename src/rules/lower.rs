@@ -82,6 +82,7 @@ pub enum Key {
     Protect,
     Runs,
     Blockade,
+    HalfwayBlockade,
     Guard,
     StartThrow,
     Split,
@@ -93,6 +94,7 @@ pub enum Key {
     PassExtra(bool),
     BoundThrow,
     Score,
+    DrawOnExtra,
     LastPiece,
 }
 
@@ -133,6 +135,11 @@ enum Setting {
     Bool(bool),
     Protect(Option<Pred>),
     Blockades(Vec<(u8, BlockadeKind)>),
+    /// `blockade at half the throw: N any in one row, on VALUES`.
+    Halfway {
+        length: u8,
+        throws: Vec<u8>,
+    },
     Landing(Relocation, Option<Relocation>),
     Exit(Throwset),
     Target(u8),
@@ -814,7 +821,14 @@ impl Lowerer<'_> {
             DeclKind::Pass { voluntary } => Some((Key::Pass, Setting::Bool(*voluntary))),
             DeclKind::OwnPieceForbidden => Some((Key::OwnPiece, Setting::Flag)),
             DeclKind::Opposing(h) => Some((Key::Opposing, Setting::Hit(*h))),
-            DeclKind::Guard => Some((Key::Guard, Setting::Flag)),
+            DeclKind::Guard(None) => Some((Key::Guard, Setting::Flag)),
+            DeclKind::Guard(Some(on)) => {
+                Some((Key::Guard, Setting::Squares(self.squares(layer, on))))
+            }
+            DeclKind::HalfwayBlockade { length, throws } => {
+                self.lower_halfway(layer, length, throws)
+            }
+            DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
             DeclKind::Split => Some((Key::Split, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
             DeclKind::LastPiece { from, to } => {
@@ -889,6 +903,7 @@ impl Lowerer<'_> {
         let len = board.map_or(self.len, |b| b.len);
         let protection = protection::build_protection(&m, len);
         let blockades = protection::build_blockades(&m);
+        let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
         let bear_off = self.build_bear_off(&m, top);
         let turn = end::build_turn(&m);
@@ -917,6 +932,7 @@ impl Lowerer<'_> {
             movement,
             protection,
             blockades,
+            halfway,
             squares,
             bear_off,
             turn,
@@ -983,7 +999,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 28] = [
+const DROP_NAMED: [(&str, Key); 30] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1003,6 +1019,7 @@ const DROP_NAMED: [(&str, Key); 28] = [
     ("landing on opposing piece", Key::Opposing),
     ("protect", Key::Protect),
     ("runs", Key::Runs),
+    ("blockade at half the throw", Key::HalfwayBlockade),
     ("blockade", Key::Blockade),
     ("guard", Key::Guard),
     ("first move", Key::StartThrow),
@@ -1012,6 +1029,7 @@ const DROP_NAMED: [(&str, Key); 28] = [
     ("last piece", Key::LastPiece),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
+    ("draw", Key::DrawOnExtra),
 ];
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
@@ -1089,6 +1107,8 @@ fn describe_key(k: Key) -> String {
         Key::Protect => "protection".into(),
         Key::Runs => "where runs count".into(),
         Key::Blockade => "blockades".into(),
+        Key::HalfwayBlockade => "the blockade at half the throw".into(),
+        Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
         Key::Guard => "the setup guard".into(),
         Key::StartThrow => "the starting throw".into(),
         Key::BearOffVoluntary => "voluntary bearing off".into(),

@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 14] = [
+const PAGES: [(&str, &str); 15] = [
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -34,6 +34,7 @@ const PAGES: [(&str, &str); 14] = [
     page!("horolsky-meub"),
     page!("horolsky-kendall"),
     page!("ludii-bell"),
+    page!("ludii-jequier"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

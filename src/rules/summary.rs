@@ -46,6 +46,7 @@ pub fn summary(r: &Ruleset) -> String {
     lines.extend(mv.turn_tokens());
     lines.extend(r.protection().tokens());
     lines.extend(r.blockades().iter().map(Blockade::token));
+    lines.extend(r.halfway().map(HalfwayBlockade::token));
     lines.extend(
         r.squares()
             .iter()

@@ -733,42 +733,67 @@ fn simulated_records_name_their_rule_file() {
     );
     assert_eq!(code, 0, "{err}");
 
-    // Records written outside the rule file's folder tree name it by its
-    // file name, and the note says which --rules-path finds it.
+    // Records written outside the rule file's folder tree could name it
+    // by no path that check and replay accept (they refuse `..`): nothing
+    // is simulated, exit 2, and the message says the two ways out.
     let out_dir = dir.join("out");
     std::fs::create_dir_all(&out_dir).unwrap();
     let outside = out_dir.join("games.sgn");
-    let (code, _, err) = senet(&[
-        "simulate",
-        "--rules",
-        rule_file.to_str().unwrap(),
-        "--games",
-        "2",
-        "--out",
-        outside.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    // The note names the very folder the reader must give.
-    let folder = std::fs::canonicalize(dir.join("variants")).unwrap();
+    let simulate = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "--rules",
+            rule_file.to_str().unwrap(),
+            "--games",
+            "2",
+            "--out",
+            outside.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        senet(&args)
+    };
+    let (code, _, err) = simulate(&[]);
+    assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains(&format!("--rules-path {}`", folder.display())),
+        !outside.exists(),
+        "no record that cannot resolve is written"
+    );
+    // The message names the very folder to write into or to give.
+    let folder = std::fs::canonicalize(dir.join("variants")).unwrap();
+    assert!(err.contains("the records cannot name"), "{err}");
+    assert!(
+        err.contains(&format!("add `--rules-path {}`", folder.display())),
+        "{err}"
+    );
+    // With `--rules-path`, the records name the file from that folder, and
+    // the readers find it with the same flag (and only with it).
+    let variants = dir.join("variants");
+    let (code, _, err) = simulate(&["--rules-path", variants.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("the same `--rules-path {}`", variants.display())),
         "{err}"
     );
     let text = std::fs::read_to_string(&outside).unwrap();
     assert!(text.contains("[Rules \"long.senet\"]"), "{text}");
+    assert!(
+        text.contains(&format!("[RulesDigest \"sha256:{digest}\"]")),
+        "{text}"
+    );
     let (code, out, err) = senet_in(&elsewhere, &["check", outside.to_str().unwrap()]);
     assert_eq!(code, 1, "refused without --rules-path: {out}{err}");
-    let variants = dir.join("variants");
-    let (code, out, err) = senet_in(
-        &elsewhere,
-        &[
-            "check",
-            "--rules-path",
-            variants.to_str().unwrap(),
-            outside.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{out}{err}");
+    for command in ["check", "replay"] {
+        let (code, out, err) = senet_in(
+            &elsewhere,
+            &[
+                command,
+                "--rules-path",
+                variants.to_str().unwrap(),
+                outside.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 0, "{command}: {out}{err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&elsewhere);
 }

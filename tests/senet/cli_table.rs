@@ -128,6 +128,83 @@ fn every_command_takes_color_and_shows_examples() {
     }
 }
 
+/// The words of a documented command line up to a shell redirection,
+/// pipe or comment: quotes (either kind) group words.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quote, mut in_word) = (None, false);
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '>' | '<' | '|' | '#' | '&') if !in_word => break,
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// Every example of every `--help`, and every `senet` command line of the
+/// README's shell blocks, is a command line that the program accepts: a
+/// flag renamed or a value no longer taken fails here, not in a user's
+/// first hour.
+#[test]
+fn every_documented_command_line_parses() {
+    use clap::Parser;
+    let mut root = Cli::command();
+    root.build();
+    let mut rows = vec![("senet".to_string(), root.clone())];
+    for s in root.get_subcommands().filter(|s| s.get_name() != "help") {
+        leaves(s, "senet", &mut rows);
+        rows.push((format!("senet {}", s.get_name()), s.clone()));
+    }
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (name, cmd) in &rows {
+        let after = cmd
+            .get_after_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        for l in after.lines().filter(|l| l.starts_with("  senet ")) {
+            // The description column is set off by two spaces or more.
+            let command = l.trim().split("  ").next().unwrap();
+            lines.push((format!("{name} --help"), command.to_string()));
+        }
+    }
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for block in readme.split("```sh\n").skip(1) {
+        let block = block.split("\n```").next().unwrap();
+        for l in block.lines().filter(|l| l.starts_with("senet ")) {
+            lines.push(("README".to_string(), l.to_string()));
+        }
+    }
+    assert!(lines.len() > 40, "only {} command lines found", lines.len());
+    let mut refused = Vec::new();
+    for (whence, line) in &lines {
+        if let Err(e) = Cli::try_parse_from(shell_words(line)) {
+            refused.push(format!("{whence}: {line}\n{e}"));
+        }
+    }
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+}
+
 #[test]
 fn every_text_format_accepts_human() {
     let mut root = Cli::command();

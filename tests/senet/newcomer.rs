@@ -174,12 +174,9 @@ fn standard_input_that_is_not_utf8_is_an_input_problem() {
 /// exits 1, not 2 as for a file it cannot read.
 #[test]
 fn a_rule_file_that_is_not_utf8_is_an_input_problem() {
-    let dir = std::env::temp_dir().join(format!("senet-not-utf8-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.senet");
-    std::fs::write(&path, b"extends \"kendall\"\n\xff\n").unwrap();
+    let scratch = Scratch::new("not_utf8");
+    let path = scratch.file("bad.senet", b"extends \"kendall\"\n\xff\n");
     let (code, _, err) = senet(&["rules", "check", path.to_str().unwrap()], b"");
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("found byte 18, which is not part of a UTF-8 character"),
@@ -225,6 +222,17 @@ fn a_bad_option_on_the_command_line_is_a_usage_error_everywhere() {
             if options[1] == "a-14" {
                 assert!(err.contains("did you mean `A-14`?"), "{args:?}: {err}");
             }
+            // Shown in the options as written, the offending one
+            // underlined, not as a mistake of the built-in rule file.
+            let last = options[options.len() - 1];
+            let written = options.join(" ");
+            assert!(!err.contains("rule file"), "{args:?}: {err}");
+            assert!(err.contains(&format!(
+                "─[--option:1:{}]",
+                written.rfind(last).unwrap() + 1
+            )));
+            assert!(err.contains(&format!("1 │ {written}\n")), "{args:?}: {err}");
+            assert!(err.contains("(options of `bga`)"), "{args:?}: {err}");
         }
     }
     // A conflict between the file's own declarations is a problem of the
@@ -234,6 +242,11 @@ fn a_bad_option_on_the_command_line_is_a_usage_error_everywhere() {
         b"",
     );
     assert_eq!(code, 1, "{err}");
+    // `compare` takes options after a `+`: shown there.
+    let (code, _, err) = senet(&["compare", "bga+A-1+A33", "--games", "1"], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("1 │ bga+A-1+A33\n"), "{err}");
+    assert!(err.contains("no such option"), "{err}");
 }
 
 /// `rules explain --format json` carries what the text says: the options
@@ -308,6 +321,25 @@ fn replay_to_past_the_end_speaks_in_the_unit_of_to() {
     // The last unit of the game is no error.
     let (code, _, err) = senet(&["replay", "games/bga-demo.sgn", "--to", "67.1"], b"");
     assert_eq!(code, 0, "{err}");
+    // A game past the last one is the same kind of mistake: the record
+    // does not hold what was asked for. Exit 1 in replay and board, as
+    // both `--help`s say.
+    for command in [&["replay"][..], &["board", "--format", "text"]] {
+        let args: Vec<&str> = command
+            .iter()
+            .chain(&["games/bga-demo.sgn", "--game", "2"])
+            .copied()
+            .collect();
+        let (code, _, err) = senet(&args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("has 1 game, so there is no game 2")
+                && err.contains("senet::replay::no_such_game"),
+            "{args:?}: {err}"
+        );
+        let (_, help, _) = senet(&[command[0], "--help"], b"");
+        assert!(words(&help).contains("exit 1, as `--"), "{help}");
+    }
     // `board --at` says the same with its own flag, with the same exit code.
     let (code, _, err) = senet(
         &[
@@ -467,7 +499,8 @@ const BAD_TAGS: &str = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026
 /// findings: the same codes and words, and exit 1 for an error.
 #[test]
 fn every_command_that_reads_a_record_reports_checks_tag_findings() {
-    let path = scratch("tags.sgn", BAD_TAGS);
+    let scratch = Scratch::new("tag_findings");
+    let path = scratch.file("tags.sgn", BAD_TAGS);
     let path = path.to_str().unwrap();
     let (code, out, _) = senet(&["check", "--format", "json", path], b"");
     assert_eq!(code, 1);
@@ -511,23 +544,57 @@ fn words(text: &str) -> String {
         .join(" ")
 }
 
-/// A file of `text` in a folder of this test run.
-fn scratch(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("senet-newcomer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+/// A folder of one test, removed when the test ends, passed or failed
+/// (the guard is dropped while a failed assertion unwinds).
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// An empty folder named after the test and this run.
+    fn new(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("senet-newcomer-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// A file of `text` in the folder.
+    fn file(&self, name: &str, text: impl AsRef<[u8]>) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A test's folder is gone when the test ends, even when it fails.
+#[test]
+fn scratch_folders_are_removed_even_on_failure() {
+    let kept = std::panic::catch_unwind(|| {
+        let scratch = Scratch::new("failing");
+        scratch.file("a.sgn", "*\n");
+        assert!(scratch.0.join("a.sgn").exists());
+        let dir = scratch.0.clone();
+        std::panic::panic_any(dir);
+    });
+    let dir = kept.expect_err("the closure fails");
+    let dir = dir.downcast::<std::path::PathBuf>().unwrap();
+    assert!(!dir.exists(), "{} was left behind", dir.display());
 }
 
 /// A folder with no record in it: nothing was checked, which is a usage
 /// problem (exit 2), said on standard error.
 #[test]
 fn check_of_a_folder_without_records_says_nothing_was_checked() {
-    let dir = std::env::temp_dir().join(format!("senet-newcomer-empty-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
-    let (code, _, err) = senet(&["check", dir.to_str().unwrap()], b"");
+    let scratch = Scratch::new("no_records");
+    std::fs::create_dir_all(scratch.0.join("sub")).unwrap();
+    scratch.file("notes.txt", "not a record");
+    let (code, _, err) = senet(&["check", scratch.0.to_str().unwrap()], b"");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no .sgn file in"), "{err}");
     assert!(err.contains("nothing was checked"), "{err}");
@@ -606,13 +673,15 @@ fn fmt_warns_of_swallowed_moves_and_checks_turn_numbers() {
     let record = "tests/fixtures/sgn/err/swallowed_moves.sgn";
     let (_, _, err) = senet(&["fmt", "--stdout", record], b"");
     assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
+    assert!(err.contains("game 1\n"), "the file's first game: {err}");
     let (_, _, err) = senet(&["fmt", "--check", record], b"");
     assert!(err.contains("senet::sgn::swallowed_moves"), "{err}");
     // Byte for byte canonical, but Black's turn has no `1...`.
     let text = "[Event \"Club evening\"]\n[Site \"Cairo\"]\n[Date \"2026.03.14\"]\n\
 [Round \"1\"]\n[White \"Nefer\"]\n[Black \"Kiya\"]\n[Result \"*\"]\n[Rules \"bga\"]\n\n\
 1. 2:9-11 2:10-12\n2. 2:7-9\n*\n";
-    let path = scratch("turns.sgn", text);
+    let scratch = Scratch::new("turn_numbers");
+    let path = scratch.file("turns.sgn", text);
     let (_, canonical, _) = senet(&["fmt", "--stdout", path.to_str().unwrap()], b"");
     assert_eq!(canonical, text, "the text is otherwise canonical");
     let (code, out, err) = senet(&["fmt", "--check", path.to_str().unwrap()], b"");
@@ -623,6 +692,24 @@ fn fmt_warns_of_swallowed_moves_and_checks_turn_numbers() {
         "{out}"
     );
     assert!(out.contains("senet fmt --fix"), "{out}");
+    // Without a `Rules` tag fmt cannot know the turns or the marks: every
+    // mode says what it left unchecked and unfixed, and `--check` does not
+    // fail a text it could not judge.
+    let untagged = text.replace("[Rules \"bga\"]\n", "");
+    let path = scratch.file("untagged.sgn", &untagged);
+    let path = path.to_str().unwrap();
+    for mode in ["--check", "--stdout", "--fix"] {
+        let (code, _, err) = senet(&["fmt", mode, path], b"");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert!(
+            words(&err).contains(&format!(
+                "note: {path}: game 1 has no `Rules` tag, so its turn numbers and its `x` and \
+                 `+` marks were neither checked nor fixed"
+            )),
+            "{mode}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(path).unwrap(), untagged);
     // fmt's --help says why it takes no --rules.
     let (_, help, _) = senet(&["fmt", "--help"], b"");
     assert!(
@@ -664,7 +751,8 @@ fn look_alikes_are_named_in_positions_and_option_names() {
         .replace("[Date \"2026.13.45\"]", "[Date \"2026.03.14\"]")
         .replace("[black ", "[Black ")
         .replace("[Round \"2\"]\n", "[RuleOptions \"A\u{2013}1\"]\n");
-    let path = scratch("option.sgn", &record);
+    let scratch = Scratch::new("look_alikes");
+    let path = scratch.file("option.sgn", &record);
     let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -678,7 +766,7 @@ fn look_alikes_are_named_in_positions_and_option_names() {
             "[Round \"2\"]\n",
             "[SetUp \"1\"]\n[Position \"WBWBWBWBWB/10/10\u{00A0}w 0-0 - 1\"]\n",
         );
-    let path = scratch("position.sgn", &record);
+    let path = scratch.file("position.sgn", &record);
     let (code, _, err) = senet(&["check", path.to_str().unwrap()], b"");
     assert_eq!(code, 1, "{err}");
     assert!(words(&err).contains("U+00A0 NO-BREAK SPACE"), "{err}");

@@ -336,7 +336,8 @@ fn builtin_source_and_names_agree() {
             "thai",
             "horolsky-kendall",
             "horolsky-meub",
-            "ludii-bell"
+            "ludii-bell",
+            "ludii-jequier"
         ]
     );
     for name in rules::builtin_names() {

@@ -28,6 +28,11 @@ pub struct EndRules {
     pub score_by_row: Option<Vec<u8>>,
     pub clause: Clause,
     pub goal_clause: Clause,
+    /// A side that bears off its last piece with a throw that gives another
+    /// throw does not win: the game is drawn, with no score (LJ-9). The
+    /// final position keeps that side to move with its extra throw.
+    pub draw_on_extra: bool,
+    pub draw_on_extra_clause: Clause,
 }
 
 /// How a game is won.
@@ -53,6 +58,9 @@ impl Goal {
         }
     }
 }
+
+/// `rules show`: `draw when last bear off gives extra throw` (LJ-9).
+pub const DRAW_ON_EXTRA: &str = "A side that bears off its last piece with a throw that gives another throw does not win: the game is drawn, and nobody scores.";
 
 /// `rules show`: the score as declared (`None`: not scored).
 pub fn score_sentence(weights: Option<&[u8]>) -> String {
@@ -105,13 +113,18 @@ impl EndRules {
     /// The `rules summary` line.
     pub fn token(&self) -> String {
         format!(
-            "end: goal{}{}; score {}{}",
+            "end: goal{}{}{}; score {}{}",
             if self.goal == Goal::MostBorneOff {
                 " most-borne-off"
             } else {
                 ""
             },
             cl(&self.goal_clause),
+            if self.draw_on_extra {
+                format!(" draw-on-extra{}", cl(&self.draw_on_extra_clause))
+            } else {
+                String::new()
+            },
             self.score_by_row
                 .as_ref()
                 .map_or("none".into(), |w| format!("{w:?}")),
@@ -129,7 +142,11 @@ impl Ruleset {
     /// more (`None` for a draw: see [`game_over`](Self::game_over)).
     pub fn winner(&self, pos: &Position) -> Option<Side> {
         match self.end.goal {
-            Goal::BearOffAll => Side::BOTH.into_iter().find(|&s| pos.in_play(s) == 0),
+            Goal::BearOffAll => Side::BOTH
+                .into_iter()
+                .find(|&s| pos.in_play(s) == 0)
+                // LJ-9: the last piece left with a throw that gives another.
+                .filter(|&s| !(self.end.draw_on_extra && pos.extra && pos.to_move == s)),
             Goal::MostBorneOff => {
                 if !self.game_over(pos) || pos.off[0] == pos.off[1] {
                     None
@@ -184,6 +201,11 @@ pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
         });
     } else if fx.won {
         out.push(format!("{side} has borne off every piece and wins"));
+    } else if rules.game_over(cx.after) && rules.winner(cx.after).is_none() {
+        // LJ-9: the last piece left with a throw that gives another.
+        out.push(format!(
+            "{side} has borne off every piece with a throw that gives another: the game is drawn"
+        ));
     } else if fx.bear_off {
         out.push(format!("{side} has {} off", cx.after.off[side.index()]));
     }

@@ -15,6 +15,7 @@ pub mod blockade;
 pub mod board;
 pub mod end;
 pub mod entry;
+pub mod halfway;
 pub mod lock;
 pub mod movement;
 pub mod opening;
@@ -29,6 +30,7 @@ pub use blockade::{Blockade, BlockadeKind};
 pub use board::{Board, House};
 pub use end::{EndRules, Goal, TurnRules};
 pub use entry::Entry;
+pub use halfway::HalfwayBlockade;
 pub use lock::{Lock, LockDecl};
 pub use movement::{Backward, Hit, Movement};
 pub use opening::{Lapse, OpeningRule, Starter};
@@ -62,6 +64,7 @@ impl Refusal {
             | Forbid::Direction => movement::refused(&cx),
             Forbid::Protected => protection::refused(&cx),
             Forbid::Blockade(i) => blockade::refused(&cx, i),
+            Forbid::Halfway => halfway::refused(&cx),
             Forbid::Gate(_)
             | Forbid::Immobile
             | Forbid::Priority
@@ -127,6 +130,11 @@ impl Ruleset {
             }
             Forbid::Protected => self.protection_clause(pos, refusal.to),
             Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
+            Forbid::Halfway => self
+                .halfway
+                .as_ref()
+                .map(|h| h.clause.clone())
+                .unwrap_or_default(),
             Forbid::Gate(_) => self.movement.gate_clause.clone(),
             Forbid::Immobile => self.movement.immobile_clause.clone(),
             Forbid::BeyondEnd => self.bear_off.clause.clone(),

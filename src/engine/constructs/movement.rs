@@ -57,10 +57,15 @@ pub struct Movement {
     /// Squares of a move that would pass them send the piece to another
     /// square instead (`SquareRule::overshoot_to`, KD-10 Trap).
     pub overshoot: SquareSet,
-    /// A piece on one of its side's setup squares may move only when the
-    /// next square is empty (JQ-4); `setup_squares` holds those squares.
+    /// A piece on one of `guard_squares` (of its side) may move only when
+    /// the next square is empty: its side's setup squares (JQ-4) or the
+    /// squares the file names, for both sides (LJ-4).
     pub setup_guard: bool,
     pub setup_guard_clause: Clause,
+    /// The guarded squares, `[white, black]`.
+    pub guard_squares: [SquareSet; 2],
+    /// The guard holds the setup squares (JQ-4), not squares named.
+    pub guard_on_setup: bool,
     /// The setup squares, `[white, black]`, as sets.
     pub setup_squares: [SquareSet; 2],
     /// When every legal unit bears a piece off, the player may pass instead
@@ -94,6 +99,9 @@ pub enum Hit {
     Swap,
     /// It goes to the lowest-numbered empty square (JQ-6).
     LowestEmpty,
+    /// It goes to the lowest-numbered empty square as the board is before
+    /// the move: the square the mover leaves counts as taken (LJ-6).
+    LowestEmptyBeforeMove,
     /// It is removed from the game (BL-4).
     Capture,
     /// No move may land on it (PC-3: no two pieces on one square).
@@ -125,6 +133,14 @@ pub const COMPULSORY: &str = "A forward move is compulsory when one exists.";
 pub const OWN_PIECE: &str = "A piece may not land on a piece of its own colour.";
 /// `rules show`: the setup guard (JQ-4).
 pub const GUARD: &str = "A piece on one of its side's starting squares may move only when the square in front of it is empty.";
+
+/// `rules show`: the guard on squares named (LJ-4).
+pub fn guard_on_sentence(n: &Names, squares: SquareSet) -> String {
+    format!(
+        "A piece on {}, of either side, may move only when the square in front of it is empty.",
+        n.set(squares)
+    )
+}
 /// `rules show`: split throws (PC-3).
 pub const SPLIT: &str = "A throw may be split in two parts, each moving a different piece forward by its part; the second part moves on the board the first left.";
 /// `rules show`: one direction per turn (PC-4).
@@ -191,6 +207,9 @@ impl Hit {
         match self {
             Hit::LowestEmpty => {
                 "A piece that lands on an opposing piece sends it to the lowest-numbered empty square."
+            }
+            Hit::LowestEmptyBeforeMove => {
+                "A piece that lands on an opposing piece sends it to the lowest-numbered empty square, looked for before the move (the square the mover leaves counts as taken)."
             }
             Hit::Forbidden => {
                 "No move may land on an opposing piece: no two pieces share a square and nothing is hit."
@@ -297,10 +316,18 @@ pub(crate) fn refused(cx: &Refused) -> Said {
                 cx.sq(to)
             ),
         ),
-        Forbid::Guard => Said::new(
+        Forbid::Guard if cx.rules.movement.guard_on_setup => Said::new(
             "the square in front is taken",
             format!(
                 "the piece on {} still stands on its starting square and may not move until {} is empty",
+                cx.sq(from),
+                cx.sq(from + 1)
+            ),
+        ),
+        Forbid::Guard => Said::new(
+            "the square in front is taken",
+            format!(
+                "a piece on {} may not move until {} is empty",
                 cx.sq(from),
                 cx.sq(from + 1)
             ),
@@ -394,11 +421,15 @@ impl Ruleset {
                 // A forbidden hit never reaches here (PC-3).
                 Hit::Swap | Hit::Forbidden => HitDest::Square(from),
                 Hit::Capture => HitDest::Removed,
-                Hit::LowestEmpty => {
+                Hit::LowestEmpty | Hit::LowestEmptyBeforeMove => {
                     // The board once the mover stands on `to` (JQ-6): the
-                    // square it left is empty, so one always exists.
+                    // square it left is empty, so one always exists. Before
+                    // the move (LJ-6) that square is still taken; on a full
+                    // board the pieces swap.
                     let mut occ = pos.occupied();
-                    occ.remove(from);
+                    if self.movement.hit == Hit::LowestEmpty {
+                        occ.remove(from);
+                    }
                     let q = (1..=self.board.len)
                         .find(|&q| !occ.contains(q))
                         .unwrap_or(from);
@@ -433,6 +464,7 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
+        let side = pos.to_move;
         for first in 1..throw {
             let rest = throw - first;
             // The first parts: ordinary steps from the square sets, the
@@ -442,7 +474,8 @@ impl Ruleset {
             while xs != 0 {
                 let x = xs.trailing_zeros() as u8;
                 xs &= xs - 1;
-                let u1 = if sets.steps >> x & 1 != 0 {
+                let plain = sets.steps >> x & 1 != 0;
+                let u1 = if plain {
                     self.plain_step(pos, x, first)
                 } else {
                     match self.attempt(pos, x, first, Dir::Forward) {
@@ -450,13 +483,23 @@ impl Ruleset {
                         Err(_) => continue,
                     }
                 };
+                // The position the second part moves in. After an ordinary
+                // step without a hit it differs from `pos` only in where
+                // the mover stands (what generation reads of it: the
+                // pieces, and `arrived` for A-14); any other first part is
+                // played as `play` plays it.
                 let mut mid = *pos;
-                let mut fx = Effects::default();
-                let part = u1.first_part();
-                self.move_part(pos, &mut mid, &mut fx, &part, first);
-                let landed = match part.relocated {
+                if plain && !u1.hit {
+                    let moved = (1u64 << x) | (1u64 << u1.to);
+                    mid.pieces[side.index()].0 ^= moved;
+                    mid.arrived.0 = (mid.arrived.0 & !(1u64 << x)) | (1u64 << u1.to);
+                } else {
+                    let mut fx = Effects::default();
+                    self.move_part(pos, &mut mid, &mut fx, &u1.first_part(), first);
+                }
+                let landed = match u1.relocated {
                     Some(Relocated::Square(s)) => s,
-                    None if !part.off => part.to,
+                    None if !u1.off => u1.to,
                     _ => 0,
                 };
                 // The second part moves another piece than the one just
@@ -689,6 +732,13 @@ pub(crate) struct Steps {
     pub swap_plain: u64,
     /// Hits send the hit piece to the lowest empty square (JQ-6).
     pub hit_lowest: bool,
+    /// All ones when a move may land on an opposing piece; 0 when none
+    /// may (PC-3), so that a `fwd_unhit` step onto one is cleared by the
+    /// masks instead of being refused by `attempt`.
+    pub hits_tried: u64,
+    /// All ones when that square is looked for before the move, the
+    /// mover's square counting as taken (LJ-6); else 0.
+    pub hit_origin_taken: u64,
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
     pub pass_beside_moves: bool,
@@ -769,11 +819,21 @@ impl Steps {
             }
         }
         for s in 1..=len {
-            if matches!(mv.hit, Hit::Swap | Hit::LowestEmpty) && sq(s).hit_sends_to.is_none() {
+            if matches!(
+                mv.hit,
+                Hit::Swap | Hit::LowestEmpty | Hit::LowestEmptyBeforeMove
+            ) && sq(s).hit_sends_to.is_none()
+            {
                 f.swap_plain |= 1 << s;
             }
         }
-        f.hit_lowest = mv.hit == Hit::LowestEmpty;
+        f.hit_lowest = matches!(mv.hit, Hit::LowestEmpty | Hit::LowestEmptyBeforeMove);
+        f.hit_origin_taken = if mv.hit == Hit::LowestEmptyBeforeMove {
+            u64::MAX
+        } else {
+            0
+        };
+        f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
         f.tabled = u64::from(f.throws);
         f
@@ -819,10 +879,12 @@ impl Ruleset {
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
         let guarded = if self.movement.setup_guard {
-            movers & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+            movers & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
+        // LJ-4: a row of taken squares half the throw ahead.
+        let guarded = guarded | (movers & self.halfway_held(pos, throw));
         if WHY {
             for from in SquareSet(guarded).iter() {
                 self.explain(pos, from, throw, Dir::Forward, why);
@@ -956,7 +1018,8 @@ impl Ruleset {
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
             | (unhit & !((me | opp) >> t));
-        let mut slow = (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t));
+        let mut slow =
+            (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t) & f.hits_tried);
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
         // would refuse each one.
@@ -1006,7 +1069,7 @@ impl Ruleset {
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
         let guarded = if self.movement.setup_guard {
-            me & self.movement.setup_squares[side.index()].0 & ((me | opp) >> 1)
+            me & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
@@ -1084,7 +1147,7 @@ impl Ruleset {
     /// stands on one of its side's setup squares and the next square is taken.
     pub(crate) fn guarded(&self, pos: &Position, from: u8) -> bool {
         self.movement.setup_guard
-            && self.movement.setup_squares[pos.to_move.index()].contains(from)
+            && self.movement.guard_squares[pos.to_move.index()].contains(from)
             && pos.occupied().contains(from + 1)
     }
 
@@ -1096,7 +1159,7 @@ impl Ruleset {
         let me = pos.pieces[side].0;
         if self.movement.setup_guard {
             let taken = pos.occupied().0;
-            me & !(self.movement.setup_squares[side].0 & (taken >> 1))
+            me & !(self.movement.guard_squares[side].0 & (taken >> 1))
         } else {
             me
         }

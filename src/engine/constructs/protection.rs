@@ -54,6 +54,14 @@ pub enum Pred {
     OwnerSkips {
         clause: Clause,
     },
+    /// The target's owner has a piece right before or after it in the same
+    /// row of the board (LJ-5). `before`: the squares whose previous square
+    /// lies in their row; `after`: those whose next square does.
+    OwnerBeside {
+        before: u64,
+        after: u64,
+        clause: Clause,
+    },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),
@@ -113,6 +121,9 @@ impl Pred {
                 format!("its owner has a piece on {}", n.set(*squares))
             }
             Pred::OwnerSkips { .. } => "its owner is to miss their next turn".into(),
+            Pred::OwnerBeside { .. } => {
+                "its owner has a piece right beside it in its row of the board".into()
+            }
             Pred::And(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" and "),
             Pred::Or(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" or "),
             Pred::Not(q) => match &**q {
@@ -138,7 +149,8 @@ impl Pred {
             | Pred::OnSquare { clause, .. }
             | Pred::Taken { clause, .. }
             | Pred::OwnerOn { clause, .. }
-            | Pred::OwnerSkips { clause } => add(clause),
+            | Pred::OwnerSkips { clause }
+            | Pred::OwnerBeside { clause, .. } => add(clause),
             Pred::And(ps) | Pred::Or(ps) => {
                 for q in ps {
                     for c in q.clauses() {
@@ -178,6 +190,7 @@ impl Pred {
                 format!("owner-on {}{}", set_token(*squares), cl(clause))
             }
             Pred::OwnerSkips { clause } => format!("owner-skips{}", cl(clause)),
+            Pred::OwnerBeside { clause, .. } => format!("owner-beside-in-row{}", cl(clause)),
             Pred::And(ps) => format!("and({})", join(ps)),
             Pred::Or(ps) => format!("or({})", join(ps)),
             Pred::Not(q) => format!("not({})", q.token()),
@@ -228,7 +241,23 @@ pub(crate) struct Masks {
     /// Under [`Protect::Tree`], the predicate as a union of terms (see
     /// [`Term`]) where it has that form; empty otherwise.
     pub terms: Vec<Term>,
-    /// Some term asks for exact run lengths or the middle of a run.
+    /// How `terms` are evaluated: the squares of the terms that ask for
+    /// squares alone (no run, no condition), such as R-9's `on rebirth`.
+    pub on_squares: u64,
+    /// The terms that ask for run lengths and the middle of a run alone
+    /// (any square, no condition), such as R-8, as one table by run
+    /// length: bit `i` of `by_run[n]` is set when the piece `i` squares
+    /// into a run of `n` is protected. Looked up once per run of the
+    /// owner's pieces. Empty when no term is of this kind.
+    pub by_run: Vec<u64>,
+    /// Some term is in `by_run`.
+    pub any_by_run: bool,
+    /// Those terms protect the pieces off the counted squares (run length 0).
+    pub by_run_zero: bool,
+    /// The other terms, evaluated one by one.
+    pub other_terms: Vec<Term>,
+    /// Some term of `other_terms` asks for exact run lengths or the middle
+    /// of a run.
     pub terms_runs: bool,
     /// Under [`Protect::Tree`], the predicate in postfix form, evaluated
     /// with a small stack instead of a walk of the tree; empty when it
@@ -263,12 +292,50 @@ impl Masks {
             Some(p) if protect == Protect::Tree => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
         };
-        let terms_runs = terms.iter().any(|t| {
+        let mut on_squares = 0;
+        let mut by_run = vec![0u64; 65];
+        let (mut any_by_run, mut by_run_zero) = (false, false);
+        let mut other_terms = Vec::new();
+        for t in &terms {
+            if t.n_conds == 0 && t.lengths == u64::MAX && t.middle.is_none() {
+                on_squares |= t.squares;
+            } else if t.n_conds == 0 && t.squares == u64::MAX {
+                any_by_run = true;
+                // Length 0: a piece off the counted squares, in no run and
+                // never the middle of one.
+                by_run_zero |= t.lengths & 1 != 0 && t.middle != Some(true);
+                for (n, slot) in by_run.iter_mut().enumerate().skip(1) {
+                    // (A run of 64 cannot stand on a board, whose squares
+                    // start at 1; it reads as the longest length named.)
+                    if t.lengths >> n.min(63) & 1 == 0 {
+                        continue;
+                    }
+                    let whole = u64::MAX >> (64 - n);
+                    let middle = if n % 2 == 1 { 1u64 << (n / 2) } else { 0 };
+                    *slot |= match t.middle {
+                        None => whole,
+                        Some(true) => middle,
+                        Some(false) => whole & !middle,
+                    };
+                }
+            } else {
+                other_terms.push(*t);
+            }
+        }
+        if !any_by_run {
+            by_run.clear();
+        }
+        let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
         Masks {
             protect,
             terms,
+            on_squares,
+            by_run,
+            any_by_run,
+            by_run_zero,
+            other_terms,
             terms_runs,
             program,
             program_runs,
@@ -416,7 +483,9 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
             Pred::Taken { squares, .. } => cond(t, Cond::Taken(squares.0, negated)),
             Pred::OwnerOn { squares, .. } => cond(t, Cond::OwnerOn(squares.0, negated)),
             Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
-            Pred::And(_) | Pred::Or(_) => None,
+            // A mask that depends on the owner's pieces square by square:
+            // the postfix program evaluates it.
+            Pred::OwnerBeside { .. } | Pred::And(_) | Pred::Or(_) => None,
         }
     }
     let any = Term {
@@ -444,6 +513,14 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
     Some(out)
 }
 
+/// The squares that have a piece of `mine` right before them in their row
+/// (`before`: the squares whose previous square is in their row) or right
+/// after them (`after`, likewise).
+#[inline]
+fn beside(mine: u64, before: u64, after: u64) -> u64 {
+    ((mine << 1) & before) | ((mine >> 1) & after)
+}
+
 /// Values a protection program holds at once at most.
 const PROGRAM_DEPTH: usize = 16;
 
@@ -461,6 +538,9 @@ pub(crate) enum PredOp {
     Taken(u64),
     OwnerOn(u64),
     OwnerSkips,
+    /// Squares with an owner's piece right before (`.0`) or after (`.1`)
+    /// them in their row.
+    Beside(u64, u64),
     And(u8),
     Or(u8),
     Not,
@@ -484,6 +564,7 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
         Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
         Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
         Pred::OwnerSkips { .. } => leaf(PredOp::OwnerSkips, out),
+        Pred::OwnerBeside { before, after, .. } => leaf(PredOp::Beside(*before, *after), out),
         Pred::Not(p) => {
             let reached = postfix(p, out, depth)?;
             out.push(PredOp::Not);
@@ -603,6 +684,7 @@ impl Ruleset {
                 PredOp::Taken(sq) => mask_of(pos.occupied().0 & sq != 0),
                 PredOp::OwnerOn(sq) => mask_of(mine & sq != 0),
                 PredOp::OwnerSkips => mask_of(pos.skip[owner.index()]),
+                PredOp::Beside(before, after) => beside(mine, before, after),
                 PredOp::And(n) => {
                     sp -= n as usize;
                     stack[sp..sp + n as usize]
@@ -624,7 +706,9 @@ impl Ruleset {
         stack[0] & mine
     }
 
-    /// The mask of a rule that is a union of [`Term`]s: each term's run,
+    /// The mask of a rule that is a union of [`Term`]s: the terms of
+    /// squares alone as one mask, the terms of runs alone by a table
+    /// lookup per run of the owner's pieces, and each other term's run,
     /// middle and square masks and its position-wide conditions, without
     /// a branch on the position.
     #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
@@ -633,6 +717,22 @@ impl Ruleset {
         let counted = self.protection.run_squares.0;
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
+        let mut mask = f.on_squares;
+        if f.any_by_run {
+            // One step per run: its first square `lo` and length `n`.
+            let mut rest = bits;
+            while rest != 0 {
+                let lo = rest.trailing_zeros();
+                let n = (!(rest >> lo)).trailing_zeros();
+                mask |= f.by_run[n as usize] << lo;
+                // Adding the run's lowest bit carries through the run.
+                rest &= rest.wrapping_add(1u64 << lo);
+            }
+            mask |= !counted & mask_of(f.by_run_zero);
+        }
+        if f.other_terms.is_empty() {
+            return mask & mine;
+        }
         let max = self.run_bound() as usize;
         let mut exact = [0u64; 17];
         let middle = if f.terms_runs {
@@ -645,8 +745,7 @@ impl Ruleset {
         };
         let occupied = pos.occupied().0;
         let skips = pos.skip[owner.index()];
-        let mut mask = 0;
-        for t in &f.terms {
+        for t in &f.other_terms {
             let by_run = if t.lengths == u64::MAX {
                 u64::MAX
             } else if let Some(k) = run_at_least(t.lengths) {
@@ -779,6 +878,9 @@ impl Ruleset {
             Pred::Taken { squares, .. } => all(pos.occupied().0 & squares.0 != 0),
             Pred::OwnerSkips { .. } => all(pos.skip[owner.index()]),
             Pred::OwnerOn { squares, .. } => all(pos.pieces[owner.index()].0 & squares.0 != 0),
+            Pred::OwnerBeside { before, after, .. } => {
+                beside(pos.pieces[owner.index()].0, *before, *after)
+            }
             Pred::And(ps) => ps
                 .iter()
                 .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
@@ -813,6 +915,9 @@ impl Ruleset {
             Pred::OwnerOn { squares, .. } => pos
                 .at(square)
                 .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
+            Pred::OwnerBeside { before, after, .. } => pos.at(square).is_some_and(|s| {
+                beside(pos.pieces[s.index()].0, *before, *after) >> square & 1 != 0
+            }),
             Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
             Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
             Pred::Not(p) => !self.eval(p, pos, square),
@@ -853,7 +958,10 @@ impl Ruleset {
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => rules.eval(pred, pos, sq).then(|| clause.clone()),
+                | Pred::OwnerSkips { clause }
+                | Pred::OwnerBeside { clause, .. } => {
+                    rules.eval(pred, pos, sq).then(|| clause.clone())
+                }
                 Pred::And(ps) => {
                     if rules.eval(pred, pos, sq) {
                         ps.iter().find_map(|p| find(rules, p, pos, sq))
@@ -879,7 +987,8 @@ impl Ruleset {
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
-                | Pred::OwnerSkips { clause } => Some(clause.clone()),
+                | Pred::OwnerSkips { clause }
+                | Pred::OwnerBeside { clause, .. } => Some(clause.clone()),
                 Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
                 Pred::Not(p) => first_clause(p),
             }

@@ -653,6 +653,21 @@ impl Replayer<'_, '_> {
                 "a forward move exists"
             };
             self.backward_refused(w, from, why);
+        } else if let Some(r) = refusals.iter().find(|r| {
+            r.from == from
+                && r.to == to_sq
+                && to_sq != from
+                && g_to != to_sq
+                && rules
+                    .squares
+                    .get(to_sq as usize)
+                    .and_then(|s| s.divert_when_protected)
+                    != Some(g_to)
+        }) {
+            // The written move is refused, and the piece's legal unit is
+            // another move (its backward one), not the written one diverted
+            // (B-13): the refusal of the written move says why.
+            self.refused_by(w, p, r, throw.unwrap_or(0));
         } else if g_to != to_sq {
             w.code = Code::WrongDestination;
             let place = |s: u8| {
@@ -819,6 +834,8 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::Opening
         | Forbid::Immobile => Scope::Piece,
         Forbid::Backward | Forbid::NoBackward | Forbid::BeforeStart => Scope::Backward,
+        // LJ-4 holds every forward move of the piece with this throw.
+        Forbid::Halfway => Scope::Forward,
         // PC-4: one direction per turn forbids the other direction.
         Forbid::Direction if r.to < r.from => Scope::Backward,
         Forbid::Direction => Scope::Forward,

@@ -44,6 +44,8 @@ impl Lowerer<'_> {
             score_by_row,
             clause: m.clause(Key::Score),
             goal_clause: m.clause(Key::Goal),
+            draw_on_extra: m.get(Key::DrawOnExtra).is_some(),
+            draw_on_extra_clause: m.clause(Key::DrawOnExtra),
         }
     }
 

@@ -7,7 +7,8 @@
 use super::*;
 use crate::engine::constructs::words::Names;
 use crate::engine::constructs::{
-    bear_off, blockade, board, end, entry, lock, movement, opening, protection, squares, throws,
+    bear_off, blockade, board, end, entry, halfway, lock, movement, opening, protection, squares,
+    throws,
 };
 
 pub(super) fn explain(
@@ -70,7 +71,12 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         (Key::Title | Key::Source | Key::Status, _) => return None,
         (Key::Goal, Setting::Goal(g)) => g.sentence().into(),
         (Key::Goal, _) => Goal::BearOffAll.sentence().into(),
+        (Key::Guard, Setting::Squares(on)) => movement::guard_on_sentence(n, *on),
         (Key::Guard, _) => movement::GUARD.into(),
+        (Key::HalfwayBlockade, Setting::Halfway { length, throws }) => {
+            halfway::sentence(*length, throws)
+        }
+        (Key::DrawOnExtra, _) => end::DRAW_ON_EXTRA.into(),
         (Key::StartThrow, Setting::Values(v)) => opening::start_throw_sentence(v),
         (Key::BearOffVoluntary, _) => bear_off::VOLUNTARY.into(),
         (Key::Board, Setting::Board { len, row_len }) => Board {

@@ -49,6 +49,11 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         overshoot,
         setup_guard: m.get(Key::Guard).is_some(),
         setup_guard_clause: m.clause(Key::Guard),
+        guard_squares: match m.setting(Key::Guard) {
+            Some(Setting::Squares(on)) => [*on, *on],
+            _ => setup_squares,
+        },
+        guard_on_setup: !matches!(m.setting(Key::Guard), Some(Setting::Squares(_))),
         setup_squares,
         bear_off_voluntary: m.get(Key::BearOffVoluntary).is_some(),
         bear_off_voluntary_clause: m.clause(Key::BearOffVoluntary),

@@ -35,6 +35,29 @@ impl Lowerer<'_> {
         Some((Key::Blockade, Setting::Blockades(list)))
     }
 
+    /// `blockade at half the throw: 3 any in one row, on 4, 6` (LJ-4).
+    pub(super) fn lower_halfway(
+        &mut self,
+        layer: usize,
+        length: &ast::Spanned<u32>,
+        throws: &[ast::Spanned<u32>],
+    ) -> Option<(Key, Setting)> {
+        // Every value is checked, so that each mistake is reported.
+        let length = self.small(layer, length, 1, 62, "a blockade length");
+        let throws: Vec<Option<u8>> = throws
+            .iter()
+            .map(|t| self.small(layer, t, 1, 31, "a throw value"))
+            .collect();
+        let throws = throws.into_iter().collect::<Option<Vec<u8>>>()?;
+        Some((
+            Key::HalfwayBlockade,
+            Setting::Halfway {
+                length: length?,
+                throws,
+            },
+        ))
+    }
+
     pub(super) fn pred(&mut self, layer: usize, p: &PredNode, inherited: &str) -> Option<Pred> {
         let own = p
             .clauses
@@ -78,6 +101,13 @@ impl Lowerer<'_> {
                 clause,
             },
             PredAst::OwnerSkips => Pred::OwnerSkips { clause },
+            // The rows of the board are known once the declarations are
+            // merged: `build_protection` fills the masks in.
+            PredAst::OwnerBeside => Pred::OwnerBeside {
+                before: 0,
+                after: 0,
+                clause,
+            },
             PredAst::OwnerOn(set) => Pred::OwnerOn {
                 squares: self.squares(layer, set),
                 clause,
@@ -100,15 +130,63 @@ impl Lowerer<'_> {
 /// The protection predicate, and the squares runs count on (every square
 /// unless declared).
 pub(super) fn build_protection(m: &Merged, len: u8) -> Protection {
+    let row_len = match m.setting(Key::Board) {
+        Some(Setting::Board { row_len, .. }) => (*row_len).max(1),
+        _ => 10,
+    };
+    let mut rule = match m.setting(Key::Protect) {
+        Some(Setting::Protect(p)) => p.clone(),
+        _ => None,
+    };
+    if let Some(p) = &mut rule {
+        fill_rows(p, len, row_len);
+    }
     Protection {
-        rule: match m.setting(Key::Protect) {
-            Some(Setting::Protect(p)) => p.clone(),
-            _ => None,
-        },
+        rule,
         run_squares: match m.setting(Key::Runs) {
             Some(Setting::Squares(s)) => *s,
             _ => SquareSet::range(1, len),
         },
+    }
+}
+
+/// Fills in the row masks of `owner beside in row` (LJ-5) for a board of
+/// `len` squares in rows of `row_len`.
+fn fill_rows(p: &mut Pred, len: u8, row_len: u8) {
+    match p {
+        Pred::OwnerBeside { before, after, .. } => {
+            *before = 0;
+            *after = 0;
+            for s in 1..=len.min(62) {
+                let first = (s - 1) % row_len == 0;
+                let last = s % row_len == 0 || s == len;
+                if !first {
+                    *before |= 1 << s;
+                }
+                if !last {
+                    *after |= 1 << s;
+                }
+            }
+        }
+        Pred::And(ps) | Pred::Or(ps) => ps.iter_mut().for_each(|q| fill_rows(q, len, row_len)),
+        Pred::Not(q) => fill_rows(q, len, row_len),
+        _ => {}
+    }
+}
+
+/// The blockade at half the throw (LJ-4), if declared.
+pub(super) fn build_halfway(m: &Merged) -> Option<HalfwayBlockade> {
+    match m.get(Key::HalfwayBlockade) {
+        Some(Item {
+            setting: Setting::Halfway { length, throws },
+            clause,
+            ..
+        }) => Some(HalfwayBlockade {
+            length: *length,
+            throws: throws.iter().fold(0, |m, &v| m | 1 << v),
+            clause: clause.clone(),
+        }),
+        _ => None,
     }
 }
 
