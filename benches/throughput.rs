@@ -169,6 +169,7 @@ fn simulated_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
 /// `games` random playouts with the hand-written bga engine, drawing exactly
 /// as [`compiled_games`] does (bga: White starts, no skip, no opening).
 /// `rules` are bga's, for the table of the throws.
+#[inline(never)]
 fn hand_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     use hand_bga::{Moves, Pos};
     let throws = ThrowTable::new(rules);

@@ -299,6 +299,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         None => RulesTag::named(&rules),
         Some(out) => {
             let sgn = out.extension().is_some_and(|e| e == "sgn");
+            // A folder made here for the records is taken away again when
+            // no record is written into it.
+            let made = !sgn && !out.exists();
             let dir = if sgn {
                 out.parent().unwrap_or(Path::new("")).to_path_buf()
             } else {
@@ -326,17 +329,19 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                     // untrusted input): no tag could name the file, and
                     // records that `check` cannot resolve are not written.
                     errln!(
-                        "error: the records cannot name {}: it is outside {}, the folder of {}, \
-                         and records name only rule files in their own folder tree or in a \
+                        "error: the records cannot name {}: it is outside {}, the folder the \
+                         records go to, and records name only rule files in their own folder tree or in a \
                          --rules-path folder (docs/security.md); nothing was simulated. Write \
                          the records into {} or a folder below it, or add `--rules-path {}` \
                          (`senet check` and `senet replay` then need the same flag)",
                         args.rules,
                         records.display(),
-                        out.display(),
                         folder.display(),
                         folder.display()
                     );
+                    if made {
+                        let _ = std::fs::remove_dir(out);
+                    }
                     return ExitCode::from(super::EXIT_USAGE);
                 }
                 Err(e) => {

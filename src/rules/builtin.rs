@@ -22,7 +22,7 @@ impl Group {
 /// (name, text, listed, group). An unlisted built-in loads by name but is
 /// left out of [`builtin_names`], which `senet rules list` and the tests over
 /// every built-in use. Every built-in is listed now.
-const BUILTINS: [(&str, &str, bool, Group); 13] = [
+const BUILTINS: &[(&str, &str, bool, Group)] = &[
     (
         "bga",
         include_str!("../../rules/bga.senet"),

@@ -19,7 +19,7 @@ macro_rules! page {
 }
 
 /// The pages, in the order of the index (`docs/sources/README.md`).
-const PAGES: [(&str, &str); 15] = [
+const PAGES: &[(&str, &str)] = &[
     page!("thai"),
     page!("kendall"),
     page!("bga"),
@@ -35,6 +35,7 @@ const PAGES: [(&str, &str); 15] = [
     page!("horolsky-kendall"),
     page!("ludii-bell"),
     page!("ludii-jequier"),
+    page!("ludii-kendall"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

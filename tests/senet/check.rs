@@ -758,6 +758,19 @@ fn simulated_records_name_their_rule_file() {
         !outside.exists(),
         "no record that cannot resolve is written"
     );
+    // Nor is a folder for one file per game left behind.
+    let per_game = out_dir.join("per-game");
+    let (code, _, err) = senet(&[
+        "simulate",
+        "--rules",
+        rule_file.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        per_game.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!per_game.exists(), "{} was left behind", per_game.display());
     // The message names the very folder to write into or to give.
     let folder = std::fs::canonicalize(dir.join("variants")).unwrap();
     assert!(err.contains("the records cannot name"), "{err}");
