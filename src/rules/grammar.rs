@@ -756,9 +756,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 .map(|b| {
                     let mut kv = b.into_inner();
                     let length = int(&kv.next().unwrap()); // grammar: blockade_spec = int ~ kind
-                    let of = match kv.next().unwrap().as_rule() {
+                    let kind = kv.next().unwrap();
+                    let of = match kind.as_rule() {
+                        Rule::blockade_opposing if kind.into_inner().next().is_some() => {
+                            BlockadeKind::OpposingGroup
+                        }
                         Rule::blockade_opposing => BlockadeKind::Opposing,
-                        Rule::blockade_opposing_group => BlockadeKind::OpposingGroup,
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
                     };
@@ -952,7 +955,7 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_opposing => "`opposing`",
         blockade_one_colour => "`of one colour`",
         blockade_any => "`any`",
-        blockade_opposing_group => "`opposing in a group`",
+        blockade_in_group => "`in a group`",
         group_size => "`group >= N`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",

@@ -341,7 +341,11 @@ impl Replayer<'_, '_> {
     /// A bear-off without a throw written where it is not due.
     fn bear_off_not_due(&self, w: &mut Why, c: &Case) {
         let rules = self.rules;
-        let Case { p, side, from, .. } = *c;
+        let Case { p, side, u, .. } = *c;
+        let from = match u.body {
+            UnitBody::Move { from, .. } => from,
+            _ => 0,
+        };
         let crate::engine::Reach::WithoutThrow {
             from: square,
             region,
