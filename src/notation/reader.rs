@@ -1764,6 +1764,7 @@ impl<'a> Parser<'a> {
             to,
             reloc: None,
             split: None,
+            more: [None; MORE_PARTS],
         };
         let unit = UnitSyntax {
             span: self.span(st, st + k),
@@ -1963,9 +1964,17 @@ impl<'a> Parser<'a> {
             } else {
                 let first = self.read_part(&mut j, st, colon, no_throw)?;
                 let mut split = None;
+                let mut more = [None; MORE_PARTS];
                 if self.at(j) == b':' && !no_throw {
                     j += 1;
                     split = Some(self.read_part(&mut j, st, colon, false)?);
+                    // A throw split into any number of parts.
+                    let mut n = 0;
+                    while self.at(j) == b':' && n < MORE_PARTS {
+                        j += 1;
+                        more[n] = Some(self.read_part(&mut j, st, colon, false)?);
+                        n += 1;
+                    }
                 }
                 body = UnitBody::Move {
                     from: first.from,
@@ -1973,6 +1982,7 @@ impl<'a> Parser<'a> {
                     to: first.to,
                     reloc: first.reloc,
                     split,
+                    more,
                 };
             }
         }

@@ -41,6 +41,13 @@ pub fn unit_syntax(u: &Unit) -> UnitSyntax {
                 to: p.to,
                 reloc: p.reloc,
                 split: u.split.as_ref().map(part_syntax),
+                more: {
+                    let mut more = [None; super::syntax::MORE_PARTS];
+                    for (w, part) in more.iter_mut().zip(u.more.iter()) {
+                        *w = Some(part_syntax(&part));
+                    }
+                    more
+                },
             }
         }
     };

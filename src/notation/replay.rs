@@ -401,6 +401,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 to,
                 reloc: None,
                 split: None,
+                ..
             } if u.throw != Some(0) => units.iter().find(|g| {
                 // `&`, not `&&`: which test fails follows the record, and a
                 // branch per test would be mispredicted.
@@ -548,6 +549,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             off: to == off,
             forced: false,
             split: None,
+            more: crate::engine::MoreParts::default(),
         };
         let (next, fx) = self.rules.play(p, &unit).ok()?;
         self.visit_step(u, p, &next, unit, fx, var);
@@ -770,6 +772,7 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                 to,
                 reloc,
                 split,
+                more,
             },
             UnitKind::Move | UnitKind::NoThrow,
         ) => {
@@ -788,6 +791,12 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                     (Some(w), Some(gp)) => same_part(&w, gp),
                     _ => false,
                 }
+                && more.iter().flatten().count() == g.more.len()
+                && more
+                    .iter()
+                    .flatten()
+                    .zip(g.more.iter())
+                    .all(|(w, gp)| same_part(w, &gp))
         }
         _ => false,
     }

@@ -374,6 +374,9 @@ pub enum UnitBody {
         to: Target,
         reloc: Option<Reloc>,
         split: Option<PartSyntax>,
+        /// The parts after the second, of a throw split into any number
+        /// of parts (`5:12-13:13-14:20-23`), first `None` after the last.
+        more: [Option<PartSyntax>; MORE_PARTS],
     },
     /// `pass`.
     Pass,
@@ -382,6 +385,10 @@ pub enum UnitBody {
     /// `--`: an unknown or illegible unit. No throw.
     Gap,
 }
+
+/// The parts a unit may write after the second (as the engine's
+/// `MoreParts`).
+pub const MORE_PARTS: usize = crate::engine::MoreParts::CAPACITY;
 
 /// The second part of a split throw as written (`20-23` in `5:12-14:20-23`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -469,6 +476,7 @@ impl fmt::Display for UnitSyntax {
                 to,
                 reloc,
                 split,
+                more,
             } => {
                 PartSyntax {
                     from,
@@ -477,10 +485,10 @@ impl fmt::Display for UnitSyntax {
                     reloc,
                 }
                 .fmt(f)?;
-                match split {
-                    Some(part) => write!(f, ":{part}"),
-                    None => Ok(()),
+                for part in split.iter().chain(more.iter().flatten()) {
+                    write!(f, ":{part}")?;
                 }
+                Ok(())
             }
             _ => f.write_str("pass"),
         }

@@ -206,9 +206,10 @@ pub fn push_unit(out: &mut String, u: &UnitSyntax) {
             to,
             reloc,
             split,
+            more,
         } => {
             push_part(out, from, sep, to, reloc);
-            if let Some(p) = split {
+            for p in split.iter().chain(more.iter().flatten()) {
                 out.push(':');
                 push_part(out, p.from, p.sep, p.to, p.reloc);
             }

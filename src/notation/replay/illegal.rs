@@ -98,6 +98,7 @@ impl Replayer<'_, '_> {
                 reloc,
                 sep,
                 split,
+                ..
             } => {
                 c.from = *from;
                 c.to = *to;
