@@ -1764,7 +1764,6 @@ impl<'a> Parser<'a> {
             to,
             reloc: None,
             split: None,
-            more: [None; MORE_PARTS],
         };
         let unit = UnitSyntax {
             span: self.span(st, st + k),
@@ -1874,6 +1873,7 @@ impl<'a> Parser<'a> {
             sep,
             to,
             reloc,
+            later: LaterParts::default(),
         })
     }
 
@@ -1964,17 +1964,18 @@ impl<'a> Parser<'a> {
             } else {
                 let first = self.read_part(&mut j, st, colon, no_throw)?;
                 let mut split = None;
-                let mut more = [None; MORE_PARTS];
                 if self.at(j) == b':' && !no_throw {
                     j += 1;
-                    split = Some(self.read_part(&mut j, st, colon, false)?);
+                    let mut second = self.read_part(&mut j, st, colon, false)?;
                     // A throw split into any number of parts.
-                    let mut n = 0;
-                    while self.at(j) == b':' && n < MORE_PARTS {
+                    for slot in second.later.0.iter_mut() {
+                        if self.at(j) != b':' {
+                            break;
+                        }
                         j += 1;
-                        more[n] = Some(self.read_part(&mut j, st, colon, false)?);
-                        n += 1;
+                        *slot = Some(LaterPart::of(&self.read_part(&mut j, st, colon, false)?));
                     }
+                    split = Some(second);
                 }
                 body = UnitBody::Move {
                     from: first.from,
@@ -1982,7 +1983,6 @@ impl<'a> Parser<'a> {
                     to: first.to,
                     reloc: first.reloc,
                     split,
-                    more,
                 };
             }
         }

@@ -8,8 +8,8 @@
 //! position.
 
 use super::syntax::{
-    CommandKind, Comment, Game, MoveSep, Node, PartSyntax, Reloc, Span, Target, UnitBody,
-    UnitSyntax,
+    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, Span, Target,
+    UnitBody, UnitSyntax,
 };
 use crate::engine::constructs::words::Names;
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
@@ -401,7 +401,6 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 to,
                 reloc: None,
                 split: None,
-                ..
             } if u.throw != Some(0) => units.iter().find(|g| {
                 // `&`, not `&&`: which test fails follows the record, and a
                 // branch per test would be mispredicted.
@@ -772,7 +771,6 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                 to,
                 reloc,
                 split,
-                more,
             },
             UnitKind::Move | UnitKind::NoThrow,
         ) => {
@@ -784,6 +782,7 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                 sep,
                 to,
                 reloc,
+                later: LaterParts::default(),
             };
             same_part(&first, &g.first_part())
                 && match (split, &g.split) {
@@ -791,12 +790,13 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                     (Some(w), Some(gp)) => same_part(&w, gp),
                     _ => false,
                 }
-                && more.iter().flatten().count() == g.more.len()
-                && more
-                    .iter()
-                    .flatten()
-                    .zip(g.more.iter())
-                    .all(|(w, gp)| same_part(w, &gp))
+                && split.map_or(0, |w| w.later.len()) == g.more.len()
+                && split.is_none_or(|w| {
+                    w.later
+                        .iter()
+                        .zip(g.more.iter())
+                        .all(|(w, gp)| same_part(&w, &gp))
+                })
         }
         _ => false,
     }

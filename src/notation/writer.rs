@@ -206,12 +206,15 @@ pub fn push_unit(out: &mut String, u: &UnitSyntax) {
             to,
             reloc,
             split,
-            more,
         } => {
             push_part(out, from, sep, to, reloc);
-            for p in split.iter().chain(more.iter().flatten()) {
+            if let Some(p) = split {
                 out.push(':');
                 push_part(out, p.from, p.sep, p.to, p.reloc);
+                for p in p.later.iter() {
+                    out.push(':');
+                    push_part(out, p.from, p.sep, p.to, p.reloc);
+                }
             }
         }
         _ => out.push_str("pass"),

@@ -909,6 +909,7 @@ impl Lowerer<'_> {
         let blockades = protection::build_blockades(&m);
         let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
+        self.check_any_parts(&m, throws.as_ref(), &squares);
         let bear_off = self.build_bear_off(&m, top);
         let turn = end::build_turn(&m);
         let end = self.build_end(&m, board);

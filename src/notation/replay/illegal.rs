@@ -98,7 +98,6 @@ impl Replayer<'_, '_> {
                 reloc,
                 sep,
                 split,
-                ..
             } => {
                 c.from = *from;
                 c.to = *to;
