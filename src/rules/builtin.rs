@@ -102,6 +102,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         Group::Program,
     ),
     (
+        "ludii-piccione",
+        include_str!("../../rules/ludii-piccione.senet"),
+        true,
+        Group::Program,
+    ),
+    (
         "macabot",
         include_str!("../../rules/macabot.senet"),
         true,

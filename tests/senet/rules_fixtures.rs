@@ -338,6 +338,7 @@ fn builtin_source_and_names_agree() {
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier",
+            "ludii-piccione",
             "macabot"
         ]
     );
