@@ -649,6 +649,7 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         }
         Rule::split => DeclKind::Split,
         Rule::one_direction => DeclKind::OneDirection,
+        Rule::backward_extra => DeclKind::BackwardExtra,
         Rule::last_piece => {
             // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
             //   ~ square_ref ~ ...
@@ -756,7 +757,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
                     };
-                    BlockadeAst { length, of }
+                    let where_runs = kv.next().is_some();
+                    BlockadeAst {
+                        length,
+                        of,
+                        where_runs,
+                    }
                 })
                 .collect(),
         ),
@@ -866,6 +872,7 @@ pub fn describe(rule: Rule) -> &'static str {
         enter_bound => "`, extra throw bound to piece`",
         split => "`split throw between two pieces`",
         one_direction => "`one direction per turn`",
+        backward_extra => "`backward move gives extra throw`",
         last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
         extra_throw => "`extra throw`",
@@ -936,6 +943,7 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_opposing => "`opposing`",
         blockade_one_colour => "`of one colour`",
         blockade_any => "`any`",
+        blockade_where_runs => "`where runs count`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",
         relocate => "`relocate to ...`",
@@ -1258,7 +1266,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "throws" => &[throws, die_throws],
         "extra" => &[extra],
         "no" => &[no_extra, no_blockade, no_score],
-        "backward" => &[backward],
+        "backward" => &[backward, backward_extra],
         "forward" => &[compulsory],
         "pass" => &[pass],
         "landing" => &[own_piece, opposing],

@@ -99,6 +99,7 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         ) => entry::sentence(n, *square, throws, *bound),
         (Key::Split, _) => movement::SPLIT.into(),
         (Key::OneDirection, _) => movement::ONE_DIRECTION.into(),
+        (Key::BackwardExtra, _) => movement::BACKWARD_EXTRA.into(),
         (Key::LastPiece, Setting::LastPiece(from, to)) => {
             movement::last_piece_sentence(n, *from, *to)
         }
