@@ -421,7 +421,8 @@ impl Ruleset {
         let len = self.board.len;
         let off = self.board.off();
         let square = &self.squares[from as usize];
-        let extra_mark = self.throws.gives_extra(throw);
+        let extra_mark =
+            self.throws.gives_extra(throw) | (dir == Dir::Backward && self.movement.backward_extra);
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
         if self.movement.setup_guard && self.guarded(pos, from) {
             return refuse(from, Forbid::Guard);

@@ -707,7 +707,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
             self.report(f);
             return Err(());
         }
-        if u.plus && !throws.gives_extra(v) {
+        // A backward move may give another throw whatever its value.
+        let backward_plus = rules.movement.backward_extra
+            && matches!(u.body, UnitBody::Move { from, to: Target::Square(to), .. } if to < from);
+        if u.plus && !throws.gives_extra(v) && !backward_plus {
             let f = Finding::error(
                 Code::ExtraMark,
                 format!("`+` marks a throw that gives another throw, and {v} does not"),

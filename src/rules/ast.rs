@@ -179,6 +179,8 @@ pub struct PredNode {
 pub struct BlockadeAst {
     pub length: Spanned<u32>,
     pub of: crate::engine::BlockadeKind,
+    /// `where runs count`: only pieces where runs count form it.
+    pub where_runs: bool,
 }
 
 /// The statement of a declaration.
@@ -214,6 +216,8 @@ pub enum DeclKind {
         any: bool,
     },
     OneDirection,
+    /// `backward move gives extra throw`.
+    BackwardExtra,
     /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
     LastPiece {
         from: SquareSetAst,

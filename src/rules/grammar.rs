@@ -659,6 +659,7 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         },
         Rule::held_extra => DeclKind::HeldExtra,
         Rule::one_direction => DeclKind::OneDirection,
+        Rule::backward_extra => DeclKind::BackwardExtra,
         Rule::last_piece => {
             // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
             //   ~ square_ref ~ ...
@@ -773,7 +774,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
                     };
-                    BlockadeAst { length, of }
+                    let where_runs = kv.next().is_some();
+                    BlockadeAst {
+                        length,
+                        of,
+                        where_runs,
+                    }
                 })
                 .collect(),
         ),
@@ -897,6 +903,7 @@ pub fn describe(rule: Rule) -> &'static str {
         pass_beside_entry => "`when no move but entering`",
         off_extra => "`extra throw on bearing off`",
         one_direction => "`one direction per turn`",
+        backward_extra => "`backward move gives extra throw`",
         last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
         extra_throw => "`extra throw`",
@@ -969,6 +976,7 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_any => "`any`",
         blockade_in_group => "`in a group`",
         group_size => "`group >= N`",
+        blockade_where_runs => "`where runs count`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",
         relocate => "`relocate to ...`",
@@ -1292,7 +1300,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "throws" => &[throws, die_throws],
         "extra" => &[extra],
         "no" => &[no_extra, no_blockade, no_score],
-        "backward" => &[backward],
+        "backward" => &[backward, backward_extra],
         "forward" => &[compulsory],
         "pass" => &[pass],
         "landing" => &[own_piece, opposing],

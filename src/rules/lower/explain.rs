@@ -102,6 +102,7 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         (Key::HeldExtra, _) => end::HELD_EXTRA.into(),
         (Key::Pass, Setting::Flag) => movement::PASS_BESIDE_ENTRY.into(),
         (Key::OneDirection, _) => movement::ONE_DIRECTION.into(),
+        (Key::BackwardExtra, _) => movement::BACKWARD_EXTRA.into(),
         (Key::LastPiece, Setting::LastPiece(from, to)) => {
             movement::last_piece_sentence(n, *from, *to)
         }
