@@ -79,6 +79,8 @@ pub enum Forbid {
     /// The square half the throw ahead lies in a row of taken squares
     /// (LJ-4).
     Halfway,
+    /// A piece a lock moved out binds its owner's ply (LK-12).
+    Released,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -197,7 +199,8 @@ impl Ruleset {
     ///
     /// The stages, in order, each in its construct's module:
     /// 1. a missed turn (R-10; `squares`);
-    /// 2. a piece on a lock square (B-12; `lock`);
+    /// 2. a piece a lock moved out (LK-12), or one on a lock square (B-12;
+    ///    `lock`);
     /// 3. an opening that wants another throw (K-5, K-7; `opening`);
     /// 4. a starting throw still due (KD-10; `opening`);
     /// 5. one direction per turn (PC-4; `movement`);
@@ -337,6 +340,7 @@ impl Ruleset {
         let quiet = !(pos.skip[side] & !pos.extra)
             & (pos.pieces[side].0 & f.lock.squares == 0)
             & pos.bound.is_none()
+            & pos.marked.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));
         // An opening binds the first turn of a side only.
         quiet && !(f.opening && (self.start_throw_due(pos) || self.opening_rule(pos).is_some()))
@@ -358,6 +362,14 @@ impl Ruleset {
         let me = pos.pieces[side.index()];
         if self.skip_due(pos) {
             refuse_all::<WHY>(me, Forbid::MissedTurn, why);
+            return None;
+        }
+
+        // A piece a lock moved out: it alone moves (LK-12).
+        if let Some(m) = pos.marked
+            && me.contains(m)
+        {
+            self.marked_stage::<WHY>(pos, throw, m, out, why);
             return None;
         }
 

@@ -101,6 +101,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         true,
         Group::Program,
     ),
+    (
+        "ludii-kendall",
+        include_str!("../../rules/ludii-kendall.senet"),
+        true,
+        Group::Program,
+    ),
 ];
 
 /// The names of the listed built-in rule sets: the sources, then the

@@ -95,6 +95,7 @@ pub enum Key {
     BoundThrow,
     Score,
     DrawOnExtra,
+    TurnLimit,
     LastPiece,
 }
 
@@ -131,6 +132,14 @@ enum Setting {
     Hit(Hit),
     Goal(Goal),
     Values(Vec<u8>),
+    /// `draw after N turns`.
+    Turns(u32),
+    /// `first move needs throw N [for SIDE] [, counted when thrown]`.
+    StartThrow {
+        throw: u8,
+        side: Option<Side>,
+        counted: bool,
+    },
     Backward(Backward),
     Bool(bool),
     Protect(Option<Pred>),
@@ -812,7 +821,9 @@ impl Lowerer<'_> {
                 from,
                 lapse,
             } => self.lower_opening(layer, d, *side, throw, from, *lapse),
-            DeclKind::StartThrow(t) => self.lower_start_throw(layer, t),
+            DeclKind::StartThrow(t, side, counted) => {
+                self.lower_start_throw(layer, t, *side, *counted)
+            }
             DeclKind::Throws { sticks, map } => self.lower_sticks(layer, d, sticks, map),
             DeclKind::Die { faces, values } => self.lower_die(layer, d, faces, values),
             DeclKind::Extra(vs) => self.lower_extra(layer, vs),
@@ -829,6 +840,7 @@ impl Lowerer<'_> {
                 self.lower_halfway(layer, length, throws)
             }
             DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
+            DeclKind::TurnLimit(n) => self.lower_turn_limit(layer, n),
             DeclKind::Split => Some((Key::Split, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
             DeclKind::LastPiece { from, to } => {
@@ -999,7 +1011,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 30] = [
+const DROP_NAMED: [(&str, Key); 31] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1029,6 +1041,7 @@ const DROP_NAMED: [(&str, Key); 30] = [
     ("last piece", Key::LastPiece),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
+    ("draw after", Key::TurnLimit),
     ("draw", Key::DrawOnExtra),
 ];
 
@@ -1109,6 +1122,7 @@ fn describe_key(k: Key) -> String {
         Key::Blockade => "blockades".into(),
         Key::HalfwayBlockade => "the blockade at half the throw".into(),
         Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
+        Key::TurnLimit => "the turn limit".into(),
         Key::Guard => "the setup guard".into(),
         Key::StartThrow => "the starting throw".into(),
         Key::BearOffVoluntary => "voluntary bearing off".into(),
@@ -1287,7 +1301,7 @@ impl Lowerer<'_> {
                         })
                         .collect(),
                 ),
-                DeclKind::StartThrow(v) => ("a first move with", vec![v]),
+                DeclKind::StartThrow(v, ..) => ("a first move with", vec![v]),
                 DeclKind::Opening { throw: Some(v), .. } => ("an opening throw of", vec![v]),
                 _ => continue,
             };

@@ -830,6 +830,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::StartingThrow
         | Forbid::Guard
         | Forbid::Bound
+        | Forbid::Released
         | Forbid::Priority
         | Forbid::Opening
         | Forbid::Immobile => Scope::Piece,
