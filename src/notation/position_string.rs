@@ -181,6 +181,7 @@ impl Position {
         let mut marked = None;
         let mut hand = [0u8, 0];
         let mut heading = Heading::Any;
+        let mut held = false;
         if state != "-" {
             let mut at = state_at;
             let mut seen: Vec<&str> = Vec::new();
@@ -204,6 +205,7 @@ impl Position {
                 seen.push(key);
                 match flag {
                     "extra" => extra = true,
+                    "held" => held = true,
                     "skip:w" => skip[0] = true,
                     "skip:b" => skip[1] = true,
                     "wait:w" => waiting[0] = true,
@@ -276,7 +278,7 @@ impl Position {
                     _ => {
                         return Err(err(
                             format!(
-                                "unknown rule-state flag `{flag}`: expected extra, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
+                                "unknown rule-state flag `{flag}`: expected extra, held, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
                             ),
                             at,
                             flag.len().max(1),
@@ -349,6 +351,7 @@ impl Position {
             hand,
             heading,
             origin: Origin::Unknown,
+            held,
         })
     }
 
@@ -390,6 +393,9 @@ impl Position {
         let mut flags: Vec<String> = Vec::new();
         if self.extra {
             flags.push("extra".into());
+        }
+        if self.held {
+            flags.push("held".into());
         }
         match self.heading {
             Heading::Any => {}

@@ -141,6 +141,8 @@ pub enum Effect {
     DivertTo(Spanned<SquareRef>),
     BoundExtra,
     ExtraThrow,
+    /// `extra throw on bearing off`.
+    OffExtra,
     StuckToHand,
     NoBackward,
     /// `no forward move` (HM-9b): off or backward only.
@@ -210,7 +212,11 @@ pub enum DeclKind {
         throws: Vec<Spanned<u32>>,
         bound: bool,
     },
-    Split,
+    /// `split throw between two pieces` (`any`: false) or `split throw
+    /// into any number of parts` (true).
+    Split {
+        any: bool,
+    },
     OneDirection,
     /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
     LastPiece {
@@ -270,6 +276,10 @@ pub enum DeclKind {
     DrawOnExtra,
     /// `draw after N turns` (LK-19).
     TurnLimit(Spanned<u32>),
+    /// `lost rest holds extra throw for next full throw`.
+    HeldExtra,
+    /// `pass when no move but entering`.
+    PassBesideEntry,
     BearOffVoluntary,
     /// `first move needs throw N [for SIDE] [, counted when thrown]`.
     StartThrow(Spanned<u32>, Option<Side>, bool),

@@ -338,7 +338,8 @@ fn builtin_source_and_names_agree() {
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier",
-            "ludii-kendall"
+            "ludii-kendall",
+            "ludii-piccione"
         ]
     );
     for name in rules::builtin_names() {
