@@ -178,6 +178,7 @@ impl Position {
         let mut skip = [false, false];
         let mut queue = Queue::default();
         let mut waiting = [false, false];
+        let mut marked = None;
         let mut hand = [0u8, 0];
         let mut heading = Heading::Any;
         let mut held = false;
@@ -228,6 +229,16 @@ impl Position {
                             }
                         }
                     }
+                    _ if flag.starts_with("mark:") => match flag[5..].parse::<u8>() {
+                        Ok(s) if (1..=len).contains(&s) => marked = Some(s),
+                        _ => {
+                            return Err(err(
+                                format!("`{flag}`: mark takes a square 1..{len}"),
+                                at,
+                                flag.len(),
+                            ));
+                        }
+                    },
                     _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
                         Ok(s) if (1..=len).contains(&s) => bound = Some(s),
                         _ => {
@@ -334,6 +345,7 @@ impl Position {
             skip,
             queue,
             waiting,
+            marked,
             turn,
             arrived: SquareSet::EMPTY,
             hand,
@@ -404,6 +416,9 @@ impl Position {
         }
         if self.waiting[1] {
             flags.push("wait:b".into());
+        }
+        if let Some(m) = self.marked {
+            flags.push(format!("mark:{m}"));
         }
         if self.hand != [0, 0] {
             flags.push(format!("hand:{}-{}", self.hand[0], self.hand[1]));

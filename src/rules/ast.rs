@@ -115,6 +115,12 @@ pub enum LockPart {
     ReleaseMissesTurn,
     /// `pass allowed` (HK-2): the `otherwise` move may be passed instead.
     PassAllowed,
+    /// `no extra throw` (LK-6): no ply of the lock gives another throw.
+    NoExtra,
+    /// `moved piece binds next ply` (LK-12).
+    BindsNextPly,
+    /// `refused exit passes` (LK-14).
+    RefusedExitPasses,
 }
 
 /// What a square does (`at 27: ...`).
@@ -279,12 +285,15 @@ pub enum DeclKind {
     },
     /// `draw when last bear off gives extra throw` (LJ-9).
     DrawOnExtra,
+    /// `draw after N turns` (LK-19).
+    TurnLimit(Spanned<u32>),
     /// `lost rest holds extra throw for next full throw`.
     HeldExtra,
     /// `pass when no move but entering`.
     PassBesideEntry,
     BearOffVoluntary,
-    StartThrow(Spanned<u32>),
+    /// `first move needs throw N [for SIDE] [, counted when thrown]`.
+    StartThrow(Spanned<u32>, Option<Side>, bool),
     Score(Option<Vec<Spanned<u32>>>),
     /// `drop ...`: removes an inherited declaration.
     Drop(DropTarget),

@@ -108,6 +108,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         Group::Program,
     ),
     (
+        "ludii-kendall",
+        include_str!("../../rules/ludii-kendall.senet"),
+        true,
+        Group::Program,
+    ),
+    (
         "ludii-piccione",
         include_str!("../../rules/ludii-piccione.senet"),
         true,

@@ -494,6 +494,9 @@ fn effect(p: Pair<Rule>) -> Effect {
                         Rule::release => LockPart::Release(relocation(first(part))),
                         Rule::release_miss => LockPart::ReleaseMissesTurn,
                         Rule::lock_pass => LockPart::PassAllowed,
+                        Rule::lock_no_extra => LockPart::NoExtra,
+                        Rule::lock_binds => LockPart::BindsNextPly,
+                        Rule::refused_exit => LockPart::RefusedExitPasses,
                         Rule::exit_with => LockPart::Exit(throw_set(first(part))),
                         Rule::otherwise => LockPart::Otherwise(relocate_or_stay(first(part))),
                         Rule::failure => {
@@ -821,8 +824,20 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             throws: ints(next()),
         },
         Rule::draw_on_extra => DeclKind::DrawOnExtra,
+        Rule::turn_limit => DeclKind::TurnLimit(int(&next())),
         Rule::bear_off_voluntary => DeclKind::BearOffVoluntary,
-        Rule::start_throw => DeclKind::StartThrow(int(&next())),
+        Rule::start_throw => {
+            let t = int(&next());
+            let mut side_of = None;
+            let mut counted = false;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::start_side => side_of = Some(side(&first(p))),
+                    _ => counted = true,
+                }
+            }
+            DeclKind::StartThrow(t, side_of, counted)
+        }
         Rule::score => {
             let a = next();
             match a.as_rule() {
@@ -939,6 +954,9 @@ pub fn describe(rule: Rule) -> &'static str {
         overshoot => "`overshoot drops to SQUARE`",
         release_miss => "`release misses next turn`",
         lock_pass => "`pass allowed`",
+        lock_no_extra => "`no extra throw`",
+        lock_binds => "`moved piece binds next ply`",
+        refused_exit => "`refused exit passes`",
         hit_forward_only => "`on forward moves`",
         bear_off_voluntary => "`bear off voluntary`",
         goal_all => "`bear off all pieces`",
@@ -947,6 +965,8 @@ pub fn describe(rule: Rule) -> &'static str {
             "`guard: setup square needs next square empty` or `guard: on SQUARES needs next square empty`"
         }
         start_throw => "`first move needs throw N`",
+        start_side => "`, white only` or `, black only`",
+        start_counted => "`, counted when thrown`",
         backward_never => "`never`",
         backward_when_stuck => "`when no forward move`",
         compulsory => "`forward move compulsory`",
@@ -1041,6 +1061,7 @@ pub fn describe(rule: Rule) -> &'static str {
         owner_beside => "`owner beside in row`",
         halfway_blockade => "`blockade at half the throw: N any in one row, on VALUES`",
         draw_on_extra => "`draw when last bear off gives extra throw`",
+        turn_limit => "`draw after N turns`",
     }
 }
 
@@ -1307,7 +1328,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "protect" => &[protect],
         "runs" => &[runs],
         "blockade" => &[blockade, halfway_blockade],
-        "draw" => &[draw_on_extra],
+        "draw" => &[draw_on_extra, turn_limit],
         "at" => &[at],
         "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],
         "guard" => &[guard],

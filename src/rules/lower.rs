@@ -97,6 +97,7 @@ pub enum Key {
     BoundThrow,
     Score,
     DrawOnExtra,
+    TurnLimit,
     LastPiece,
     HeldExtra,
 }
@@ -134,6 +135,14 @@ enum Setting {
     Hit(Hit),
     Goal(Goal),
     Values(Vec<u8>),
+    /// `draw after N turns`.
+    Turns(u32),
+    /// `first move needs throw N [for SIDE] [, counted when thrown]`.
+    StartThrow {
+        throw: u8,
+        side: Option<Side>,
+        counted: bool,
+    },
     Backward(Backward),
     Bool(bool),
     Protect(Option<Pred>),
@@ -816,7 +825,9 @@ impl Lowerer<'_> {
                 from,
                 lapse,
             } => self.lower_opening(layer, d, *side, throw, from, *lapse),
-            DeclKind::StartThrow(t) => self.lower_start_throw(layer, t),
+            DeclKind::StartThrow(t, side, counted) => {
+                self.lower_start_throw(layer, t, *side, *counted)
+            }
             DeclKind::Throws { sticks, map } => self.lower_sticks(layer, d, sticks, map),
             DeclKind::Die { faces, values } => self.lower_die(layer, d, faces, values),
             DeclKind::Extra(vs) => self.lower_extra(layer, vs),
@@ -833,6 +844,7 @@ impl Lowerer<'_> {
                 self.lower_halfway(layer, length, throws)
             }
             DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
+            DeclKind::TurnLimit(n) => self.lower_turn_limit(layer, n),
             DeclKind::Split { any } => Some((Key::Split, Setting::Bool(*any))),
             DeclKind::HeldExtra => Some((Key::HeldExtra, Setting::Flag)),
             DeclKind::PassBesideEntry => Some((Key::Pass, Setting::Flag)),
@@ -1008,10 +1020,9 @@ impl<'m> Merged<'m> {
     }
 }
 
-/// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 32] = [
+const DROP_NAMED: &[(&str, Key)] = &[
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1042,13 +1053,14 @@ const DROP_NAMED: [(&str, Key); 32] = [
     ("last piece", Key::LastPiece),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
+    ("draw after", Key::TurnLimit),
     ("draw", Key::DrawOnExtra),
     ("lost rest", Key::HeldExtra),
 ];
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 20] = [
+const DROP_KINDS: &[(&str, SquareKind)] = &[
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1125,6 +1137,7 @@ fn describe_key(k: Key) -> String {
         Key::Blockade => "blockades".into(),
         Key::HalfwayBlockade => "the blockade at half the throw".into(),
         Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
+        Key::TurnLimit => "the turn limit".into(),
         Key::Guard => "the setup guard".into(),
         Key::StartThrow => "the starting throw".into(),
         Key::BearOffVoluntary => "voluntary bearing off".into(),
@@ -1305,7 +1318,7 @@ impl Lowerer<'_> {
                         })
                         .collect(),
                 ),
-                DeclKind::StartThrow(v) => ("a first move with", vec![v]),
+                DeclKind::StartThrow(v, ..) => ("a first move with", vec![v]),
                 DeclKind::Opening { throw: Some(v), .. } => ("an opening throw of", vec![v]),
                 _ => continue,
             };

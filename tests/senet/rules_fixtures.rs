@@ -339,6 +339,7 @@ fn builtin_source_and_names_agree() {
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier",
+            "ludii-kendall",
             "ludii-piccione",
             "macabot"
         ]

@@ -77,6 +77,11 @@ pub struct Movement {
     /// Starting Throw).
     pub start_throw: Option<u8>,
     pub start_throw_clause: Clause,
+    /// Only this side waits for the starting throw (LK-15); `None`: both.
+    pub start_throw_side: Option<Side>,
+    /// The starting throw ends the wait when it is thrown, even when it has
+    /// no legal move and is passed (LK-15); otherwise only a move ends it.
+    pub start_throw_counted: bool,
     /// A throw may be split between two pieces, each moving forward by its
     /// part (PC-3): a unit then has two parts, `5:12-14:20-23`.
     pub split: bool,

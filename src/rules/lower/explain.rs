@@ -77,7 +77,15 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
             halfway::sentence(*length, throws)
         }
         (Key::DrawOnExtra, _) => end::DRAW_ON_EXTRA.into(),
-        (Key::StartThrow, Setting::Values(v)) => opening::start_throw_sentence(v),
+        (Key::TurnLimit, Setting::Turns(n)) => end::turn_limit_sentence(*n),
+        (
+            Key::StartThrow,
+            Setting::StartThrow {
+                throw,
+                side,
+                counted,
+            },
+        ) => opening::start_throw_sentence(&[*throw], *side, *counted),
         (Key::BearOffVoluntary, _) => bear_off::VOLUNTARY.into(),
         (Key::Board, Setting::Board { len, row_len }) => Board {
             len: *len,

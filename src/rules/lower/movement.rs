@@ -58,9 +58,17 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         bear_off_voluntary: m.get(Key::BearOffVoluntary).is_some(),
         bear_off_voluntary_clause: m.clause(Key::BearOffVoluntary),
         start_throw: match m.setting(Key::StartThrow) {
-            Some(Setting::Values(v)) => v.first().copied(),
+            Some(Setting::StartThrow { throw, .. }) => Some(*throw),
             _ => None,
         },
+        start_throw_side: match m.setting(Key::StartThrow) {
+            Some(Setting::StartThrow { side, .. }) => *side,
+            _ => None,
+        },
+        start_throw_counted: matches!(
+            m.setting(Key::StartThrow),
+            Some(Setting::StartThrow { counted: true, .. })
+        ),
         start_throw_clause: m.clause(Key::StartThrow),
         split: matches!(m.setting(Key::Split), Some(Setting::Bool(false))),
         split_any: matches!(m.setting(Key::Split), Some(Setting::Bool(true))),
