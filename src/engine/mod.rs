@@ -22,7 +22,7 @@ pub use movegen::{Forbid, Refusal};
 pub use play::Effects;
 pub use position::{Heading, Origin, Position, Queue};
 pub use ruleset::*;
-pub use unit::{Part, Relocated, Unit, UnitKind};
+pub use unit::{MoreParts, Part, Relocated, Unit, UnitKind};
 
 use serde::Serialize;
 

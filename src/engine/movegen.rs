@@ -308,6 +308,10 @@ impl Ruleset {
             if self.movement.split {
                 self.split_units(pos, throw, extra_mark, out);
             }
+            // A throw spent in any number of parts.
+            if self.movement.split_any {
+                self.any_split_units(pos, throw, extra_mark, out);
+            }
         }
         // B-13: a diverted move counts as a forward move when no other exists.
         if out.len() == start {

@@ -78,7 +78,7 @@ impl Ruleset {
     // `Result` cost a fifth of what a plain unit's play does.
     #[inline(always)]
     pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
-        if self.tables.enabled && self.plays_plainly(pos, unit) {
+        if self.tables.plain_play && self.plays_plainly(pos, unit) {
             return Ok(self.play_plain(pos, unit));
         }
         self.play_general(pos, unit)
@@ -176,6 +176,28 @@ impl Ruleset {
                     landed.bound |= rest.bound;
                     landed.extra |= rest.extra;
                 }
+                for part in unit.more.iter() {
+                    let rest = self.play_part(p, &mut fx, &part, 0);
+                    landed.bound |= rest.bound;
+                    landed.extra |= rest.extra;
+                }
+                if self.turn.held_extra && !entering && !unit.forced {
+                    // A throw used up by moving takes the extra throw the
+                    // game holds; a throw whose rest is lost leaves the one
+                    // it earned to the game (extra throws never add up).
+                    let off = self.board.off();
+                    let used: u32 = unit
+                        .parts()
+                        .map(|q| u32::from((if q.off { off } else { q.to }).saturating_sub(q.from)))
+                        .sum();
+                    if used >= u32::from(unit.throw) {
+                        landed.extra |= p.held;
+                        p.held = false;
+                    } else {
+                        p.held |= landed.extra;
+                        landed.extra = false;
+                    }
+                }
                 if landed.bound || landed.extra {
                     ends_turn = false;
                 }
@@ -263,6 +285,7 @@ impl Ruleset {
         if part.off {
             p.off[me] += 1;
             fx.bear_off = true;
+            landed.extra = self.squares[part.from as usize].off_extra;
             return landed;
         }
         if part.to == 0 {
@@ -494,6 +517,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         hand: _,    // entries are played by the general `play`; counted for the win
         heading: _, // set under `one_direction`
         origin: _,  // the same all game
+        held: _,    // set only under `held_extra`, whose units are not plain
     } = p;
     let Effects {
         hit_to: _,

@@ -115,6 +115,10 @@ pub struct Position {
     pub heading: Heading,
     /// Where the game began (for the opening, P-4).
     pub origin: Origin,
+    /// An extra throw the game holds for whichever side next uses up a
+    /// whole throw by moving: earned by a throw whose rest was lost, under
+    /// rules where such a throw is held (`Rules::turn.held_extra`).
+    pub held: bool,
 }
 
 impl Position {
@@ -149,6 +153,7 @@ impl Position {
             }),
             heading: Heading::Any,
             origin: Origin::Standard,
+            held: false,
         }
     }
 

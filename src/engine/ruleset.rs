@@ -73,6 +73,10 @@ pub struct Ruleset {
 pub(crate) struct Tables {
     /// The tables were compiled (always, for a compiled rule set).
     pub enabled: bool,
+    /// `enabled`, and the rule set plays its ordinary units by
+    /// `play_plain`: not where the game holds an extra throw or a bear-off
+    /// earns one, which only the general `play` knows.
+    pub plain_play: bool,
     /// The per-throw square sets of stages 6 and 11 (`constructs/movement.rs`).
     pub steps: movement::Steps,
     /// The protection rule's masks (`constructs/protection.rs`).
@@ -96,6 +100,7 @@ impl Tables {
     pub(crate) fn compile(rules: &Ruleset) -> Tables {
         Tables {
             enabled: true,
+            plain_play: !rules.turn.held_extra && !rules.squares.iter().any(|sq| sq.off_extra),
             steps: movement::Steps::compile(rules),
             protection: protection::Masks::compile(&rules.protection),
             lock: lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]),

@@ -42,6 +42,56 @@ pub struct Unit {
     pub forced: bool,
     /// The second part of a split throw (PC-3), played after the first.
     pub split: Option<Part>,
+    /// The parts after the second, for a throw split into any number of
+    /// parts (`5:12-13:13-14:20-23`); empty otherwise.
+    pub more: MoreParts,
+}
+
+/// The third and later parts of a throw split into any number of parts,
+/// packed so that a unit stays small: at most [`MoreParts::CAPACITY`], each
+/// a move along the track, off the board or into the water's hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct MoreParts([u16; MoreParts::CAPACITY]);
+
+impl MoreParts {
+    /// Parts a unit holds beyond the first two.
+    pub const CAPACITY: usize = 4;
+
+    /// Whether `part` fits the packing: squares below 64, a relocation (if
+    /// any) to the hand only.
+    pub fn fits(part: &Part) -> bool {
+        part.from < 64 && part.to < 64 && matches!(part.relocated, None | Some(Relocated::Hand))
+    }
+    pub fn len(&self) -> usize {
+        self.0.iter().take_while(|&&w| w != 0).count()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0[0] == 0
+    }
+    /// Adds a part; false when full or when the part does not fit.
+    pub fn push(&mut self, part: &Part) -> bool {
+        let n = self.len();
+        if n == Self::CAPACITY || !Self::fits(part) {
+            return false;
+        }
+        self.0[n] = 1
+            | u16::from(part.from) << 1
+            | u16::from(part.to) << 7
+            | u16::from(part.hit) << 13
+            | u16::from(part.off) << 14
+            | u16::from(part.relocated.is_some()) << 15;
+        true
+    }
+    /// The parts, in the order played.
+    pub fn iter(&self) -> impl Iterator<Item = Part> + '_ {
+        self.0.iter().take_while(|&&w| w != 0).map(|&w| Part {
+            from: (w >> 1 & 63) as u8,
+            to: (w >> 7 & 63) as u8,
+            hit: w >> 13 & 1 != 0,
+            off: w >> 14 & 1 != 0,
+            relocated: (w >> 15 != 0).then_some(Relocated::Hand),
+        })
+    }
 }
 
 /// The second part of a split throw: another piece moved by the rest of the
@@ -78,6 +128,7 @@ impl Unit {
             off: false,
             forced,
             split: None,
+            more: MoreParts::default(),
         }
     }
     /// A move of the piece on `from` to `to` (0: back to the hand; from 0:
@@ -95,6 +146,7 @@ impl Unit {
             off: false,
             forced: false,
             split: None,
+            more: MoreParts::default(),
         }
     }
     /// The piece on `from` leaves the board; `off` is the last square plus one.
@@ -110,6 +162,7 @@ impl Unit {
             off: true,
             forced: false,
             split: None,
+            more: MoreParts::default(),
         }
     }
     pub fn skip() -> Unit {
@@ -124,7 +177,15 @@ impl Unit {
             off: false,
             forced: false,
             split: None,
+            more: MoreParts::default(),
         }
+    }
+    /// Every part of the unit in the order played: the first, the second
+    /// of a split, and the parts after it.
+    pub fn parts(&self) -> impl Iterator<Item = Part> + '_ {
+        std::iter::once(self.first_part())
+            .chain(self.split)
+            .chain(self.more.iter())
     }
     /// The part this unit's first piece plays, as a [`Part`].
     pub fn first_part(&self) -> Part {
@@ -165,6 +226,10 @@ impl fmt::Display for Unit {
                 if let Some(part) = &self.split {
                     f.write_str(":")?;
                     write_part(f, part)?;
+                }
+                for part in self.more.iter() {
+                    f.write_str(":")?;
+                    write_part(f, &part)?;
                 }
                 Ok(())
             }

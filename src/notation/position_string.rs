@@ -180,6 +180,7 @@ impl Position {
         let mut waiting = [false, false];
         let mut hand = [0u8, 0];
         let mut heading = Heading::Any;
+        let mut held = false;
         if state != "-" {
             let mut at = state_at;
             let mut seen: Vec<&str> = Vec::new();
@@ -203,6 +204,7 @@ impl Position {
                 seen.push(key);
                 match flag {
                     "extra" => extra = true,
+                    "held" => held = true,
                     "skip:w" => skip[0] = true,
                     "skip:b" => skip[1] = true,
                     "wait:w" => waiting[0] = true,
@@ -265,7 +267,7 @@ impl Position {
                     _ => {
                         return Err(err(
                             format!(
-                                "unknown rule-state flag `{flag}`: expected extra, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
+                                "unknown rule-state flag `{flag}`: expected extra, held, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
                             ),
                             at,
                             flag.len().max(1),
@@ -337,6 +339,7 @@ impl Position {
             hand,
             heading,
             origin: Origin::Unknown,
+            held,
         })
     }
 
@@ -378,6 +381,9 @@ impl Position {
         let mut flags: Vec<String> = Vec::new();
         if self.extra {
             flags.push("extra".into());
+        }
+        if self.held {
+            flags.push("held".into());
         }
         match self.heading {
             Heading::Any => {}

@@ -1865,6 +1865,7 @@ impl<'a> Parser<'a> {
             sep,
             to,
             reloc,
+            later: LaterParts::default(),
         })
     }
 
@@ -1957,7 +1958,16 @@ impl<'a> Parser<'a> {
                 let mut split = None;
                 if self.at(j) == b':' && !no_throw {
                     j += 1;
-                    split = Some(self.read_part(&mut j, st, colon, false)?);
+                    let mut second = self.read_part(&mut j, st, colon, false)?;
+                    // A throw split into any number of parts.
+                    for slot in second.later.0.iter_mut() {
+                        if self.at(j) != b':' {
+                            break;
+                        }
+                        j += 1;
+                        *slot = Some(LaterPart::of(&self.read_part(&mut j, st, colon, false)?));
+                    }
+                    split = Some(second);
                 }
                 body = UnitBody::Move {
                     from: first.from,

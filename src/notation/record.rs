@@ -4,7 +4,8 @@
 //! with turn numbers, ready for [`super::writer::write_game`].
 
 use super::syntax::{
-    Game, MoveSep, Node, PartSyntax, Reloc, ResultToken, Span, Tag, Target, UnitBody, UnitSyntax,
+    Game, LaterPart, LaterParts, MoveSep, Node, PartSyntax, Reloc, ResultToken, Span, Tag, Target,
+    UnitBody, UnitSyntax,
 };
 use crate::engine::{Part, Relocated, Side, Unit, UnitKind};
 
@@ -25,6 +26,7 @@ pub fn part_syntax(p: &Part) -> PartSyntax {
             Relocated::Queue => Reloc::Queue,
             Relocated::Hand => Reloc::Hand,
         }),
+        later: LaterParts::default(),
     }
 }
 
@@ -40,7 +42,13 @@ pub fn unit_syntax(u: &Unit) -> UnitSyntax {
                 sep: p.sep,
                 to: p.to,
                 reloc: p.reloc,
-                split: u.split.as_ref().map(part_syntax),
+                split: u.split.as_ref().map(|p| {
+                    let mut second = part_syntax(p);
+                    for (slot, later) in second.later.0.iter_mut().zip(u.more.iter()) {
+                        *slot = Some(LaterPart::of(&part_syntax(&later)));
+                    }
+                    second
+                }),
             }
         }
     };

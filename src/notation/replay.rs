@@ -8,8 +8,8 @@
 //! position.
 
 use super::syntax::{
-    CommandKind, Comment, Game, MoveSep, Node, PartSyntax, Reloc, Span, Target, UnitBody,
-    UnitSyntax,
+    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, Span, Target,
+    UnitBody, UnitSyntax,
 };
 use crate::engine::constructs::words::Names;
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
@@ -548,6 +548,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             off: to == off,
             forced: false,
             split: None,
+            more: crate::engine::MoreParts::default(),
         };
         let (next, fx) = self.rules.play(p, &unit).ok()?;
         self.visit_step(u, p, &next, unit, fx, var);
@@ -781,6 +782,7 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                 sep,
                 to,
                 reloc,
+                later: LaterParts::default(),
             };
             same_part(&first, &g.first_part())
                 && match (split, &g.split) {
@@ -788,6 +790,13 @@ pub fn same_unit(u: &UnitSyntax, g: &Unit) -> bool {
                     (Some(w), Some(gp)) => same_part(&w, gp),
                     _ => false,
                 }
+                && split.map_or(0, |w| w.later.len()) == g.more.len()
+                && split.is_none_or(|w| {
+                    w.later
+                        .iter()
+                        .zip(g.more.iter())
+                        .all(|(w, gp)| same_part(&w, &gp))
+                })
         }
         _ => false,
     }

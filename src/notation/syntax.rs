@@ -391,6 +391,63 @@ pub struct PartSyntax {
     pub sep: MoveSep,
     pub to: Target,
     pub reloc: Option<Reloc>,
+    /// In the second part of a throw split into any number of parts, the
+    /// parts written after it (`13-14:20-23` in `5:12-13:13-14:20-23`);
+    /// empty otherwise.
+    pub later: LaterParts,
+}
+
+/// The parts a unit may write after the second (as the engine's
+/// `MoreParts`).
+pub const MORE_PARTS: usize = crate::engine::MoreParts::CAPACITY;
+
+/// The parts written after the second part of a throw split into any
+/// number of parts, in the order played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LaterParts(pub [Option<LaterPart>; MORE_PARTS]);
+
+impl LaterParts {
+    /// The parts, in the order written.
+    pub fn iter(&self) -> impl Iterator<Item = PartSyntax> + '_ {
+        self.0.iter().map_while(|p| p.map(LaterPart::part))
+    }
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_none()
+    }
+}
+
+/// One part after the second, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LaterPart {
+    pub from: u8,
+    pub sep: MoveSep,
+    pub to: Target,
+    pub reloc: Option<Reloc>,
+}
+
+impl LaterPart {
+    /// The part as a [`PartSyntax`] with no parts after it.
+    pub fn part(self) -> PartSyntax {
+        PartSyntax {
+            from: self.from,
+            sep: self.sep,
+            to: self.to,
+            reloc: self.reloc,
+            later: LaterParts::default(),
+        }
+    }
+    /// The part of a [`PartSyntax`], without the parts after it.
+    pub fn of(p: &PartSyntax) -> LaterPart {
+        LaterPart {
+            from: p.from,
+            sep: p.sep,
+            to: p.to,
+            reloc: p.reloc,
+        }
+    }
 }
 
 impl fmt::Display for PartSyntax {
@@ -475,12 +532,16 @@ impl fmt::Display for UnitSyntax {
                     sep,
                     to,
                     reloc,
+                    later: LaterParts::default(),
                 }
                 .fmt(f)?;
-                match split {
-                    Some(part) => write!(f, ":{part}"),
-                    None => Ok(()),
+                if let Some(part) = split {
+                    write!(f, ":{part}")?;
+                    for later in part.later.iter() {
+                        write!(f, ":{later}")?;
+                    }
                 }
+                Ok(())
             }
             _ => f.write_str("pass"),
         }

@@ -211,6 +211,10 @@ pub fn push_unit(out: &mut String, u: &UnitSyntax) {
             if let Some(p) = split {
                 out.push(':');
                 push_part(out, p.from, p.sep, p.to, p.reloc);
+                for p in p.later.iter() {
+                    out.push(':');
+                    push_part(out, p.from, p.sep, p.to, p.reloc);
+                }
             }
         }
         _ => out.push_str("pass"),

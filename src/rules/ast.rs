@@ -135,6 +135,8 @@ pub enum Effect {
     DivertTo(Spanned<SquareRef>),
     BoundExtra,
     ExtraThrow,
+    /// `extra throw on bearing off`.
+    OffExtra,
     StuckToHand,
     NoBackward,
     /// `no forward move` (HM-9b): off or backward only.
@@ -204,7 +206,11 @@ pub enum DeclKind {
         throws: Vec<Spanned<u32>>,
         bound: bool,
     },
-    Split,
+    /// `split throw between two pieces` (`any`: false) or `split throw
+    /// into any number of parts` (true).
+    Split {
+        any: bool,
+    },
     OneDirection,
     /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
     LastPiece {
@@ -262,6 +268,10 @@ pub enum DeclKind {
     },
     /// `draw when last bear off gives extra throw` (LJ-9).
     DrawOnExtra,
+    /// `lost rest holds extra throw for next full throw`.
+    HeldExtra,
+    /// `pass when no move but entering`.
+    PassBesideEntry,
     BearOffVoluntary,
     StartThrow(Spanned<u32>),
     Score(Option<Vec<Spanned<u32>>>),

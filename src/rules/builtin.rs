@@ -101,6 +101,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         true,
         Group::Program,
     ),
+    (
+        "ludii-piccione",
+        include_str!("../../rules/ludii-piccione.senet"),
+        true,
+        Group::Program,
+    ),
 ];
 
 /// The names of the listed built-in rule sets: the sources, then the

@@ -93,6 +93,7 @@ const DECLARATION_WORDS: &[&str] = &[
     "setup",
     "enter",
     "split",
+    "lost",
     "one",
     "starter",
     "opening",
@@ -478,6 +479,7 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
         Rule::extra_throw => Effect::ExtraThrow,
+        Rule::off_extra => Effect::OffExtra,
         Rule::stuck_to_hand => Effect::StuckToHand,
         Rule::no_backward => Effect::NoBackward,
         Rule::no_forward => Effect::NoForward,
@@ -647,7 +649,10 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 bound: inner.next().is_some(),
             }
         }
-        Rule::split => DeclKind::Split,
+        Rule::split => DeclKind::Split {
+            any: inner.next().is_some(),
+        },
+        Rule::held_extra => DeclKind::HeldExtra,
         Rule::one_direction => DeclKind::OneDirection,
         Rule::last_piece => {
             // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
@@ -720,8 +725,11 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             _ => DeclKind::Backward(Backward::WhenNoForward),
         },
         Rule::compulsory => DeclKind::Compulsory,
-        Rule::pass => DeclKind::Pass {
-            voluntary: next().as_rule() == Rule::pass_voluntary,
+        Rule::pass => match next().as_rule() {
+            Rule::pass_beside_entry => DeclKind::PassBesideEntry,
+            r => DeclKind::Pass {
+                voluntary: r == Rule::pass_voluntary,
+            },
         },
         Rule::own_piece => DeclKind::OwnPieceForbidden,
         Rule::opposing => DeclKind::Opposing(match next() {
@@ -865,6 +873,10 @@ pub fn describe(rule: Rule) -> &'static str {
         enter => "`enter from hand on SQUARE with VALUES`",
         enter_bound => "`, extra throw bound to piece`",
         split => "`split throw between two pieces`",
+        split_any => "`into any number of parts`",
+        held_extra => "`lost rest holds extra throw for next full throw`",
+        pass_beside_entry => "`when no move but entering`",
+        off_extra => "`extra throw on bearing off`",
         one_direction => "`one direction per turn`",
         last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
@@ -1275,6 +1287,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "goal" => &[goal],
         "score" => &[score],
         "last" => &[last_piece],
+        "lost" => &[held_extra],
         "extends" => &[extends_decl],
         "option" => &[option_decl],
         _ => &[],

@@ -49,6 +49,7 @@ pub enum SquareKind {
     Divert,
     BoundExtra,
     ExtraThrow,
+    OffExtra,
     StuckToHand,
     NoBackward,
     MissTurn,
@@ -96,6 +97,7 @@ pub enum Key {
     Score,
     DrawOnExtra,
     LastPiece,
+    HeldExtra,
 }
 
 /// A throw set after checking: `None` is any throw.
@@ -829,7 +831,9 @@ impl Lowerer<'_> {
                 self.lower_halfway(layer, length, throws)
             }
             DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
-            DeclKind::Split => Some((Key::Split, Setting::Flag)),
+            DeclKind::Split { any } => Some((Key::Split, Setting::Bool(*any))),
+            DeclKind::HeldExtra => Some((Key::HeldExtra, Setting::Flag)),
+            DeclKind::PassBesideEntry => Some((Key::Pass, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
             DeclKind::LastPiece { from, to } => {
                 let set = self.squares(layer, from);
@@ -905,6 +909,7 @@ impl Lowerer<'_> {
         let blockades = protection::build_blockades(&m);
         let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
+        self.check_any_parts(&m, throws.as_ref(), &squares);
         let bear_off = self.build_bear_off(&m, top);
         let turn = end::build_turn(&m);
         let end = self.build_end(&m, board);
@@ -999,7 +1004,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 30] = [
+const DROP_NAMED: [(&str, Key); 31] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1030,11 +1035,12 @@ const DROP_NAMED: [(&str, Key); 30] = [
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
     ("draw", Key::DrawOnExtra),
+    ("lost rest", Key::HeldExtra),
 ];
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 19] = [
+const DROP_KINDS: [(&str, SquareKind); 20] = [
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1048,6 +1054,7 @@ const DROP_KINDS: [(&str, SquareKind); 19] = [
     ("hit sends", SquareKind::HitSends),
     ("protected target diverts", SquareKind::Divert),
     ("extra throw bound", SquareKind::BoundExtra),
+    ("extra throw on bearing off", SquareKind::OffExtra),
     ("extra throw", SquareKind::ExtraThrow),
     ("back to hand", SquareKind::StuckToHand),
     ("no backward move", SquareKind::NoBackward),
@@ -1120,6 +1127,7 @@ fn describe_key(k: Key) -> String {
         Key::BoundThrow => "what an unusable bound throw does".into(),
         Key::Score => "the score".into(),
         Key::LastPiece => "the last piece's move".into(),
+        Key::HeldExtra => "the extra throw the game holds after a lost rest".into(),
     }
 }
 
@@ -1138,6 +1146,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::Divert => "the diversion",
         SquareKind::BoundExtra => "the bound extra throw",
         SquareKind::ExtraThrow => "the extra throw",
+        SquareKind::OffExtra => "the extra throw on bearing off",
         SquareKind::StuckToHand => "the return to the hand",
         SquareKind::NoBackward => "the ban on backward moves",
         SquareKind::MissTurn => "the missed turn",

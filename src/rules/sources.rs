@@ -36,6 +36,7 @@ const PAGES: &[(&str, &str)] = &[
     page!("ludii-bell"),
     page!("ludii-jequier"),
     page!("ludii-kendall"),
+    page!("ludii-piccione"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

@@ -337,7 +337,8 @@ fn builtin_source_and_names_agree() {
             "horolsky-kendall",
             "horolsky-meub",
             "ludii-bell",
-            "ludii-jequier"
+            "ludii-jequier",
+            "ludii-piccione"
         ]
     );
     for name in rules::builtin_names() {

@@ -17,6 +17,11 @@ pub struct TurnRules {
     pub voluntary_pass_keeps_extra: bool,
     /// A throw bound to a piece that cannot be used ends the turn (A-13 alt.)
     pub bound_pass_ends_turn: bool,
+    /// An extra throw earned by a throw whose rest was lost is held by the
+    /// game (`Position::held`) and given to whichever side next uses up a
+    /// whole throw by moving (entering does not count).
+    pub held_extra: bool,
+    pub held_extra_clause: Clause,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +65,8 @@ impl Goal {
 }
 
 /// `rules show`: `draw when last bear off gives extra throw` (LJ-9).
+/// `rules show`: `lost rest holds extra throw for next full throw`.
+pub const HELD_EXTRA: &str = "An extra throw earned by a throw whose rest is lost is held by the game, and goes to whichever side next uses up a whole throw by moving (entering does not count); extra throws do not add up.";
 pub const DRAW_ON_EXTRA: &str = "A side that bears off its last piece with a throw that gives another throw does not win: the game is drawn, and nobody scores.";
 
 /// `rules show`: the score as declared (`None`: not scored).
@@ -105,7 +112,11 @@ impl TurnRules {
             cl(&self.forced_pass_clause),
             self.voluntary_pass_keeps_extra,
             self.bound_pass_ends_turn
-        )
+        ) + &if self.held_extra {
+            format!("; held extra{}", cl(&self.held_extra_clause))
+        } else {
+            String::new()
+        }
     }
 }
 

@@ -75,7 +75,7 @@ pub(crate) fn refused_bound(cx: &Refused) -> Said {
 /// Whether stage 9 runs in the rule set: it enters pieces from the hand
 /// (PC-2) or splits throws (PC-3).
 pub(crate) fn hand_stage(rules: &Ruleset) -> bool {
-    rules.entry.is_some() || rules.movement.split
+    rules.entry.is_some() || rules.movement.split || rules.movement.split_any
 }
 
 impl Ruleset {

@@ -224,6 +224,7 @@ impl Ruleset {
                             off: false,
                             forced: false,
                             split: None,
+                            more: crate::engine::MoreParts::default(),
                         });
                     }
                 }
@@ -303,6 +304,7 @@ impl Ruleset {
                     off: false,
                     forced: false,
                     split: None,
+                    more: crate::engine::MoreParts::default(),
                 });
                 // HK-2: the player may pass instead (a skip by choice).
                 if lock.pass_allowed {

@@ -81,6 +81,16 @@ pub struct Movement {
     /// part (PC-3): a unit then has two parts, `5:12-14:20-23`.
     pub split: bool,
     pub split_clause: Clause,
+    /// A throw may be spent in any number of parts, each moving any piece
+    /// (the same one again, too) forward by 1 up to the rest, until the
+    /// throw is used or no part is possible, when the rest is lost: a unit
+    /// then has as many parts as were played, `5:12-13:13-14:20-23`. Its
+    /// clause is `split_clause`.
+    pub split_any: bool,
+    /// A pass is offered beside entering when the throw moves no piece on
+    /// the board (`pass when no move but entering`); its clause is
+    /// `voluntary_pass_clause`.
+    pub pass_beside_entry: bool,
     /// All the moves of a turn go in one direction (PC-4): after a forward
     /// move only forward moves, after a backward one only backward ones.
     pub one_direction: bool,
@@ -143,6 +153,10 @@ pub fn guard_on_sentence(n: &Names, squares: SquareSet) -> String {
 }
 /// `rules show`: split throws (PC-3).
 pub const SPLIT: &str = "A throw may be split in two parts, each moving a different piece forward by its part; the second part moves on the board the first left.";
+/// `rules show`: a throw split into any number of parts.
+pub const SPLIT_ANY: &str = "A throw may be spent in any number of parts, each moving any piece forward by 1 up to what is left of the throw (the same piece may move again); when part of the throw is left and no part can be moved, the rest is lost.";
+/// `rules show`: `pass when no move but entering`.
+pub const PASS_BESIDE_ENTRY: &str = "A player may pass only when the throw moves no piece on the board; entering a piece is then a choice beside the pass.";
 /// `rules show`: one direction per turn (PC-4).
 pub const ONE_DIRECTION: &str = "All the moves of a turn go in one direction: after a forward move the turn's later throws move forward only (or are passed), after a backward move backward only.";
 
@@ -262,6 +276,18 @@ impl Movement {
         let mut out = Vec::new();
         if self.split {
             out.push(format!("split throws{}", cl(&self.split_clause)));
+        }
+        if self.split_any {
+            out.push(format!(
+                "split throws into any parts{}",
+                cl(&self.split_clause)
+            ));
+        }
+        if self.pass_beside_entry {
+            out.push(format!(
+                "pass beside entering{}",
+                cl(&self.voluntary_pass_clause)
+            ));
         }
         if self.one_direction {
             out.push(format!(
@@ -535,6 +561,119 @@ impl Ruleset {
     }
 }
 
+/// The most parts a unit of a throw split into any number of parts holds.
+pub const MAX_PARTS: usize = 2 + MoreParts::CAPACITY;
+
+impl Ruleset {
+    /// Stage 9 for a throw split into any number of parts: every sequence
+    /// of parts whose first is shorter than the throw (the forward stage
+    /// gives the whole throw as one move), each part moving any piece
+    /// forward by 1 up to the rest as a whole throw of that value would,
+    /// until the throw is used, or until no part is possible and the rest
+    /// is lost. A throw bound to a piece (PC-2) binds the first part.
+    pub(crate) fn any_split_units(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+    ) {
+        let mut movers = self.unguarded(pos);
+        if let Some(b) = pos.bound {
+            movers &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+        }
+        let mut parts = [Unit::pass(0, false, false).first_part(); MAX_PARTS];
+        self.next_parts(pos, throw, extra_mark, throw, movers, &mut parts, 0, out);
+    }
+
+    /// The parts after the first `depth` (in `parts`), played to `pos`,
+    /// with `rest` of the throw left.
+    #[allow(clippy::too_many_arguments)]
+    fn next_parts(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        rest: u8,
+        movers: u64,
+        parts: &mut [Part; MAX_PARTS],
+        depth: usize,
+        out: &mut Vec<Unit>,
+    ) {
+        let mut possible = false;
+        // The first part is shorter than the throw.
+        let longest = if depth == 0 { rest - 1 } else { rest };
+        for v in 1..=longest {
+            let sets = self.step_sets(pos, v, movers);
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let u = if sets.steps >> x & 1 != 0 {
+                    self.plain_step(pos, x, v)
+                } else {
+                    match self.attempt(pos, x, v, Dir::Forward) {
+                        Ok(u) => u,
+                        Err(_) => continue,
+                    }
+                };
+                possible = true;
+                let part = u.first_part();
+                // (The lowering keeps every throw within `MAX_PARTS` and
+                // every landing within what a packed part holds.)
+                if depth >= MAX_PARTS || depth >= 2 && !MoreParts::fits(&part) {
+                    continue;
+                }
+                parts[depth] = part;
+                if v == rest {
+                    out.push(split_unit(throw, extra_mark, &parts[..=depth]));
+                } else {
+                    let mut mid = *pos;
+                    let mut fx = Effects::default();
+                    self.move_part(pos, &mut mid, &mut fx, &part, v);
+                    let movers = self.unguarded(&mid);
+                    self.next_parts(
+                        &mid,
+                        throw,
+                        extra_mark,
+                        rest - v,
+                        movers,
+                        parts,
+                        depth + 1,
+                        out,
+                    );
+                }
+            }
+        }
+        // No part possible: the rest is lost.
+        if depth > 0 && !possible {
+            out.push(split_unit(throw, extra_mark, &parts[..depth]));
+        }
+    }
+}
+
+/// The unit of a throw played in `parts` (one or more).
+fn split_unit(throw: u8, extra_mark: bool, parts: &[Part]) -> Unit {
+    let first = parts[0];
+    let mut more = MoreParts::default();
+    for part in parts.iter().skip(2) {
+        more.push(part);
+    }
+    Unit {
+        kind: UnitKind::Move,
+        throw,
+        from: first.from,
+        to: first.to,
+        relocated: first.relocated,
+        hit: first.hit,
+        extra_mark,
+        off: first.off,
+        forced: false,
+        split: parts.get(1).copied(),
+        more,
+    }
+}
+
 // Stage 11's entry point.
 
 impl Ruleset {
@@ -666,6 +805,9 @@ impl Ruleset {
         } else if !self.tables.steps.pass_beside_moves {
             // No pass beside moves in this rule set.
         } else if self.movement.voluntary_pass && bound.is_none() {
+            out.push(Unit::pass(throw, extra_mark, false));
+        } else if self.movement.pass_beside_entry && out[start..].iter().all(|u| u.from == 0) {
+            // Only entries: the player may pass instead of entering.
             out.push(Unit::pass(throw, extra_mark, false));
         } else if self.movement.bear_off_voluntary && out[start..].iter().all(|u| u.off) {
             // KD-6: bearing off is never compulsory.
@@ -834,7 +976,7 @@ impl Steps {
             0
         };
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
-        f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary;
+        f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary || mv.pass_beside_entry;
         f.tabled = u64::from(f.throws);
         f
     }

@@ -56,6 +56,10 @@ pub struct SquareRule {
     /// current throw is fully used (PC-6).
     pub extra_throw: bool,
     pub extra_clause: Clause,
+    /// A piece that bears off from here gives its owner another throw, as
+    /// `extra_throw` does for a landing.
+    pub off_extra: bool,
+    pub off_extra_clause: Clause,
     /// When a throw gives its owner no legal unit, a piece here goes back to
     /// the hand instead of the pass (PC-5: `3:1-hand`).
     pub stuck_to_hand: bool,
@@ -72,6 +76,7 @@ pub const PRIORITY: &str =
 pub const BOUND_EXTRA: &str =
     "a piece that moves here earns one extra throw, which must be used by that piece";
 pub const MISS_TURN: &str = "a piece that moves here makes its owner miss their next turn";
+pub const OFF_EXTRA: &str = "a piece that bears off from here gives its owner another throw, taken once the current throw is used";
 pub const EXTRA_THROW: &str =
     "a piece that lands here gives its owner another throw, taken once the current throw is used";
 pub const NO_BACKWARD: &str = "a piece here never moves backward";
@@ -226,6 +231,9 @@ impl SquareRule {
         if self.extra_throw {
             parts.push(format!("extra-throw{}", cl(&self.extra_clause)));
         }
+        if self.off_extra {
+            parts.push(format!("off-extra{}", cl(&self.off_extra_clause)));
+        }
         if self.stuck_to_hand {
             parts.push(format!("stuck-to-hand{}", cl(&self.stuck_clause)));
         }
@@ -351,6 +359,8 @@ pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,
+        off_extra: _, // `play` only, which is general for its rule sets
+        off_extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
     } = sq;
@@ -381,6 +391,8 @@ pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,
+        off_extra: _, // a bear-off lands nowhere
+        off_extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
     } = sq;

@@ -74,5 +74,7 @@ pub(super) fn build_turn(m: &Merged) -> TurnRules {
         forced_pass_clause: m.clause(Key::PassExtra(true)),
         voluntary_pass_keeps_extra: bool_of(Key::PassExtra(false), true),
         bound_pass_ends_turn: bool_of(Key::BoundThrow, false),
+        held_extra: m.get(Key::HeldExtra).is_some(),
+        held_extra_clause: m.clause(Key::HeldExtra),
     }
 }

@@ -97,7 +97,10 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
                 bound,
             },
         ) => entry::sentence(n, *square, throws, *bound),
+        (Key::Split, Setting::Bool(true)) => movement::SPLIT_ANY.into(),
         (Key::Split, _) => movement::SPLIT.into(),
+        (Key::HeldExtra, _) => end::HELD_EXTRA.into(),
+        (Key::Pass, Setting::Flag) => movement::PASS_BESIDE_ENTRY.into(),
         (Key::OneDirection, _) => movement::ONE_DIRECTION.into(),
         (Key::LastPiece, Setting::LastPiece(from, to)) => {
             movement::last_piece_sentence(n, *from, *to)
@@ -153,6 +156,7 @@ fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u
             SquareKind::BoundExtra => squares::BOUND_EXTRA,
             SquareKind::MissTurn => squares::MISS_TURN,
             SquareKind::ExtraThrow => squares::EXTRA_THROW,
+            SquareKind::OffExtra => squares::OFF_EXTRA,
             SquareKind::NoBackward => squares::NO_BACKWARD,
             SquareKind::NoForward => squares::NO_FORWARD,
             SquareKind::StuckToHand => squares::STUCK_TO_HAND,

@@ -62,7 +62,9 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
             _ => None,
         },
         start_throw_clause: m.clause(Key::StartThrow),
-        split: m.get(Key::Split).is_some(),
+        split: matches!(m.setting(Key::Split), Some(Setting::Bool(false))),
+        split_any: matches!(m.setting(Key::Split), Some(Setting::Bool(true))),
+        pass_beside_entry: matches!(m.setting(Key::Pass), Some(Setting::Flag)),
         split_clause: m.clause(Key::Split),
         one_direction: m.get(Key::OneDirection).is_some(),
         one_direction_clause: m.clause(Key::OneDirection),
@@ -71,5 +73,64 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
             _ => None,
         },
         last_piece_clause: m.clause(Key::LastPiece),
+    }
+}
+
+impl Lowerer<'_> {
+    /// The checks of a throw split into any number of parts: its units hold
+    /// at most `MAX_PARTS` parts, whose later parts go back at most to the
+    /// hand; and an extra throw held after a lost rest needs such throws.
+    pub(super) fn check_any_parts(
+        &mut self,
+        m: &Merged,
+        throws: Option<&Throws>,
+        squares: &[SquareRule],
+    ) {
+        let any = matches!(m.setting(Key::Split), Some(Setting::Bool(true)));
+        if let Some(i) = m.get(Key::HeldExtra)
+            && !any
+        {
+            self.bad(
+                i.layer,
+                &i.span,
+                "`lost rest holds extra throw for next full throw` needs throws split into any number of parts: otherwise no rest is ever lost",
+                "no rest to lose",
+                "add `split throw into any number of parts`, or remove this line",
+            );
+        }
+        let Some(i) = m.get(Key::Split).filter(|_| any) else {
+            return;
+        };
+        let most = throws
+            .and_then(|t| t.values.iter().copied().max())
+            .unwrap_or(0);
+        const MAX_PARTS: usize = 2 + MoreParts::CAPACITY;
+        if usize::from(most) > MAX_PARTS {
+            self.bad(
+                i.layer,
+                &i.span,
+                format!(
+                    "a throw split into any number of parts is written with at most {MAX_PARTS} parts, and these rules throw up to {most}"
+                ),
+                "too many parts",
+                format!("keep the throw values at {MAX_PARTS} or below, or write `split throw between two pieces`"),
+            );
+        }
+        let far = squares.iter().position(|sq| {
+            sq.on_land
+                .as_ref()
+                .is_some_and(|l| !matches!(l.effect, Relocation::Stay | Relocation::Hand))
+        });
+        if let Some(s) = far {
+            self.bad(
+                i.layer,
+                &i.span,
+                format!(
+                    "a throw split into any number of parts may send a piece back to the hand mid-throw, but square {s} relocates it elsewhere, which a part after the second cannot write"
+                ),
+                "parts relocate to the hand only",
+                format!("make square {s} `relocate to hand` or `stay`, or write `split throw between two pieces`"),
+            );
+        }
     }
 }

@@ -43,6 +43,7 @@ impl Lowerer<'_> {
             },
             Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
             Effect::ExtraThrow => (SquareKind::ExtraThrow, Setting::Flag),
+            Effect::OffExtra => (SquareKind::OffExtra, Setting::Flag),
             Effect::StuckToHand => (SquareKind::StuckToHand, Setting::Flag),
             Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
             Effect::NoForward => (SquareKind::NoForward, Setting::Flag),
@@ -320,6 +321,10 @@ impl Lowerer<'_> {
                 (SquareKind::ExtraThrow, _) => {
                     sq.extra_throw = true;
                     sq.extra_clause = c;
+                }
+                (SquareKind::OffExtra, _) => {
+                    sq.off_extra = true;
+                    sq.off_extra_clause = c;
                 }
                 (SquareKind::StuckToHand, _) => {
                     sq.stuck_to_hand = true;
