@@ -1126,7 +1126,7 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                         None => format!("expected `{want}`"),
                     };
                     return RuleError::Syntax {
-                        src: file.named(),
+                        src: file.clone(),
                         span: crate::diag::span(s, e),
                         label,
                         expected: format!("`{want}` ({})", join_or(&forms)),
@@ -1174,7 +1174,7 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         None => general.to_string(),
     };
     RuleError::Syntax {
-        src: file.named(),
+        src: file.clone(),
         span: crate::diag::span(start, end),
         label,
         expected,

@@ -281,7 +281,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     && li == i
                 {
                     lw.errors.push(RuleError::Conflict {
-                        src: layers[i].file.named(),
+                        src: layers[i].file.clone(),
                         span: mspan(ident.span.start, ident.span.end),
                         other: Some(mspan(sp.start, sp.end)),
                         what: format!(
@@ -298,7 +298,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                 // here, once; its uses then resolve to nothing.
                 if !(1..=lw.len as u32).contains(&square.node) {
                     lw.errors.push(RuleError::UnknownSquare {
-                        src: layers[i].file.named(),
+                        src: layers[i].file.clone(),
                         span: mspan(square.span.start, square.span.end),
                         square: square.node,
                         help: lw.squares_help(),
@@ -364,7 +364,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                         .map(|p| p.name.span)
                         .unwrap_or_default();
                     lw.errors.push(RuleError::Duplicate {
-                        src: layer.file.named(),
+                        src: layer.file.clone(),
                         span: mspan(o.name.span.start, o.name.span.end),
                         first: mspan(first.start, first.end),
                         what: format!("option `{}`", def.name),
@@ -387,7 +387,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
         for r in o.requires.iter().chain(with) {
             if !known.contains(&r.node) && !partial {
                 lw.errors.push(RuleError::UnknownOption {
-                    src: layers[o.layer].file.named(),
+                    src: layers[o.layer].file.clone(),
                     span: Some(mspan(r.span.start, r.span.end)),
                     name: r.node.clone(),
                     help: known_options_help(&known, &r.node),
@@ -413,7 +413,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                 stack.push(name.to_string());
             } else if !partial {
                 lw.errors.push(RuleError::UnknownOption {
-                    src: layers[top].file.named(),
+                    src: layers[top].file.clone(),
                     span: None,
                     name: name.to_string(),
                     help: known_options_help(&known, name),
@@ -523,8 +523,8 @@ fn bits(values: &[u8]) -> u32 {
 }
 
 impl Lowerer<'_> {
-    fn src(&self, layer: usize) -> miette::NamedSource<std::sync::Arc<str>> {
-        self.layers[layer].file.named()
+    fn src(&self, layer: usize) -> SourceFile {
+        self.layers[layer].file.clone()
     }
 
     fn bad(
