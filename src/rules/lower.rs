@@ -1500,7 +1500,7 @@ mod tests {
         }
         for (words, _) in DROP_KINDS {
             match dropped(&format!("drop at 3: {words}")) {
-                DropTarget::At { kind, .. } => assert_eq!(kind.as_deref(), Some(words)),
+                DropTarget::At { kind, .. } => assert_eq!(kind.as_deref(), Some(*words)),
                 other => panic!("{words}: {other:?}"),
             }
         }
