@@ -1,8 +1,43 @@
-//! Shared diagnostic plumbing: source files with names, byte spans, and
-//! line/column positions. Both languages (rule files and SGN) use the one
-//! [`Span`] and the one [`line_col`] defined here.
+//! Shared diagnostic plumbing: source files with names, byte spans,
+//! line/column positions, and what every error of the library says beyond
+//! its message. Both languages (rule files and SGN) use the one [`Span`]
+//! and the one [`line_col`] defined here.
+//!
+//! Every error type of the library implements [`Diagnostic`]: a stable
+//! code, a severity, a help line, the source text and the labelled spans
+//! into it, and the problems it gathers (a rule file's errors). A caller
+//! renders them as it likes:
+//!
+//! ```
+//! use senet::diag::{Diagnostic, Severity, SourceFile, line_col};
+//!
+//! let file = SourceFile::new("mine.senet", "extends \"kendall\"\nat 31: gate\n");
+//! let error = senet::rules::load_source(file, &[]).unwrap_err();
+//! assert_eq!(error.code(), "senet::rules::invalid");
+//! let mut shown = Vec::new();
+//! for problem in error.related() {
+//!     let source = problem.source_code().unwrap();
+//!     let label = &problem.labels()[0];
+//!     let (line, col) = line_col(source.text(), label.span.start);
+//!     assert_eq!(problem.severity(), Severity::Error);
+//!     shown.push(format!(
+//!         "{}:{line}:{col}: {problem} [{}] ({}); help: {}",
+//!         source.name().unwrap_or("?"),
+//!         problem.code(),
+//!         label.text,
+//!         problem.help().unwrap_or_default(),
+//!     ));
+//! }
+//! assert_eq!(
+//!     shown,
+//!     ["mine.senet:2:4: square 31 is not on the board [senet::rules::unknown_square] \
+//!       (no square 31); help: squares are numbered 1 to 30 (30 squares on this board)"]
+//! );
+//! ```
+//! ```
 
-use miette::{NamedSource, SourceSpan};
+use serde::Serialize;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A source text with the name it is reported under (a path, or
@@ -19,10 +54,6 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
         }
-    }
-    /// The source in the form miette renders.
-    pub fn named(&self) -> NamedSource<Arc<str>> {
-        NamedSource::new(self.name.clone(), self.text.clone())
     }
 }
 
@@ -50,12 +81,6 @@ impl Span {
     }
 }
 
-impl From<Span> for SourceSpan {
-    fn from(s: Span) -> SourceSpan {
-        SourceSpan::new(s.start.into(), s.len())
-    }
-}
-
 impl From<Span> for std::ops::Range<usize> {
     fn from(s: Span) -> std::ops::Range<usize> {
         s.start..s.end
@@ -74,314 +99,232 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// A byte span `start..end` as miette wants it.
-pub fn span(start: usize, end: usize) -> SourceSpan {
-    SourceSpan::new(start.into(), end.saturating_sub(start))
+/// The span `start..end`, empty at `start` when `end` comes before it.
+pub fn span(start: usize, end: usize) -> Span {
+    Span::new(start, end.max(start))
 }
 
-/// Lines longer than this many bytes are cut to a window of about this
-/// size around the labels before a diagnostic is rendered: miette cannot
-/// render a label past column 65,535, and a screen of one line helps no one.
-pub const MAX_SHOWN_LINE: usize = 1000;
-
-/// A diagnostic whose source lines are cut around its labels, so that any
-/// span renders, and whose message and help are cut to
-/// [`MAX_SHOWN_LINE`] bytes (a message may quote what it found: a rule
-/// file of one 3 MB line would be quoted whole). Related diagnostics (each
-/// problem of a rule file) are cut the same way. `None` when nothing is
-/// long (the diagnostic renders as it is).
-pub struct Trimmed<'d> {
-    inner: &'d dyn miette::Diagnostic,
-    /// The cut source and labels, when a line near a label is long.
-    excerpt: Option<(Excerpt, Vec<miette::LabeledSpan>)>,
-    message: Option<String>,
-    help: Option<String>,
-    /// Every related diagnostic, cut where needed.
-    related: Vec<Related<'d>>,
+/// How serious a problem is: an error stops what it is found in (a rule
+/// file does not compile, a record does not check); a warning does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
 }
 
-/// A related diagnostic as shown: cut, or as it is.
-enum Related<'d> {
-    Trimmed(Box<Trimmed<'d>>),
-    Plain(&'d dyn miette::Diagnostic),
+/// A span of a diagnostic's source with what it says there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub text: String,
 }
 
-/// `s` cut to at most [`MAX_SHOWN_LINE`] bytes with `…`, when longer.
-fn cut_text(s: String) -> Option<String> {
-    if s.len() <= MAX_SHOWN_LINE {
-        return None;
+/// The text a diagnostic's labels point into.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A file, reported under its name.
+    File(&'a SourceFile),
+    /// A text without a name: a command-line argument.
+    Text(&'a String),
+}
+
+impl<'a> Source<'a> {
+    /// The name the text is reported under, when it has one.
+    pub fn name(&self) -> Option<&'a str> {
+        match self {
+            Source::File(f) => Some(&f.name),
+            Source::Text(_) => None,
+        }
     }
-    let mut b = MAX_SHOWN_LINE;
-    while !s.is_char_boundary(b) {
-        b -= 1;
+    /// The whole text; labels are byte offsets into it.
+    pub fn text(&self) -> &'a str {
+        match self {
+            Source::File(f) => &f.text,
+            Source::Text(t) => t,
+        }
     }
-    Some(format!("{}…", &s[..b]))
 }
 
-impl<'d> Trimmed<'d> {
-    pub fn new(inner: &'d dyn miette::Diagnostic) -> Option<Trimmed<'d>> {
-        let excerpt = Self::excerpt(inner);
-        let message = cut_text(inner.to_string());
-        let help = inner.help().and_then(|h| cut_text(h.to_string()));
-        let mut related = Vec::new();
-        let mut any_related = false;
-        if let Some(rs) = inner.related() {
-            for r in rs {
-                related.push(match Trimmed::new(r) {
-                    Some(t) => {
-                        any_related = true;
-                        Related::Trimmed(Box::new(t))
-                    }
-                    None => Related::Plain(r),
-                });
+/// What an error of the library says beyond its message (`Display`): a
+/// stable code, a severity, a help line, labelled spans into its source,
+/// and the problems it gathers. Scripts match on the code, so a code is
+/// never renamed.
+///
+/// Implemented by every error type of the library: [`crate::rules::RulesError`],
+/// [`crate::rules::RuleError`], [`crate::rules::RuleWarnings`],
+/// [`crate::notation::reader::SyntaxError`],
+/// [`crate::notation::reader::ReadError`] and
+/// [`crate::notation::position_string::PositionArgError`]. With the `cli`
+/// feature each of them is also a `miette::Diagnostic` that says the same.
+pub trait Diagnostic: std::error::Error + bridge::Bridge {
+    /// The stable code, e.g. `senet::rules::unknown_square`.
+    fn code(&self) -> &'static str;
+    /// An error unless said otherwise.
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+    /// What to do about it.
+    fn help(&self) -> Option<Cow<'_, str>> {
+        None
+    }
+    /// The text the labels point into, when the diagnostic carries it. A
+    /// record's syntax error does not: its spans are offsets into the
+    /// text that was read.
+    fn source_code(&self) -> Option<Source<'_>> {
+        None
+    }
+    /// The spans the problem is at, each with what it says there; the
+    /// first is the problem's place.
+    fn labels(&self) -> Vec<Label> {
+        Vec::new()
+    }
+    /// The problems this one gathers (each error and warning of a rule
+    /// file), in order.
+    fn related(&self) -> Vec<&dyn Diagnostic> {
+        Vec::new()
+    }
+}
+
+/// Everything a diagnostic says besides its message, built in one place
+/// per error (one `match` arm per variant: its code, severity, source,
+/// labels and help together), from which [`diagnostic_from_parts`] derives
+/// the [`Diagnostic`] accessors.
+pub(crate) struct Parts<'a> {
+    code: &'static str,
+    severity: Severity,
+    help: Option<Cow<'a, str>>,
+    source: Option<Source<'a>>,
+    labels: Vec<Label>,
+    related: Vec<&'a dyn Diagnostic>,
+}
+
+impl<'a> Parts<'a> {
+    /// An error with this code.
+    pub(crate) fn new(code: &'static str) -> Parts<'a> {
+        Parts {
+            code,
+            severity: Severity::Error,
+            help: None,
+            source: None,
+            labels: Vec::new(),
+            related: Vec::new(),
+        }
+    }
+    pub(crate) fn warning(mut self) -> Parts<'a> {
+        self.severity = Severity::Warning;
+        self
+    }
+    pub(crate) fn help(mut self, help: impl Into<Cow<'a, str>>) -> Parts<'a> {
+        self.help = Some(help.into());
+        self
+    }
+    /// The help, when there is one.
+    pub(crate) fn help_if(mut self, help: Option<&'a String>) -> Parts<'a> {
+        self.help = help.map(|h| Cow::Borrowed(h.as_str()));
+        self
+    }
+    pub(crate) fn source(mut self, file: &'a SourceFile) -> Parts<'a> {
+        self.source = Some(Source::File(file));
+        self
+    }
+    pub(crate) fn text(mut self, text: &'a String) -> Parts<'a> {
+        self.source = Some(Source::Text(text));
+        self
+    }
+    /// A label, after those before it.
+    pub(crate) fn label(mut self, span: Span, text: impl Into<String>) -> Parts<'a> {
+        self.labels.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+    /// A label where there is a span.
+    pub(crate) fn label_if(self, span: Option<Span>, text: impl Into<String>) -> Parts<'a> {
+        match span {
+            Some(span) => self.label(span, text),
+            None => self,
+        }
+    }
+    pub(crate) fn related<D: Diagnostic>(mut self, related: &'a [D]) -> Parts<'a> {
+        self.related = related.iter().map(|d| d as &dyn Diagnostic).collect();
+        self
+    }
+}
+
+/// Implements [`Diagnostic`] for types with a `parts(&self) -> Parts<'_>`.
+macro_rules! diagnostic_from_parts {
+    ($($t:ty),+ $(,)?) => {$(
+        impl $crate::diag::Diagnostic for $t {
+            fn code(&self) -> &'static str {
+                self.parts().code()
+            }
+            fn severity(&self) -> $crate::diag::Severity {
+                self.parts().severity()
+            }
+            fn help(&self) -> Option<std::borrow::Cow<'_, str>> {
+                self.parts().take_help()
+            }
+            fn source_code(&self) -> Option<$crate::diag::Source<'_>> {
+                self.parts().source_code()
+            }
+            fn labels(&self) -> Vec<$crate::diag::Label> {
+                self.parts().take_labels()
+            }
+            fn related(&self) -> Vec<&dyn $crate::diag::Diagnostic> {
+                self.parts().take_related()
             }
         }
-        if excerpt.is_none() && message.is_none() && help.is_none() && !any_related {
-            return None;
-        }
-        Some(Trimmed {
-            inner,
-            excerpt,
-            message,
-            help,
-            related,
-        })
-    }
+    )+};
+}
+pub(crate) use diagnostic_from_parts;
 
-    /// The source cut around the labels, and the labels moved onto it;
-    /// `None` when every line near a label is short.
-    fn excerpt(inner: &dyn miette::Diagnostic) -> Option<(Excerpt, Vec<miette::LabeledSpan>)> {
-        let src = inner.source_code()?;
-        let labels: Vec<miette::LabeledSpan> = inner.labels()?.collect();
-        // The lines miette shows: one of context either side of each label.
-        let (mut lo, mut hi, mut first_line, mut name) = (usize::MAX, 0, 0, None);
-        for l in &labels {
-            let c = src.read_span(l.inner(), 1, 1).ok()?;
-            if c.span().offset() < lo {
-                lo = c.span().offset();
-                first_line = c.line();
-                name = c.name().map(str::to_string);
-            }
-            hi = hi.max(c.span().offset() + c.span().len());
-        }
-        if labels.is_empty() || hi < lo {
-            return None;
-        }
-        let region = src
-            .read_span(&SourceSpan::new(lo.into(), hi - lo), 0, 0)
-            .ok()?;
-        let data = region.data();
-        let base = region.span().offset();
-        if data
-            .split(|&c| c == b'\n')
-            .all(|l| l.len() <= MAX_SHOWN_LINE)
-        {
-            return None;
-        }
-        let text = String::from_utf8_lossy(data);
-        let starts: Vec<usize> = labels.iter().map(|l| l.offset()).collect();
-        let source = Excerpt::cut(&text, base, first_line, name, &starts);
-        let labels = labels
-            .iter()
-            .map(|l| {
-                let a = source.map(l.offset());
-                let b = source.map(l.offset() + l.len()).max(a);
-                miette::LabeledSpan::new(l.label().map(str::to_string), a, b - a)
-            })
-            .collect();
-        Some((source, labels))
+impl<'a> Parts<'a> {
+    pub(crate) fn code(&self) -> &'static str {
+        self.code
+    }
+    pub(crate) fn severity(&self) -> Severity {
+        self.severity
+    }
+    pub(crate) fn take_help(self) -> Option<Cow<'a, str>> {
+        self.help
+    }
+    pub(crate) fn source_code(&self) -> Option<Source<'a>> {
+        self.source
+    }
+    pub(crate) fn take_labels(self) -> Vec<Label> {
+        self.labels
+    }
+    pub(crate) fn take_related(self) -> Vec<&'a dyn Diagnostic> {
+        self.related
     }
 }
 
-/// The lines around a diagnostic's labels, each cut to at most
-/// [`MAX_SHOWN_LINE`] bytes (`…` marks a cut), with the map back to the
-/// file's offsets for line and column numbers.
-struct Excerpt {
-    text: String,
-    name: Option<String>,
-    /// 0-based line number of the first line in the file.
-    first_line: usize,
-    lines: Vec<ExcerptLine>,
-}
-
-struct ExcerptLine {
-    /// File offset of the line's start and of the first byte kept.
-    start: usize,
-    kept: usize,
-    kept_len: usize,
-    /// Offset in `text` of the line, and the length of the `…` before it.
-    at: usize,
-    mark: usize,
-}
-
-impl Excerpt {
-    fn cut(
-        text: &str,
-        base: usize,
-        first_line: usize,
-        name: Option<String>,
-        labels: &[usize],
-    ) -> Excerpt {
-        let mut out = String::new();
-        let mut lines = Vec::new();
-        let mut start = base;
-        for line in text.split_inclusive('\n') {
-            let body = line.strip_suffix('\n').unwrap_or(line);
-            let end = start + body.len();
-            // The window starts a little before the first label on the line:
-            // the label then sits near the left edge of the report.
-            let from = labels
-                .iter()
-                .copied()
-                .filter(|&o| o >= start && o <= end)
-                .min()
-                .map_or(0, |o| (o - start).saturating_sub(60));
-            let mut a = from.min(body.len());
-            while !body.is_char_boundary(a) {
-                a -= 1;
-            }
-            let mut b = (a + MAX_SHOWN_LINE).min(body.len());
-            while !body.is_char_boundary(b) {
-                b -= 1;
-            }
-            let at = out.len();
-            let mark = if a > 0 { "…".len() } else { 0 };
-            if a > 0 {
-                out.push('…');
-            }
-            out.push_str(&body[a..b]);
-            if b < body.len() {
-                out.push('…');
-            }
-            if line.len() > body.len() {
-                out.push('\n');
-            }
-            lines.push(ExcerptLine {
-                start,
-                kept: start + a,
-                kept_len: b - a,
-                at,
-                mark,
-            });
-            start += line.len();
-        }
-        Excerpt {
-            text: out,
-            name,
-            first_line,
-            lines,
+/// The bound that lets the command line see every [`Diagnostic`] as a
+/// `miette::Diagnostic` (its related problems included); nothing without
+/// the `cli` feature.
+mod bridge {
+    #[cfg(feature = "cli")]
+    pub trait Bridge {
+        fn as_miette(&self) -> &dyn miette::Diagnostic;
+    }
+    #[cfg(feature = "cli")]
+    impl<T: miette::Diagnostic> Bridge for T {
+        fn as_miette(&self) -> &dyn miette::Diagnostic {
+            self
         }
     }
-
-    /// The offset in `text` of file offset `o` (clamped into the kept part
-    /// of its line).
-    fn map(&self, o: usize) -> usize {
-        let i = self
-            .lines
-            .partition_point(|l| l.start <= o)
-            .saturating_sub(1);
-        let Some(l) = self.lines.get(i) else {
-            return 0;
-        };
-        let inside = o.clamp(l.kept, l.kept + l.kept_len) - l.kept;
-        l.at + l.mark + inside
-    }
-
-    /// The file column (0-based, in bytes as miette counts) of `text`
-    /// offset `e`.
-    fn column(&self, e: usize) -> usize {
-        let i = self.lines.partition_point(|l| l.at <= e).saturating_sub(1);
-        let Some(l) = self.lines.get(i) else {
-            return 0;
-        };
-        let inside = e.saturating_sub(l.at + l.mark).min(l.kept_len);
-        l.kept - l.start + inside
-    }
+    #[cfg(not(feature = "cli"))]
+    pub trait Bridge {}
+    #[cfg(not(feature = "cli"))]
+    impl<T: ?Sized> Bridge for T {}
 }
 
-impl miette::SourceCode for Excerpt {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let inner = self.text.read_span(span, before, after)?;
-        let column = if before == 0 {
-            self.column(span.offset())
-        } else {
-            inner.column()
-        };
-        let (data, at, line) = (inner.data(), *inner.span(), inner.line() + self.first_line);
-        Ok(Box::new(match &self.name {
-            Some(n) => miette::MietteSpanContents::new_named(
-                n.clone(),
-                data,
-                at,
-                line,
-                column,
-                inner.line_count(),
-            ),
-            None => miette::MietteSpanContents::new(data, at, line, column, inner.line_count()),
-        }))
-    }
-}
-
-impl std::fmt::Debug for Trimmed<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.inner, f)
-    }
-}
-impl std::fmt::Display for Trimmed<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.message {
-            Some(m) => f.write_str(m),
-            None => std::fmt::Display::fmt(self.inner, f),
-        }
-    }
-}
-impl std::error::Error for Trimmed<'_> {}
-
-impl miette::Diagnostic for Trimmed<'_> {
-    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.inner.code()
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        self.inner.severity()
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        match &self.help {
-            Some(h) => Some(Box::new(h)),
-            None => self.inner.help(),
-        }
-    }
-    fn url<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.inner.url()
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        match &self.excerpt {
-            Some((source, _)) => Some(source),
-            None => self.inner.source_code(),
-        }
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        match &self.excerpt {
-            Some((_, labels)) => Some(Box::new(labels.iter().cloned())),
-            None => self.inner.labels(),
-        }
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
-        // Related diagnostics, if the inner one has any: `related` itself
-        // holds them all, cut or not.
-        self.inner.related().is_some().then_some(())?;
-        Some(Box::new(self.related.iter().map(|r| match r {
-            Related::Trimmed(t) => &**t as &dyn miette::Diagnostic,
-            Related::Plain(d) => *d,
-        })))
-    }
-    fn diagnostic_source(&self) -> Option<&dyn miette::Diagnostic> {
-        self.inner.diagnostic_source()
-    }
+/// The `miette::Diagnostic` of a library diagnostic, for the command line.
+#[cfg(feature = "cli")]
+pub(crate) fn as_miette(d: &dyn Diagnostic) -> &dyn miette::Diagnostic {
+    d.as_miette()
 }
 
 /// Whether `c` could steer a terminal: C0 and C1 controls and DEL, except

@@ -105,12 +105,14 @@
 //! ```
 //!
 //! The crate's features: `cli` (on by default) builds the `senet` binary
-//! and pulls in clap, clap_complete, indicatif and miette's graphical
-//! renderer; `png` (part of `cli`) adds [`picture`]'s PNG output through
-//! resvg. A library user who needs neither depends on
-//! `senet = { version = "0.1", default-features = false }`: the errors are
-//! still [`miette::Diagnostic`]s with spans, codes and help, for the
-//! caller to render.
+//! and pulls in clap, clap_complete, indicatif and miette with its
+//! graphical renderer; `png` (part of `cli`) adds [`picture`]'s PNG output
+//! through resvg. A library user who needs neither depends on
+//! `senet = { version = "0.1", default-features = false }`, which builds
+//! none of them: every error still says its stable code, severity, help
+//! and labelled spans into its source through [`diag::Diagnostic`], for
+//! the caller to render (with `cli`, each is also a `miette::Diagnostic`
+//! that says the same).
 
 pub mod analysis;
 /// The `senet` command line. Not part of the library's API: it exists for

@@ -271,8 +271,11 @@ fn play_one(
     // A game ends only when a side has no piece on the board (and none in
     // hand or in the queue): that test, one comparison per side, spares
     // the full one (which counts pieces) on every other unit.
-    let over =
-        |pos: &Position| ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0)) && rules.game_over(pos);
+    // A turn limit (LK-19) ends a game with pieces on the board.
+    let limit = rules.end.turn_limit.is_some();
+    let over = |pos: &Position| {
+        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | limit) && rules.game_over(pos)
+    };
     while count < max_units && !over(&pos) {
         let side = pos.to_move;
         let player = players[side.index()];

@@ -33,6 +33,7 @@ macro_rules! errln {
 pub mod analyze;
 pub mod best;
 pub mod board;
+mod bridge;
 pub mod check;
 pub mod compare;
 mod complete;
@@ -45,6 +46,7 @@ pub mod replace;
 pub mod replay;
 pub mod rules;
 pub mod simulate;
+mod trimmed;
 
 use crate::notation::replay::{Finding, Severity};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -339,9 +341,9 @@ pub fn render(diag: &dyn miette::Diagnostic) -> String {
 
 /// Renders a diagnostic at a fixed width of 100 columns, with or without
 /// colour. Very long source lines are cut around the labels first
-/// ([`crate::diag::Trimmed`]): any span renders.
+/// ([`trimmed::Trimmed`]): any span renders.
 pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
-    let trimmed = crate::diag::Trimmed::new(diag);
+    let trimmed = trimmed::Trimmed::new(diag);
     let diag: &dyn miette::Diagnostic = match &trimmed {
         Some(t) => t,
         None => diag,

@@ -6,9 +6,8 @@
 
 use crate::diag::{SourceFile, Span};
 use crate::rules::{RuleError, RulesError};
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::{Diagnostic, LabeledSpan};
 use std::fmt as sfmt;
-use std::sync::Arc;
 
 /// The options of a command line as written, and where each option name
 /// stands in that text.
@@ -87,7 +86,7 @@ impl GivenOptions {
             .map(|error| {
                 let report = OptionReport {
                     error,
-                    src: self.src.named(),
+                    src: self.src.clone(),
                     span: self.span_for(error),
                     rules: rule_set_name(e.file()),
                 };
@@ -125,7 +124,7 @@ fn rule_set_name(file: &str) -> String {
 /// One refused option, shown in the options as written.
 struct OptionReport<'e> {
     error: &'e RuleError,
-    src: NamedSource<Arc<str>>,
+    src: SourceFile,
     span: Option<Span>,
     /// The rule file whose options these are.
     rules: String,

@@ -27,9 +27,11 @@ pub struct SimulateArgs {
     /// Threads (default: every core; at most 256).
     #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
-    /// Stop a game after this many units, with result `*` (1 to 1,000,000).
-    #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
-    pub max_units: usize,
+    /// Stop a game after this many units, with result `*` (1 to 1,000,000;
+    /// default 2,000, or 1,000,000 for rule sets whose games end by a turn
+    /// limit).
+    #[arg(long, value_parser = super::unit_cap)]
+    pub max_units: Option<usize>,
     /// The players: one for both sides, or `WHITE,BLACK`; each `random`,
     /// `greedy` or `expectimax[:DEPTH]`.
     #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "random")]
@@ -261,7 +263,14 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         games: args.games,
         seed: args.seed,
         threads,
-        max_units: args.max_units,
+        // A rule set with a turn limit ends every game by itself (LK-19).
+        max_units: args
+            .max_units
+            .unwrap_or(if rules.end().turn_limit.is_some() {
+                1_000_000
+            } else {
+                2000
+            }),
         keep_units: args.out.is_some(),
     };
     use std::io::IsTerminal;

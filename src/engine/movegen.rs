@@ -81,6 +81,8 @@ pub enum Forbid {
     Halfway,
     /// A piece leaves without a throw first (`bear off without a throw`).
     BearOffDue,
+    /// A piece a lock moved out binds its owner's ply (LK-12).
+    Released,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -208,7 +210,8 @@ impl Ruleset {
     ///
     /// The stages, in order, each in its construct's module:
     /// 1. a missed turn (R-10; `squares`);
-    /// 2. a piece on a lock square (B-12; `lock`);
+    /// 2. a piece a lock moved out (LK-12), or one on a lock square (B-12;
+    ///    `lock`);
     /// 3. an opening that wants another throw (K-5, K-7; `opening`);
     /// 4. a starting throw still due (KD-10; `opening`);
     /// 5. one direction per turn (PC-4; `movement`);
@@ -352,6 +355,7 @@ impl Ruleset {
         let quiet = !(pos.skip[side] & !pos.extra)
             & (pos.pieces[side].0 & f.held == 0)
             & pos.bound.is_none()
+            & pos.marked.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));
         // An opening binds the first turn of a side only.
         quiet && !(f.opening && (self.start_throw_due(pos) || self.opening_rule(pos).is_some()))
@@ -377,6 +381,14 @@ impl Ruleset {
         }
         // A bear-off without a throw due first.
         if self.auto_off_stage::<WHY>(pos, why) {
+            return None;
+        }
+
+        // A piece a lock moved out: it alone moves (LK-12).
+        if let Some(m) = pos.marked
+            && me.contains(m)
+        {
+            self.marked_stage::<WHY>(pos, throw, m, out, why);
             return None;
         }
 
@@ -421,7 +433,8 @@ impl Ruleset {
         let len = self.board.len;
         let off = self.board.off();
         let square = &self.squares[from as usize];
-        let extra_mark = self.throws.gives_extra(throw);
+        let extra_mark =
+            self.throws.gives_extra(throw) | (dir == Dir::Backward && self.movement.backward_extra);
         let refuse = |to: u8, forbid| Err((Refusal { from, to, forbid }, None));
         if self.movement.setup_guard && self.guarded(pos, from) {
             return refuse(from, Forbid::Guard);

@@ -162,7 +162,11 @@ impl Ruleset {
                     .iter()
                     .find_map(|s| self.squares[s as usize].lock.as_ref());
                 ends_turn = if let Some(lock) = locked {
-                    lock.fail_ends_turn || !unit.extra_mark
+                    // LK-14: a refused exit is a forced pass, whose extra
+                    // throw the generator marked as forced passes keep it.
+                    let refused_exit =
+                        lock.refused_exit_passes && lock.exit_throws & (1 << unit.throw) != 0;
+                    (lock.fail_ends_turn && !refused_exit) || !unit.extra_mark
                 } else if had_bound {
                     self.turn.bound_pass_ends_turn || !unit.extra_mark
                 } else if forced {
@@ -170,6 +174,13 @@ impl Ruleset {
                 } else {
                     !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
                 };
+                // LK-15: the starting throw ends the wait when it is thrown,
+                // passed or not.
+                if self.movement.start_throw_counted
+                    && self.movement.start_throw == Some(unit.throw)
+                {
+                    p.waiting[me] = false;
+                }
             }
             UnitKind::Move => {
                 let entering = unit.from == 0;
@@ -188,6 +199,17 @@ impl Ruleset {
                 }
                 p.bound = None;
                 p.waiting[me] = false;
+                // LK-12: the mark ends when its piece leaves its square or
+                // is swapped off it; a lock's move out makes a new one.
+                if p.marked.is_some_and(|m| m == unit.from || m == unit.to) {
+                    p.marked = None;
+                }
+                if let Some(lock) = &self.squares[unit.from as usize].lock
+                    && lock.binds_next
+                    && !unit.off
+                {
+                    p.marked = Some(unit.to);
+                }
                 let first = unit.first_part();
                 let mut landed = self.play_part(p, &mut fx, &first, unit.throw);
                 if let Some(second) = &unit.split {
@@ -400,7 +422,7 @@ impl Ruleset {
         // mispredicted about as often as not.
         let f = &self.tables;
         let me = pos.pieces[pos.to_move.index()].0;
-        let pos_ok = pos.queue.is_empty() & (me & f.lock.squares == 0);
+        let pos_ok = pos.queue.is_empty() & (me & f.lock.squares == 0) & pos.marked.is_none();
         match unit.kind {
             UnitKind::Move => {
                 let to = 1u64 << (unit.to & 63);
@@ -414,7 +436,8 @@ impl Ruleset {
                     & (me & (1u64 << (unit.from & 63)) != 0)
                     & (unit.off | (landing & to != 0))
             }
-            UnitKind::Pass => pos_ok & pos.bound.is_none(),
+            // A pass may end a starting throw's wait (LK-15).
+            UnitKind::Pass => pos_ok & pos.bound.is_none() & !pos.waiting[pos.to_move.index()],
             _ => false,
         }
     }
@@ -541,6 +564,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         skip: _,  // set by a landing on `miss_squares`
         queue: _, // empty for plain units
         waiting: _,
+        marked: _, // plain units are played only without a mark
         turn: _,
         arrived: _,
         hand: _,    // entries are played by the general `play`; counted for the win

@@ -102,6 +102,10 @@ pub struct Position {
     /// That side has not yet made its first move and still needs its
     /// starting throw (KD-10 Starting Throw), `[white, black]`.
     pub waiting: [bool; 2],
+    /// A piece moved out of a lock that binds its owner's next ply: its
+    /// square (the owner is the side whose piece stands there). The mark
+    /// ends when the piece leaves the square or is swapped off it.
+    pub marked: Option<u8>,
     /// The number of the turn the side to move is in or about to start.
     pub turn: u32,
     /// Squares that the side to move's pieces reached during the current
@@ -143,7 +147,8 @@ impl Position {
             bound: None,
             skip: [false, false],
             queue: Queue::default(),
-            waiting: [rules.movement.start_throw.is_some(); 2],
+            waiting: Side::BOTH.map(|s| rules.movement.start_throw_due_for(s)),
+            marked: None,
             turn: 1,
             arrived: SquareSet::EMPTY,
             hand: Side::BOTH.map(|s| {

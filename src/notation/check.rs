@@ -151,7 +151,12 @@ pub fn check_game(
                 )
                 .label("result")
                 .help("write `1/2-1/2` here and in the Result tag: the game ended with no winner");
-                findings.push(with_goal(f, &rules));
+                // LK-19: the turn limit drew it.
+                findings.push(if rules.turn_limit_reached(&end) {
+                    f.clause(&rules.end.turn_limit_clause)
+                } else {
+                    with_goal(f, &rules)
+                });
             }
             (ResultToken::WhiteWins | ResultToken::BlackWins, false, _) if !abandoned => {
                 let c = claimed_winner(game.result);

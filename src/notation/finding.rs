@@ -120,13 +120,8 @@ impl Serialize for Code {
     }
 }
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+/// How serious a finding is: the one severity of every diagnostic.
+pub use crate::diag::Severity;
 
 /// One problem found in a game record, with everything a reader needs to
 /// understand it without the rules at hand.

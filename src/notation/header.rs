@@ -354,7 +354,7 @@ fn load_problem(
         // Options named twice, or that contradict each other: the rule
         // file's words for it, at the tag.
         let first = &e.errors()[0];
-        let help = miette::Diagnostic::help(first)
+        let help = crate::diag::Diagnostic::help(first)
             .map(|h| format!("{h}\n"))
             .unwrap_or_default();
         return Some(

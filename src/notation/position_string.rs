@@ -8,8 +8,8 @@
 //! a position can arise under a rule set is judged by the header and the
 //! replay, not here.
 
+use crate::diag::Span;
 use crate::engine::{Heading, Origin, Position, Queue, Side, SquareSet};
-use miette::Diagnostic;
 use std::fmt;
 
 /// The help of every diagnostic about a position string.
@@ -178,6 +178,7 @@ impl Position {
         let mut skip = [false, false];
         let mut queue = Queue::default();
         let mut waiting = [false, false];
+        let mut marked = None;
         let mut hand = [0u8, 0];
         let mut heading = Heading::Any;
         let mut held = false;
@@ -228,6 +229,16 @@ impl Position {
                             }
                         }
                     }
+                    _ if flag.starts_with("mark:") => match flag[5..].parse::<u8>() {
+                        Ok(s) if (1..=len).contains(&s) => marked = Some(s),
+                        _ => {
+                            return Err(err(
+                                format!("`{flag}`: mark takes a square 1..{len}"),
+                                at,
+                                flag.len(),
+                            ));
+                        }
+                    },
                     _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
                         Ok(s) if (1..=len).contains(&s) => bound = Some(s),
                         _ => {
@@ -334,6 +345,7 @@ impl Position {
             skip,
             queue,
             waiting,
+            marked,
             turn,
             arrived: SquareSet::EMPTY,
             hand,
@@ -405,6 +417,9 @@ impl Position {
         if self.waiting[1] {
             flags.push("wait:b".into());
         }
+        if let Some(m) = self.marked {
+            flags.push(format!("mark:{m}"));
+        }
         if self.hand != [0, 0] {
             flags.push(format!("hand:{}-{}", self.hand[0], self.hand[1]));
         }
@@ -446,20 +461,12 @@ impl fmt::Display for Position {
 
 /// A bad position string given on the command line (`senet moves
 /// --position`), with the string as its source.
-#[derive(Debug, thiserror::Error, Diagnostic)]
+#[derive(Debug, thiserror::Error)]
 #[error("bad position string: {message}")]
-#[diagnostic(
-    code(senet::position),
-    help(
-        "a position string is `<30 squares as 3 groups of 10> <w|b> <W-B off> <state> <turn>`, e.g. `WBWBWBWBWB/10/10 w 0-0 - 1`"
-    )
-)]
 pub struct PositionArgError {
     message: String,
-    #[source_code]
     src: String,
-    #[label("here")]
-    span: miette::SourceSpan,
+    span: Span,
 }
 
 impl PositionArgError {
@@ -467,10 +474,20 @@ impl PositionArgError {
         PositionArgError {
             message: e.message.clone(),
             src: text.to_string(),
-            span: (e.at, e.len).into(),
+            span: Span::new(e.at, e.at + e.len),
         }
     }
+
+    /// What the error says beyond its message ([`crate::diag::Diagnostic`]).
+    fn parts(&self) -> crate::diag::Parts<'_> {
+        crate::diag::Parts::new("senet::position")
+            .text(&self.src)
+            .label(self.span, "here")
+            .help(POSITION_HELP)
+    }
 }
+
+crate::diag::diagnostic_from_parts!(PositionArgError);
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 //!   only the game being read: memory is bounded by the largest game, not by
 //!   the file. Spans stay offsets into the whole file, and
 //!   [`StreamReader::source`] gives the text of the last game as a
-//!   [`GameSource`] that miette renders with the file's line numbers.
+//!   [`GameSource`] that diagnostics render with the file's line numbers.
 //!
 //! After a syntax error both skip to the next line that starts with `[` and
 //! follows a blank line or a line ending in a result token, so that one
@@ -22,31 +22,49 @@ use super::syntax::*;
 use std::io::BufRead;
 
 /// A record that does not have the shape of SGN 1.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
-#[diagnostic(code(senet::sgn::syntax))]
 pub struct SyntaxError {
     pub message: String,
     /// Where, as a byte range into the file.
-    #[label("{label}")]
     pub span: Span,
     pub label: String,
-    #[help]
     pub help: Option<String>,
     /// 1-based number of the game in its file.
     pub game: usize,
 }
 
+impl SyntaxError {
+    /// What the error says beyond its message ([`Diagnostic`](crate::diag::Diagnostic)):
+    /// its spans are offsets into the text that was read, which the caller
+    /// has.
+    fn parts(&self) -> crate::diag::Parts<'_> {
+        crate::diag::Parts::new("senet::sgn::syntax")
+            .label(self.span, &self.label)
+            .help_if(self.help.as_ref())
+    }
+}
+
 /// What a [`StreamReader`] can fail with.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     #[error(transparent)]
-    #[diagnostic(transparent)]
     Syntax(#[from] SyntaxError),
     #[error("cannot read the file: {0}")]
-    #[diagnostic(code(senet::io))]
     Io(#[from] std::io::Error),
 }
+
+impl ReadError {
+    /// What the error says beyond its message: a syntax error's own.
+    fn parts(&self) -> crate::diag::Parts<'_> {
+        match self {
+            ReadError::Syntax(e) => e.parts(),
+            ReadError::Io(_) => crate::diag::Parts::new("senet::io"),
+        }
+    }
+}
+
+crate::diag::diagnostic_from_parts!(SyntaxError, ReadError);
 
 /// The games of an in-memory SGN text, in order, with every syntax error in
 /// its place: `Reader::new(text).games()`.
@@ -161,32 +179,6 @@ impl GameSource {
         let local = offset.saturating_sub(self.offset).min(self.text.len());
         let (line, col) = crate::diag::line_col(&self.text, local);
         (line + self.line, col)
-    }
-}
-
-impl miette::SourceCode for GameSource {
-    fn read_span<'a>(
-        &'a self,
-        span: &miette::SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let start = span
-            .offset()
-            .checked_sub(self.offset)
-            .ok_or(miette::MietteError::OutOfBounds)?;
-        let local = miette::SourceSpan::new(start.into(), span.len());
-        let inner = self
-            .text
-            .read_span(&local, context_lines_before, context_lines_after)?;
-        let at = inner.span().offset() + self.offset;
-        Ok(Box::new(miette::MietteSpanContents::new(
-            inner.data(),
-            miette::SourceSpan::new(at.into(), inner.span().len()),
-            inner.line() + self.line,
-            inner.column(),
-            inner.line_count(),
-        )))
     }
 }
 

@@ -393,6 +393,23 @@ impl<'r, 'v> Replayer<'r, 'v> {
         // While both sides have a piece on the board neither has 0 pieces in
         // play, so the game is not over under either goal: the full test is
         // needed only once a side's board is empty.
+        // LK-19: a game that ran into its turn limit is over with pieces on
+        // the board.
+        if rules.turn_limit_reached(p) {
+            let f = Finding::error(
+                Code::AfterEnd,
+                format!(
+                    "the game is already over: {} turns have been played, and the game is drawn",
+                    rules.end.turn_limit.unwrap_or(0)
+                ),
+                u.span,
+            )
+            .label("unit after the end of the game")
+            .help("remove the units after the turn limit, and write the result `1/2-1/2`")
+            .clause(&rules.end.turn_limit_clause);
+            self.report(self.context(f, p, var));
+            return false;
+        }
         if (p.pieces[0].is_empty() || p.pieces[1].is_empty()) && rules.game_over(p) {
             let f = match rules.end.goal {
                 crate::engine::Goal::BearOffAll => Finding::error(
@@ -707,7 +724,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
             self.report(f);
             return Err(());
         }
-        if u.plus && !throws.gives_extra(v) {
+        // A backward move may give another throw whatever its value.
+        let backward_plus = rules.movement.backward_extra
+            && matches!(u.body, UnitBody::Move { from, to: Target::Square(to), .. } if to < from);
+        if u.plus && !throws.gives_extra(v) && !backward_plus {
             let f = Finding::error(
                 Code::ExtraMark,
                 format!("`+` marks a throw that gives another throw, and {v} does not"),
@@ -914,6 +934,9 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
     if actual.waiting != asserted.waiting {
         parts.push("the starting throw still due (`wait:`) differs".into());
     }
+    if actual.marked != asserted.marked {
+        parts.push("the piece a lock's move marked (`mark:`) differs".into());
+    }
     if (actual.extra, actual.bound, actual.skip, actual.queue)
         != (
             asserted.extra,
@@ -938,6 +961,13 @@ fn describe_difference(actual: &Position, asserted: &Position, len: u8) -> Strin
 /// pieces`; under [`Goal::MostBorneOff`](crate::engine::Goal::MostBorneOff), the counts (BL-7).
 pub fn ending(rules: &Ruleset, end: &Position) -> String {
     let [w, b] = end.off;
+    // LK-19: the turn limit ended the game.
+    if rules.turn_limit_reached(end) {
+        return format!(
+            "{} turns have been played, the turn limit",
+            rules.end.turn_limit.unwrap_or(0)
+        );
+    }
     match (rules.end.goal, rules.winner(end)) {
         (crate::engine::Goal::BearOffAll, Some(s)) => format!("{s} bore off all its pieces"),
         (crate::engine::Goal::MostBorneOff, Some(s)) => {

@@ -115,6 +115,12 @@ pub enum LockPart {
     ReleaseMissesTurn,
     /// `pass allowed` (HK-2): the `otherwise` move may be passed instead.
     PassAllowed,
+    /// `no extra throw` (LK-6): no ply of the lock gives another throw.
+    NoExtra,
+    /// `moved piece binds next ply` (LK-12).
+    BindsNextPly,
+    /// `refused exit passes` (LK-14).
+    RefusedExitPasses,
 }
 
 /// What a square does (`at 27: ...`).
@@ -179,6 +185,8 @@ pub struct PredNode {
 pub struct BlockadeAst {
     pub length: Spanned<u32>,
     pub of: crate::engine::BlockadeKind,
+    /// `where runs count`: only pieces where runs count form it.
+    pub where_runs: bool,
 }
 
 /// The statement of a declaration.
@@ -214,6 +222,8 @@ pub enum DeclKind {
         any: bool,
     },
     OneDirection,
+    /// `backward move gives extra throw`.
+    BackwardExtra,
     /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
     LastPiece {
         from: SquareSetAst,
@@ -275,12 +285,15 @@ pub enum DeclKind {
     },
     /// `draw when last bear off gives extra throw` (LJ-9).
     DrawOnExtra,
+    /// `draw after N turns` (LK-19).
+    TurnLimit(Spanned<u32>),
     /// `lost rest holds extra throw for next full throw`.
     HeldExtra,
     /// `pass when no move but entering`.
     PassBesideEntry,
     BearOffVoluntary,
-    StartThrow(Spanned<u32>),
+    /// `first move needs throw N [for SIDE] [, counted when thrown]`.
+    StartThrow(Spanned<u32>, Option<Side>, bool),
     Score(Option<Vec<Spanned<u32>>>),
     /// `drop ...`: removes an inherited declaration.
     Drop(DropTarget),

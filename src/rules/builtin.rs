@@ -78,6 +78,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         Group::Source,
     ),
     (
+        "gym-senet-kendall",
+        include_str!("../../rules/gym-senet-kendall.senet"),
+        true,
+        Group::Program,
+    ),
+    (
         "horolsky-kendall",
         include_str!("../../rules/horolsky-kendall.senet"),
         true,
@@ -98,6 +104,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
     (
         "ludii-jequier",
         include_str!("../../rules/ludii-jequier.senet"),
+        true,
+        Group::Program,
+    ),
+    (
+        "ludii-kendall",
+        include_str!("../../rules/ludii-kendall.senet"),
         true,
         Group::Program,
     ),

@@ -2,24 +2,17 @@
 //! I/O failure, or every problem found in one run ([`RuleError`], each with
 //! its source file, a labelled span, a stable code and a concrete help).
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
-use std::sync::Arc;
+use crate::diag::{Diagnostic, Parts, SourceFile, Span};
 use thiserror::Error;
-
-type Src = NamedSource<Arc<str>>;
 
 /// The most errors of one rule file that are kept and shown.
 pub const MAX_SHOWN_ERRORS: usize = 100;
 
 /// The result of loading a rule file that did not compile.
-#[derive(Debug, Error, Diagnostic)]
+#[derive(Debug, Error)]
 pub enum RulesError {
     /// The rule file could not be read (exit code 2 in the CLI).
     #[error("cannot read rule file `{path}`: {reason}")]
-    #[diagnostic(
-        code(senet::rules::io),
-        help("{guess}give a built-in rule set ({builtins}) or the path of a .senet file")
-    )]
     Io {
         path: String,
         reason: String,
@@ -31,12 +24,6 @@ pub enum RulesError {
     /// A rule file named by a record that may be read but cannot serve:
     /// not a regular file, larger than the cap, or not text.
     #[error("cannot use rule file `{path}`: {reason}")]
-    #[diagnostic(
-        code(senet::rules::unusable),
-        help(
-            "a rule file named by a record is a regular text file of the rules language; see `senet check --help` for --max-rule-file-bytes"
-        )
-    )]
     Unusable { path: String, reason: String },
     /// The rule file (or a file it extends) has problems: all of them, or
     /// the first [`MAX_SHOWN_ERRORS`] of a file that has more (each shown
@@ -48,7 +35,6 @@ pub enum RulesError {
         warnings_count(*warnings),
         if *count + *warnings > errors.len() { format!(" (the first {} shown)", errors.len()) } else { String::new() }
     )]
-    #[diagnostic(code(senet::rules::invalid))]
     Invalid {
         file: String,
         /// The errors found (warnings not counted).
@@ -58,22 +44,49 @@ pub enum RulesError {
         warnings: usize,
         /// Errors and warnings, in the order of the files of the chain
         /// (base first) and of the lines in each file.
-        #[related]
         errors: Vec<RuleError>,
     },
 }
 
 /// The warnings of a rule file that compiles (`rules check`): dead values.
-#[derive(Debug, Error, Diagnostic)]
+#[derive(Debug, Error)]
 #[error("rule file `{file}` has {} {}", warnings.len(), if warnings.len() == 1 { "warning" } else { "warnings" })]
-#[diagnostic(code(senet::rules::warnings), severity(Warning))]
 pub struct RuleWarnings {
     pub file: String,
     /// In the order of the files of the chain (base first) and of the
     /// lines in each file.
-    #[related]
     pub warnings: Vec<RuleError>,
 }
+
+impl RulesError {
+    /// What the error says beyond its message ([`Diagnostic`]).
+    fn parts(&self) -> Parts<'_> {
+        match self {
+            RulesError::Io {
+                builtins, guess, ..
+            } => Parts::new("senet::rules::io").help(format!(
+                "{guess}give a built-in rule set ({builtins}) or the path of a .senet file"
+            )),
+            RulesError::Unusable { .. } => Parts::new("senet::rules::unusable").help(
+                "a rule file named by a record is a regular text file of the rules language; see `senet check --help` for --max-rule-file-bytes",
+            ),
+            RulesError::Invalid { errors, .. } => {
+                Parts::new("senet::rules::invalid").related(errors)
+            }
+        }
+    }
+}
+
+impl RuleWarnings {
+    /// What the warnings say beyond their message ([`Diagnostic`]).
+    fn parts(&self) -> Parts<'_> {
+        Parts::new("senet::rules::warnings")
+            .warning()
+            .related(&self.warnings)
+    }
+}
+
+crate::diag::diagnostic_from_parts!(RulesError, RuleWarnings, RuleError);
 
 fn warnings_count(n: usize) -> String {
     match n {
@@ -124,82 +137,56 @@ impl RulesError {
 }
 
 /// One problem in a rule file.
-#[derive(Debug, Error, Diagnostic)]
+#[derive(Debug, Error)]
 pub enum RuleError {
     #[error("syntax error: expected {expected}, found {found}")]
-    #[diagnostic(code(senet::rules::syntax))]
     Syntax {
-        #[source_code]
-        src: Src,
-        #[label("{label}")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         label: String,
         expected: String,
         found: String,
-        #[help]
         help: String,
     },
 
     #[error("square {square} is not on the board")]
-    #[diagnostic(code(senet::rules::unknown_square), help("{help}"))]
     UnknownSquare {
-        #[source_code]
-        src: Src,
-        #[label("no square {square}")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         square: u32,
         help: String,
     },
 
     #[error("no house is named `{name}`")]
-    #[diagnostic(code(senet::rules::unknown_house), help("{help}"))]
     UnknownHouse {
-        #[source_code]
-        src: Src,
-        #[label("unknown house")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         name: String,
         help: String,
     },
 
     #[error("duplicate declaration: {what}")]
-    #[diagnostic(
-        code(senet::rules::duplicate),
-        help(
-            "keep one of them; to change a declaration of the file you extend, declare it once here (it replaces the other)"
-        )
-    )]
     Duplicate {
-        #[source_code]
-        src: Src,
-        #[label("declared again here")]
-        span: SourceSpan,
-        #[label("first declared here")]
-        first: SourceSpan,
+        src: SourceFile,
+        span: Span,
+        first: Span,
         what: String,
     },
 
     #[error("{what}")]
-    #[diagnostic(code(senet::rules::conflict), help("{help}"))]
     Conflict {
-        #[source_code]
-        src: Src,
-        #[label("{label}")]
-        span: SourceSpan,
-        #[label("conflicts with this")]
-        other: Option<SourceSpan>,
+        src: SourceFile,
+        span: Span,
+        other: Option<Span>,
         what: String,
         label: String,
         help: String,
     },
 
     #[error("unknown option `{name}`")]
-    #[diagnostic(code(senet::rules::unknown_option), help("{help}"))]
     UnknownOption {
-        #[source_code]
-        src: Src,
-        #[label("no such option")]
-        span: Option<SourceSpan>,
+        src: SourceFile,
+        span: Option<Span>,
         name: String,
         help: String,
     },
@@ -207,54 +194,26 @@ pub enum RuleError {
     /// A file read for a record that does not parse: its text is not shown,
     /// since it may be any file at all.
     #[error("`{name}` is not a rule file: its text does not follow the rules language")]
-    #[diagnostic(
-        code(senet::rules::not_rule_file),
-        help("to see where it goes wrong, run `senet rules check` on the file yourself")
-    )]
     NotRuleFile { name: String },
 
     #[error("the chain of `extends` is longer than {limit} files")]
-    #[diagnostic(
-        code(senet::rules::extends_chain),
-        help(
-            "a rule file may build on at most {limit} files through `extends`; extend a file nearer the base"
-        )
-    )]
     ChainTooLong {
-        #[source_code]
-        src: Src,
-        #[label("one file too many")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         limit: usize,
     },
 
     #[error("rule files extend each other in a cycle: {chain}")]
-    #[diagnostic(
-        code(senet::rules::overlay_cycle),
-        help(
-            "a rule file may not extend itself, directly or through other files; remove one `extends`"
-        )
-    )]
     OverlayCycle {
-        #[source_code]
-        src: Src,
-        #[label("this closes the cycle")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         chain: String,
     },
 
     #[error("cannot extend `{spec}`: {reason}")]
-    #[diagnostic(
-        code(senet::rules::unknown_base),
-        help(
-            "{guess}extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
-        )
-    )]
     UnknownBase {
-        #[source_code]
-        src: Src,
-        #[label("not found")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         spec: String,
         reason: String,
         builtins: String,
@@ -263,114 +222,70 @@ pub enum RuleError {
     },
 
     #[error("square {square} is in both setups")]
-    #[diagnostic(
-        code(senet::rules::setup_overlap),
-        help("one piece per square: take square {square} out of one of the two setups")
-    )]
     SetupOverlap {
-        #[source_code]
-        src: Src,
-        #[label("{side} setup")]
-        span: SourceSpan,
-        #[label("{other_side} setup")]
-        other: Option<SourceSpan>,
+        src: SourceFile,
+        span: Span,
+        other: Option<Span>,
         square: u8,
         side: String,
         other_side: String,
     },
 
     #[error("the {side} setup has {count} {}, but there are {pieces} pieces per side", if *count == 1 { "square" } else { "squares" })]
-    #[diagnostic(
-        code(senet::rules::setup_count),
-        help("list exactly {pieces} squares, or change `pieces {pieces} per side`")
-    )]
     SetupCount {
-        #[source_code]
-        src: Src,
-        #[label("{count} {}", if *count == 1 { "square" } else { "squares" })]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         side: String,
         count: usize,
         pieces: u8,
     },
 
     #[error("the throw map gives no value for {missing} marked {}", if missing == "1" { "side" } else { "sides" })]
-    #[diagnostic(
-        code(senet::rules::throw_map_incomplete),
-        help(
-            "with {sticks} sticks, give a value for every count of marked sides from 0 to {sticks}, e.g. `{example}`"
-        )
-    )]
     ThrowMapIncomplete {
-        #[source_code]
-        src: Src,
-        #[label("no value for {missing}")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         missing: String,
         sticks: u32,
         example: String,
     },
 
     #[error("{what}")]
-    #[diagnostic(code(senet::rules::throw_map_range), help("{help}"))]
     ThrowMapRange {
-        #[source_code]
-        src: Src,
-        #[label("{label}")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         what: String,
         label: String,
         help: String,
     },
 
     #[error("the rule set does not say {what}")]
-    #[diagnostic(
-        code(senet::rules::missing),
-        help("add a declaration such as `{example}`")
-    )]
     Missing {
-        #[source_code]
-        src: Src,
-        #[label("in this file")]
-        span: Option<SourceSpan>,
+        src: SourceFile,
+        span: Option<Span>,
         what: String,
         example: String,
     },
 
     #[error("{what}")]
-    #[diagnostic(code(senet::rules::value), help("{help}"))]
     BadValue {
-        #[source_code]
-        src: Src,
-        #[label("{label}")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         what: String,
         label: String,
         help: String,
     },
 
     #[error("`drop` removes nothing: nothing declares {what} before it")]
-    #[diagnostic(
-        code(senet::rules::drops_nothing),
-        help(
-            "a `drop` removes a declaration of the extended file (or, in an option, one of the file or another option); check the words after `drop` and what the base declares with `senet rules show BASE`"
-        )
-    )]
     DropsNothing {
-        #[source_code]
-        src: Src,
-        #[label("nothing to drop")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         what: String,
     },
 
     #[error("{what}{}", cited(clause))]
-    #[diagnostic(code(senet::rules::never_thrown), severity(Warning), help("{help}"))]
     NeverThrown {
-        #[source_code]
-        src: Src,
-        #[label("never thrown")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         what: String,
         clause: String,
         help: String,
@@ -380,44 +295,22 @@ pub enum RuleError {
         "pieces enter from the hand, but no piece is ever in hand{}",
         cited(clause)
     )]
-    #[diagnostic(
-        code(senet::rules::entry_without_hand),
-        severity(Warning),
-        help(
-            "no side starts in hand (`setup white in hand`) and no square sends a piece back to the hand; remove the entry rule or declare a hand"
-        )
-    )]
     EntryWithoutHand {
-        #[source_code]
-        src: Src,
-        #[label("enters nothing")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         clause: String,
     },
 
     #[error("house `{name}` (square {square}) is never used{}", cited(clause))]
-    #[diagnostic(
-        code(senet::rules::unused_house),
-        severity(Warning),
-        help(
-            "no square rule, target or protection names square {square}, by number or as `{name}`; give it a rule (`at {name}: ...`) or remove it"
-        )
-    )]
     UnusedHouse {
-        #[source_code]
-        src: Src,
-        #[label("declared here, used nowhere")]
-        span: SourceSpan,
+        src: SourceFile,
+        span: Span,
         name: String,
         square: u32,
         clause: String,
     },
 
     #[error("options `{first}` and `{second}` contradict each other: both decide {what}")]
-    #[diagnostic(
-        code(senet::rules::option_conflict),
-        help("select one of `{first}` and `{second}`")
-    )]
     OptionConflict {
         first: String,
         second: String,
@@ -425,19 +318,211 @@ pub enum RuleError {
     },
 
     #[error("option `{name}` is selected twice")]
-    #[diagnostic(
-        code(senet::rules::option_repeated),
-        help("name each option once (in --option or in the RuleOptions tag)")
-    )]
     OptionRepeated { name: String },
 
     #[error("the options {options} do not combine: {what}")]
-    #[diagnostic(code(senet::rules::option_combination), help("{help}"))]
     OptionCombination {
         options: String,
         what: String,
         help: String,
     },
+}
+
+impl RuleError {
+    /// Each problem's code, severity, labels and help ([`Diagnostic`]).
+    fn parts(&self) -> Parts<'_> {
+        use RuleError as E;
+        match self {
+            E::Syntax {
+                src,
+                span,
+                label,
+                help,
+                ..
+            } => Parts::new("senet::rules::syntax")
+                .source(src)
+                .label(*span, label)
+                .help(help),
+            E::UnknownSquare {
+                src,
+                span,
+                square,
+                help,
+            } => Parts::new("senet::rules::unknown_square")
+                .source(src)
+                .label(*span, format!("no square {square}"))
+                .help(help),
+            E::UnknownHouse {
+                src, span, help, ..
+            } => Parts::new("senet::rules::unknown_house")
+                .source(src)
+                .label(*span, "unknown house")
+                .help(help),
+            E::Duplicate {
+                src, span, first, ..
+            } => Parts::new("senet::rules::duplicate")
+                .source(src)
+                .label(*span, "declared again here")
+                .label(*first, "first declared here")
+                .help(
+                    "keep one of them; to change a declaration of the file you extend, declare it once here (it replaces the other)",
+                ),
+            E::Conflict {
+                src,
+                span,
+                other,
+                label,
+                help,
+                ..
+            } => Parts::new("senet::rules::conflict")
+                .source(src)
+                .label(*span, label)
+                .label_if(*other, "conflicts with this")
+                .help(help),
+            E::UnknownOption {
+                src, span, help, ..
+            } => Parts::new("senet::rules::unknown_option")
+                .source(src)
+                .label_if(*span, "no such option")
+                .help(help),
+            E::NotRuleFile { .. } => Parts::new("senet::rules::not_rule_file").help(
+                "to see where it goes wrong, run `senet rules check` on the file yourself",
+            ),
+            E::ChainTooLong { src, span, limit } => Parts::new("senet::rules::extends_chain")
+                .source(src)
+                .label(*span, "one file too many")
+                .help(format!(
+                    "a rule file may build on at most {limit} files through `extends`; extend a file nearer the base"
+                )),
+            E::OverlayCycle { src, span, .. } => Parts::new("senet::rules::overlay_cycle")
+                .source(src)
+                .label(*span, "this closes the cycle")
+                .help(
+                    "a rule file may not extend itself, directly or through other files; remove one `extends`",
+                ),
+            E::UnknownBase {
+                src,
+                span,
+                builtins,
+                guess,
+                ..
+            } => Parts::new("senet::rules::unknown_base")
+                .source(src)
+                .label(*span, "not found")
+                .help(format!(
+                    "{guess}extend a built-in rule set ({builtins}) or a .senet file path relative to this file"
+                )),
+            E::SetupOverlap {
+                src,
+                span,
+                other,
+                square,
+                side,
+                other_side,
+            } => Parts::new("senet::rules::setup_overlap")
+                .source(src)
+                .label(*span, format!("{side} setup"))
+                .label_if(*other, format!("{other_side} setup"))
+                .help(format!(
+                    "one piece per square: take square {square} out of one of the two setups"
+                )),
+            E::SetupCount {
+                src,
+                span,
+                count,
+                pieces,
+                ..
+            } => Parts::new("senet::rules::setup_count")
+                .source(src)
+                .label(
+                    *span,
+                    format!("{count} {}", if *count == 1 { "square" } else { "squares" }),
+                )
+                .help(format!(
+                    "list exactly {pieces} squares, or change `pieces {pieces} per side`"
+                )),
+            E::ThrowMapIncomplete {
+                src,
+                span,
+                missing,
+                sticks,
+                example,
+            } => Parts::new("senet::rules::throw_map_incomplete")
+                .source(src)
+                .label(*span, format!("no value for {missing}"))
+                .help(format!(
+                    "with {sticks} sticks, give a value for every count of marked sides from 0 to {sticks}, e.g. `{example}`"
+                )),
+            E::ThrowMapRange {
+                src,
+                span,
+                label,
+                help,
+                ..
+            } => Parts::new("senet::rules::throw_map_range")
+                .source(src)
+                .label(*span, label)
+                .help(help),
+            E::Missing {
+                src, span, example, ..
+            } => Parts::new("senet::rules::missing")
+                .source(src)
+                .label_if(*span, "in this file")
+                .help(format!("add a declaration such as `{example}`")),
+            E::BadValue {
+                src,
+                span,
+                label,
+                help,
+                ..
+            } => Parts::new("senet::rules::value")
+                .source(src)
+                .label(*span, label)
+                .help(help),
+            E::DropsNothing { src, span, .. } => Parts::new("senet::rules::drops_nothing")
+                .source(src)
+                .label(*span, "nothing to drop")
+                .help(
+                    "a `drop` removes a declaration of the extended file (or, in an option, one of the file or another option); check the words after `drop` and what the base declares with `senet rules show BASE`",
+                ),
+            E::NeverThrown {
+                src, span, help, ..
+            } => Parts::new("senet::rules::never_thrown")
+                .warning()
+                .source(src)
+                .label(*span, "never thrown")
+                .help(help),
+            E::EntryWithoutHand { src, span, .. } => {
+                Parts::new("senet::rules::entry_without_hand")
+                    .warning()
+                    .source(src)
+                    .label(*span, "enters nothing")
+                    .help(
+                        "no side starts in hand (`setup white in hand`) and no square sends a piece back to the hand; remove the entry rule or declare a hand",
+                    )
+            }
+            E::UnusedHouse {
+                src,
+                span,
+                name,
+                square,
+                ..
+            } => Parts::new("senet::rules::unused_house")
+                .warning()
+                .source(src)
+                .label(*span, "declared here, used nowhere")
+                .help(format!(
+                    "no square rule, target or protection names square {square}, by number or as `{name}`; give it a rule (`at {name}: ...`) or remove it"
+                )),
+            E::OptionConflict { first, second, .. } => Parts::new("senet::rules::option_conflict")
+                .help(format!("select one of `{first}` and `{second}`")),
+            E::OptionRepeated { .. } => Parts::new("senet::rules::option_repeated")
+                .help("name each option once (in --option or in the RuleOptions tag)"),
+            E::OptionCombination { help, .. } => {
+                Parts::new("senet::rules::option_combination").help(help)
+            }
+        }
+    }
 }
 
 /// ` [K-6]` after a message, for the clauses of the declaration it is about.
@@ -453,25 +538,16 @@ impl RuleError {
     /// Whether this is a warning (a dead value), which does not stop the
     /// rule file from compiling.
     pub fn is_warning(&self) -> bool {
-        matches!(
-            self,
-            RuleError::NeverThrown { .. }
-                | RuleError::EntryWithoutHand { .. }
-                | RuleError::UnusedHouse { .. }
-        )
+        self.severity() == crate::diag::Severity::Warning
     }
 
     /// The name of the file the problem is in, when it points into one.
     pub fn file_name(&self) -> Option<String> {
-        use miette::Diagnostic;
-        let src = self.source_code()?;
-        let contents = src.read_span(&(0, 0).into(), 0, 0).ok()?;
-        contents.name().map(str::to_string)
+        self.source_code()?.name().map(str::to_string)
     }
 
     /// The byte offset of the problem's first label, when it has one.
     pub fn offset(&self) -> Option<usize> {
-        use miette::Diagnostic;
-        self.labels()?.next().map(|l| l.offset())
+        self.labels().first().map(|l| l.span.start)
     }
 }

@@ -494,6 +494,9 @@ fn effect(p: Pair<Rule>) -> Effect {
                         Rule::release => LockPart::Release(relocation(first(part))),
                         Rule::release_miss => LockPart::ReleaseMissesTurn,
                         Rule::lock_pass => LockPart::PassAllowed,
+                        Rule::lock_no_extra => LockPart::NoExtra,
+                        Rule::lock_binds => LockPart::BindsNextPly,
+                        Rule::refused_exit => LockPart::RefusedExitPasses,
                         Rule::exit_with => LockPart::Exit(throw_set(first(part))),
                         Rule::otherwise => LockPart::Otherwise(relocate_or_stay(first(part))),
                         Rule::failure => {
@@ -659,6 +662,7 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         },
         Rule::held_extra => DeclKind::HeldExtra,
         Rule::one_direction => DeclKind::OneDirection,
+        Rule::backward_extra => DeclKind::BackwardExtra,
         Rule::last_piece => {
             // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
             //   ~ square_ref ~ ...
@@ -773,7 +777,12 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
                     };
-                    BlockadeAst { length, of }
+                    let where_runs = kv.next().is_some();
+                    BlockadeAst {
+                        length,
+                        of,
+                        where_runs,
+                    }
                 })
                 .collect(),
         ),
@@ -815,8 +824,20 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             throws: ints(next()),
         },
         Rule::draw_on_extra => DeclKind::DrawOnExtra,
+        Rule::turn_limit => DeclKind::TurnLimit(int(&next())),
         Rule::bear_off_voluntary => DeclKind::BearOffVoluntary,
-        Rule::start_throw => DeclKind::StartThrow(int(&next())),
+        Rule::start_throw => {
+            let t = int(&next());
+            let mut side_of = None;
+            let mut counted = false;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::start_side => side_of = Some(side(&first(p))),
+                    _ => counted = true,
+                }
+            }
+            DeclKind::StartThrow(t, side_of, counted)
+        }
         Rule::score => {
             let a = next();
             match a.as_rule() {
@@ -897,6 +918,7 @@ pub fn describe(rule: Rule) -> &'static str {
         pass_beside_entry => "`when no move but entering`",
         off_extra => "`extra throw on bearing off`",
         one_direction => "`one direction per turn`",
+        backward_extra => "`backward move gives extra throw`",
         last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
         extra_throw => "`extra throw`",
@@ -932,6 +954,9 @@ pub fn describe(rule: Rule) -> &'static str {
         overshoot => "`overshoot drops to SQUARE`",
         release_miss => "`release misses next turn`",
         lock_pass => "`pass allowed`",
+        lock_no_extra => "`no extra throw`",
+        lock_binds => "`moved piece binds next ply`",
+        refused_exit => "`refused exit passes`",
         hit_forward_only => "`on forward moves`",
         bear_off_voluntary => "`bear off voluntary`",
         goal_all => "`bear off all pieces`",
@@ -940,6 +965,8 @@ pub fn describe(rule: Rule) -> &'static str {
             "`guard: setup square needs next square empty` or `guard: on SQUARES needs next square empty`"
         }
         start_throw => "`first move needs throw N`",
+        start_side => "`, white only` or `, black only`",
+        start_counted => "`, counted when thrown`",
         backward_never => "`never`",
         backward_when_stuck => "`when no forward move`",
         compulsory => "`forward move compulsory`",
@@ -969,6 +996,7 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_any => "`any`",
         blockade_in_group => "`in a group`",
         group_size => "`group >= N`",
+        blockade_where_runs => "`where runs count`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",
         relocate => "`relocate to ...`",
@@ -1033,6 +1061,7 @@ pub fn describe(rule: Rule) -> &'static str {
         owner_beside => "`owner beside in row`",
         halfway_blockade => "`blockade at half the throw: N any in one row, on VALUES`",
         draw_on_extra => "`draw when last bear off gives extra throw`",
+        turn_limit => "`draw after N turns`",
     }
 }
 
@@ -1097,7 +1126,7 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                         None => format!("expected `{want}`"),
                     };
                     return RuleError::Syntax {
-                        src: file.named(),
+                        src: file.clone(),
                         span: crate::diag::span(s, e),
                         label,
                         expected: format!("`{want}` ({})", join_or(&forms)),
@@ -1145,7 +1174,7 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         None => general.to_string(),
     };
     RuleError::Syntax {
-        src: file.named(),
+        src: file.clone(),
         span: crate::diag::span(start, end),
         label,
         expected,
@@ -1292,14 +1321,14 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "throws" => &[throws, die_throws],
         "extra" => &[extra],
         "no" => &[no_extra, no_blockade, no_score],
-        "backward" => &[backward],
+        "backward" => &[backward, backward_extra],
         "forward" => &[compulsory],
         "pass" => &[pass],
         "landing" => &[own_piece, opposing],
         "protect" => &[protect],
         "runs" => &[runs],
         "blockade" => &[blockade, halfway_blockade],
-        "draw" => &[draw_on_extra],
+        "draw" => &[draw_on_extra, turn_limit],
         "at" => &[at],
         "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],
         "guard" => &[guard],

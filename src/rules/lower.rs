@@ -76,6 +76,7 @@ pub enum Key {
     Throws,
     Extra,
     Backward,
+    BackwardExtra,
     Compulsory,
     Pass,
     OwnPiece,
@@ -96,6 +97,7 @@ pub enum Key {
     BoundThrow,
     Score,
     DrawOnExtra,
+    TurnLimit,
     LastPiece,
     HeldExtra,
 }
@@ -133,10 +135,19 @@ enum Setting {
     Hit(Hit),
     Goal(Goal),
     Values(Vec<u8>),
+    /// `draw after N turns`.
+    Turns(u32),
+    /// `first move needs throw N [for SIDE] [, counted when thrown]`.
+    StartThrow {
+        throw: u8,
+        side: Option<Side>,
+        counted: bool,
+    },
     Backward(Backward),
     Bool(bool),
     Protect(Option<Pred>),
-    Blockades(Vec<(u8, BlockadeKind)>),
+    /// Length, whose pieces, and whether only the squares where runs count.
+    Blockades(Vec<(u8, BlockadeKind, bool)>),
     /// `blockade at half the throw: N any in one row, on VALUES`.
     Halfway {
         length: u8,
@@ -270,7 +281,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                     && li == i
                 {
                     lw.errors.push(RuleError::Conflict {
-                        src: layers[i].file.named(),
+                        src: layers[i].file.clone(),
                         span: mspan(ident.span.start, ident.span.end),
                         other: Some(mspan(sp.start, sp.end)),
                         what: format!(
@@ -287,7 +298,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                 // here, once; its uses then resolve to nothing.
                 if !(1..=lw.len as u32).contains(&square.node) {
                     lw.errors.push(RuleError::UnknownSquare {
-                        src: layers[i].file.named(),
+                        src: layers[i].file.clone(),
                         span: mspan(square.span.start, square.span.end),
                         square: square.node,
                         help: lw.squares_help(),
@@ -353,7 +364,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                         .map(|p| p.name.span)
                         .unwrap_or_default();
                     lw.errors.push(RuleError::Duplicate {
-                        src: layer.file.named(),
+                        src: layer.file.clone(),
                         span: mspan(o.name.span.start, o.name.span.end),
                         first: mspan(first.start, first.end),
                         what: format!("option `{}`", def.name),
@@ -376,7 +387,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
         for r in o.requires.iter().chain(with) {
             if !known.contains(&r.node) && !partial {
                 lw.errors.push(RuleError::UnknownOption {
-                    src: layers[o.layer].file.named(),
+                    src: layers[o.layer].file.clone(),
                     span: Some(mspan(r.span.start, r.span.end)),
                     name: r.node.clone(),
                     help: known_options_help(&known, &r.node),
@@ -402,7 +413,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
                 stack.push(name.to_string());
             } else if !partial {
                 lw.errors.push(RuleError::UnknownOption {
-                    src: layers[top].file.named(),
+                    src: layers[top].file.clone(),
                     span: None,
                     name: name.to_string(),
                     help: known_options_help(&known, name),
@@ -512,8 +523,8 @@ fn bits(values: &[u8]) -> u32 {
 }
 
 impl Lowerer<'_> {
-    fn src(&self, layer: usize) -> miette::NamedSource<std::sync::Arc<str>> {
-        self.layers[layer].file.named()
+    fn src(&self, layer: usize) -> SourceFile {
+        self.layers[layer].file.clone()
     }
 
     fn bad(
@@ -814,7 +825,9 @@ impl Lowerer<'_> {
                 from,
                 lapse,
             } => self.lower_opening(layer, d, *side, throw, from, *lapse),
-            DeclKind::StartThrow(t) => self.lower_start_throw(layer, t),
+            DeclKind::StartThrow(t, side, counted) => {
+                self.lower_start_throw(layer, t, *side, *counted)
+            }
             DeclKind::Throws { sticks, map } => self.lower_sticks(layer, d, sticks, map),
             DeclKind::Die { faces, values } => self.lower_die(layer, d, faces, values),
             DeclKind::Extra(vs) => self.lower_extra(layer, vs),
@@ -831,10 +844,12 @@ impl Lowerer<'_> {
                 self.lower_halfway(layer, length, throws)
             }
             DeclKind::DrawOnExtra => Some((Key::DrawOnExtra, Setting::Flag)),
+            DeclKind::TurnLimit(n) => self.lower_turn_limit(layer, n),
             DeclKind::Split { any } => Some((Key::Split, Setting::Bool(*any))),
             DeclKind::HeldExtra => Some((Key::HeldExtra, Setting::Flag)),
             DeclKind::PassBesideEntry => Some((Key::Pass, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
+            DeclKind::BackwardExtra => Some((Key::BackwardExtra, Setting::Flag)),
             DeclKind::LastPiece { from, to } => {
                 let set = self.squares(layer, from);
                 self.square(layer, to)
@@ -906,10 +921,11 @@ impl Lowerer<'_> {
         let all_throws: u32 = throws.as_ref().map_or(u32::MAX, |t| bits(&t.values));
         self.check_gate_and_truncate(&m);
         let entry = self.build_entry(&m, top, all_throws);
+        self.check_backward_extra(&m);
         let movement = movement::build_movement(&m, &setup);
         let len = board.map_or(self.len, |b| b.len);
         let protection = protection::build_protection(&m, len);
-        let blockades = protection::build_blockades(&m);
+        let blockades = protection::build_blockades(&m, len);
         let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
         self.check_any_parts(&m, throws.as_ref(), &squares);
@@ -1004,10 +1020,9 @@ impl<'m> Merged<'m> {
     }
 }
 
-/// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 31] = [
+const DROP_NAMED: &[(&str, Key)] = &[
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1020,6 +1035,7 @@ const DROP_NAMED: [(&str, Key); 31] = [
     ("starter", Key::Starter),
     ("throws", Key::Throws),
     ("extra throw", Key::Extra),
+    ("backward move gives extra throw", Key::BackwardExtra),
     ("backward", Key::Backward),
     ("forward move compulsory", Key::Compulsory),
     ("pass", Key::Pass),
@@ -1037,13 +1053,14 @@ const DROP_NAMED: [(&str, Key); 31] = [
     ("last piece", Key::LastPiece),
     ("unusable bound throw", Key::BoundThrow),
     ("score", Key::Score),
+    ("draw after", Key::TurnLimit),
     ("draw", Key::DrawOnExtra),
     ("lost rest", Key::HeldExtra),
 ];
 
 /// The words `drop at SQUARES:` takes (the grammar's `drop_effect`), and the
 /// kind of square rule each removes.
-const DROP_KINDS: [(&str, SquareKind); 20] = [
+const DROP_KINDS: &[(&str, SquareKind)] = &[
     ("relocate", SquareKind::Landing),
     ("stay", SquareKind::Landing),
     ("lock", SquareKind::Lock),
@@ -1110,6 +1127,7 @@ fn describe_key(k: Key) -> String {
         Key::Throws => "the throw map".into(),
         Key::Extra => "the extra-throw values".into(),
         Key::Backward => "backward movement".into(),
+        Key::BackwardExtra => "the extra throw of a backward move".into(),
         Key::Compulsory => "compulsory forward moves".into(),
         Key::Pass => "passing".into(),
         Key::OwnPiece => "landing on one's own piece".into(),
@@ -1119,6 +1137,7 @@ fn describe_key(k: Key) -> String {
         Key::Blockade => "blockades".into(),
         Key::HalfwayBlockade => "the blockade at half the throw".into(),
         Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
+        Key::TurnLimit => "the turn limit".into(),
         Key::Guard => "the setup guard".into(),
         Key::StartThrow => "the starting throw".into(),
         Key::BearOffVoluntary => "voluntary bearing off".into(),
@@ -1299,7 +1318,7 @@ impl Lowerer<'_> {
                         })
                         .collect(),
                 ),
-                DeclKind::StartThrow(v) => ("a first move with", vec![v]),
+                DeclKind::StartThrow(v, ..) => ("a first move with", vec![v]),
                 DeclKind::Opening { throw: Some(v), .. } => ("an opening throw of", vec![v]),
                 _ => continue,
             };

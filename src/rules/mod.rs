@@ -59,7 +59,7 @@ pub fn not_utf8(file: crate::diag::SourceFile, at: usize) -> RulesError {
         count: 1,
         warnings: 0,
         errors: vec![RuleError::Syntax {
-            src: file.named(),
+            src: file.clone(),
             span: crate::diag::span(at, at + '\u{fffd}'.len_utf8()),
             label: "not UTF-8".to_string(),
             expected: "UTF-8 text".to_string(),
@@ -415,7 +415,7 @@ fn collect_layers(
                 Ok(_) if names.len() >= MAX_EXTENDS_CHAIN => {
                     gaps.chain_cut = true;
                     mine.push(RuleError::ChainTooLong {
-                        src: file.named(),
+                        src: file.clone(),
                         span: sp,
                         limit: MAX_EXTENDS_CHAIN,
                     });
@@ -429,7 +429,7 @@ fn collect_layers(
                             .chain([f.name.as_str()])
                             .collect();
                         mine.push(RuleError::OverlayCycle {
-                            src: file.named(),
+                            src: file.clone(),
                             span: sp,
                             chain: chain.join(" → "),
                         });
@@ -439,7 +439,7 @@ fn collect_layers(
                 Err(reason) => {
                     gaps.chain_cut = true;
                     mine.push(RuleError::UnknownBase {
-                        src: file.named(),
+                        src: file.clone(),
                         span: sp,
                         spec: ext.node.clone(),
                         reason,
@@ -453,7 +453,7 @@ fn collect_layers(
         for ext in ast.extends.iter().skip(1) {
             let first = first.expect("a second `extends` has a first");
             mine.push(RuleError::Duplicate {
-                src: file.named(),
+                src: file.clone(),
                 span: crate::diag::span(ext.span.start, ext.span.end),
                 first: crate::diag::span(first.start, first.end),
                 what: "`extends`".into(),

@@ -694,6 +694,32 @@ fn scratch(name: &str) -> PathBuf {
 /// Records simulated under a rule file name it by its path from the
 /// records' folder, with its digest: they check and replay clean from
 /// another working directory, as a user would run them.
+/// LK-19: under a turn limit no game is left unfinished: with a limit of
+/// six turns, too few to bear off seven pieces, every game is drawn, six
+/// turns long, and `simulate` needs no `--max-units` to see them end.
+#[test]
+fn games_end_drawn_at_the_turn_limit() {
+    let (code, out, err) = senet(&[
+        "simulate",
+        "--rules",
+        "tests/fixtures/rules/ok/turn_limit.senet",
+        "--games",
+        "40",
+        "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let field = |name: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .unwrap_or_else(|| panic!("no `{name}` in {out}"))
+            .to_string()
+    };
+    assert_eq!(field("unfinished"), "0");
+    assert_eq!(field("draws"), "40");
+    assert_eq!(field("turns_mean"), "6.0");
+}
+
 #[test]
 fn simulated_records_name_their_rule_file() {
     let dir = scratch("sim-rules");

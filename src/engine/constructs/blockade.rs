@@ -14,7 +14,18 @@ use crate::engine::*;
 pub struct Blockade {
     pub length: u8,
     pub of: BlockadeKind,
+    /// `where runs count`: only pieces on these squares (the squares where
+    /// runs count) form the blockade; `None`: pieces anywhere.
+    pub within: Option<SquareSet>,
     pub clause: Clause,
+}
+
+impl Blockade {
+    /// The squares whose pieces may form this blockade, as a mask.
+    #[inline(always)]
+    fn counted(&self) -> u64 {
+        self.within.map_or(u64::MAX, |w| w.0)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,13 +46,13 @@ pub enum BlockadeKind {
 // Words.
 
 /// `rules show`: the blockades declared on one line.
-pub fn sentence(blockades: &[(u8, BlockadeKind)]) -> String {
+pub fn sentence(blockades: &[(u8, BlockadeKind, bool)]) -> String {
     if blockades.is_empty() {
         return "No blockades.".into();
     }
     blockades
         .iter()
-        .map(|(len, of)| {
+        .map(|(len, of, where_runs)| {
             let whose = match of {
                 BlockadeKind::Opposing => "opposing pieces",
                 BlockadeKind::OneColour => "pieces of one colour (either colour)",
@@ -52,7 +63,12 @@ pub fn sentence(blockades: &[(u8, BlockadeKind)]) -> String {
                     );
                 }
             };
-            format!("No move may pass over {len} {whose} on consecutive squares.")
+            let only = if *where_runs {
+                ", counting only pieces on the squares where runs count"
+            } else {
+                ""
+            };
+            format!("No move may pass over {len} {whose} on consecutive squares{only}.")
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -62,9 +78,11 @@ impl Blockade {
     /// The `rules summary` line.
     pub fn token(&self) -> String {
         format!(
-            "blockade: {} {:?}{}",
+            "blockade: {} {:?}{}{}",
             self.length,
             self.of,
+            self.within
+                .map_or(String::new(), |w| format!(" within {}", set_token(w))),
             cl(&self.clause)
         )
     }
@@ -116,6 +134,7 @@ impl Ruleset {
             if n == 0 {
                 continue;
             }
+            let (me, opp) = (me & b.counted(), opp & b.counted());
             let r = match b.of {
                 BlockadeKind::Opposing => run_starts(opp, n),
                 BlockadeKind::OneColour => run_starts(opp, n) | run_starts(me, n),
@@ -204,6 +223,7 @@ impl Ruleset {
         let me = pos.pieces[pos.to_move.index()].0 & path;
         let opp = pos.pieces[pos.to_move.other().index()].0 & path;
         for (i, b) in self.blockades.iter().enumerate() {
+            let (me, opp) = (me & b.counted(), opp & b.counted());
             let hit = match b.of {
                 BlockadeKind::Opposing => has_run(opp, b.length),
                 BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),

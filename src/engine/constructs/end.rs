@@ -38,6 +38,10 @@ pub struct EndRules {
     /// final position keeps that side to move with its extra throw.
     pub draw_on_extra: bool,
     pub draw_on_extra_clause: Clause,
+    /// A game still going after this many turns (of either side, from the
+    /// game's first unit) ends there, drawn (LK-19).
+    pub turn_limit: Option<u32>,
+    pub turn_limit_clause: Clause,
 }
 
 /// How a game is won.
@@ -68,6 +72,13 @@ impl Goal {
 /// `rules show`: `lost rest holds extra throw for next full throw`.
 pub const HELD_EXTRA: &str = "An extra throw earned by a throw whose rest is lost is held by the game, and goes to whichever side next uses up a whole throw by moving (entering does not count); extra throws do not add up.";
 pub const DRAW_ON_EXTRA: &str = "A side that bears off its last piece with a throw that gives another throw does not win: the game is drawn, and nobody scores.";
+
+/// `rules show`: `draw after N turns` (LK-19).
+pub fn turn_limit_sentence(n: u32) -> String {
+    format!(
+        "A game still going after {n} turns (each side's turns counted, from the game's first unit) ends there, drawn."
+    )
+}
 
 /// `rules show`: the score as declared (`None`: not scored).
 pub fn score_sentence(weights: Option<&[u8]>) -> String {
@@ -124,7 +135,7 @@ impl EndRules {
     /// The `rules summary` line.
     pub fn token(&self) -> String {
         format!(
-            "end: goal{}{}{}; score {}{}",
+            "end: goal{}{}{}{}; score {}{}",
             if self.goal == Goal::MostBorneOff {
                 " most-borne-off"
             } else {
@@ -136,6 +147,9 @@ impl EndRules {
             } else {
                 String::new()
             },
+            self.turn_limit
+                .map(|n| format!(" draw-after {n} turns{}", cl(&self.turn_limit_clause)))
+                .unwrap_or_default(),
             self.score_by_row
                 .as_ref()
                 .map_or("none".into(), |w| format!("{w:?}")),
@@ -152,6 +166,9 @@ impl Ruleset {
     /// [`Goal::MostBorneOff`], once neither side has, the side that bore off
     /// more (`None` for a draw: see [`game_over`](Self::game_over)).
     pub fn winner(&self, pos: &Position) -> Option<Side> {
+        if self.turn_limit_reached(pos) {
+            return None;
+        }
         match self.end.goal {
             Goal::BearOffAll => Side::BOTH
                 .into_iter()
@@ -172,10 +189,31 @@ impl Ruleset {
 
     /// Whether the game has ended (with a winner, or drawn under BL-7).
     pub fn game_over(&self, pos: &Position) -> bool {
-        match self.end.goal {
-            Goal::BearOffAll => Side::BOTH.into_iter().any(|s| pos.in_play(s) == 0),
-            Goal::MostBorneOff => Side::BOTH.into_iter().all(|s| pos.in_play(s) == 0),
-        }
+        self.turn_limit_reached(pos)
+            || match self.end.goal {
+                Goal::BearOffAll => Side::BOTH.into_iter().any(|s| pos.in_play(s) == 0),
+                Goal::MostBorneOff => Side::BOTH.into_iter().all(|s| pos.in_play(s) == 0),
+            }
+    }
+
+    /// The turns played before `pos`, each side's counted (C-5), from the
+    /// turn number: a turn number covers the first player's turn and the
+    /// other's; in a rule set where Black starts, Black's first turn has
+    /// the number 1 alone.
+    pub fn turns_played(&self, pos: &Position) -> u32 {
+        let black_first = matches!(self.starter, Starter::Fixed(Side::Black, _));
+        (2 * pos.turn.saturating_sub(1) + (pos.to_move == Side::Black) as u32)
+            .saturating_sub(black_first as u32)
+    }
+
+    /// Whether the game has run into its turn limit (LK-19): no side has
+    /// won before the limit's last turn ended, and the game is drawn. A
+    /// turn ending with a side's last bear-off is a win, not a draw.
+    #[inline]
+    pub fn turn_limit_reached(&self, pos: &Position) -> bool {
+        self.end.turn_limit.is_some_and(|n| {
+            self.turns_played(pos) >= n && Side::BOTH.into_iter().all(|s| pos.in_play(s) > 0)
+        })
     }
 
     /// The winner's points under the rule set's scoring (K-14), if it scores.
@@ -212,6 +250,11 @@ pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
         });
     } else if fx.won {
         out.push(format!("{side} has borne off every piece and wins"));
+    } else if rules.turn_limit_reached(cx.after) {
+        out.push(format!(
+            "{} turns have been played: the game ends, drawn",
+            rules.end.turn_limit.unwrap_or(0)
+        ));
     } else if rules.game_over(cx.after) && rules.winner(cx.after).is_none() {
         // LJ-9: the last piece left with a throw that gives another.
         out.push(format!(

@@ -7,6 +7,7 @@
 //! reads.
 
 use super::words::*;
+use crate::engine::movegen::Dir;
 use crate::engine::*;
 
 /// A square that locks its owner (B-12).
@@ -37,6 +38,15 @@ pub struct Lock {
     /// A throw that does not bear the piece off may be passed instead of
     /// moving the piece as `otherwise` says (HK-2).
     pub pass_allowed: bool,
+    /// No ply of the lock gives another throw: its bear-off, its
+    /// `otherwise` move, its pass (LK-6).
+    pub no_extra: bool,
+    /// The piece `otherwise` moves out alone moves at its owner's next ply
+    /// (LK-12; `Position::marked`).
+    pub binds_next: bool,
+    /// An exit throw the bear-off condition refuses is a forced pass
+    /// rather than what any other throw does (LK-14).
+    pub refused_exit_passes: bool,
 }
 
 /// A lock as a rule file declares it, before its throws are known: the
@@ -51,6 +61,9 @@ pub struct LockDecl {
     pub exit_gives_extra: bool,
     pub release_misses_turn: bool,
     pub pass_allowed: bool,
+    pub no_extra: bool,
+    pub binds_next: bool,
+    pub refused_exit_passes: bool,
 }
 
 impl LockDecl {
@@ -68,6 +81,9 @@ impl LockDecl {
             clause,
             exit_extra_clause: Clause::new(),
             pass_allowed: self.pass_allowed,
+            no_extra: self.no_extra,
+            binds_next: self.binds_next,
+            refused_exit_passes: self.refused_exit_passes,
         }
     }
 
@@ -108,14 +124,24 @@ impl LockDecl {
             ),
             r => format!("on any other throw it {}", reloc(r)),
         };
-        parts.push(format!(
-            "{other}{}",
-            if self.fail_ends_turn {
-                " and ends the turn"
-            } else {
-                "; the turn goes on as the throw allows"
-            }
-        ));
+        if self.no_extra {
+            parts.push(format!("{other}; none of these plies gives another throw"));
+        } else {
+            parts.push(format!(
+                "{other}{}",
+                if self.fail_ends_turn {
+                    " and ends the turn"
+                } else {
+                    "; the turn goes on as the throw allows"
+                }
+            ));
+        }
+        if self.binds_next {
+            parts.push("a piece moved out of here alone moves at its owner's next ply: forward, else backward, else the throw is passed, and its move gives no further throw; the mark ends when it leaves its square or is swapped off it".into());
+        }
+        if self.refused_exit_passes {
+            parts.push("an exit throw that the bear-off condition refuses is a forced pass".into());
+        }
         parts.join("; ")
     }
 }
@@ -127,7 +153,7 @@ impl Lock {
     /// The square's `rules summary` part.
     pub fn token(&self) -> String {
         format!(
-            "lock(release {}{}{}, exit {}, otherwise {}{}, fail-ends-turn {}, exit-gives-extra {}){}",
+            "lock(release {}{}{}, exit {}, otherwise {}{}, fail-ends-turn {}, exit-gives-extra {}{}){}",
             self.release_to.map_or("-".into(), |s| s.to_string()),
             self.release_when_taken
                 .map(|f| format!(" else {}", f.token()))
@@ -143,9 +169,29 @@ impl Lock {
             if self.pass_allowed { " or pass" } else { "" },
             self.fail_ends_turn,
             self.exit_gives_extra,
+            [
+                (self.no_extra, ", no-extra"),
+                (self.binds_next, ", binds-next-ply"),
+                (self.refused_exit_passes, ", refused-exit-passes"),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, t)| *t)
+            .collect::<String>(),
             cl(&self.clause)
         )
     }
+}
+
+/// A move refused because a piece a lock moved out binds its owner's ply
+/// (LK-12).
+pub(crate) fn refused_released(cx: &Refused) -> Said {
+    let side = cx.side();
+    let sq = cx.position.marked.map(|s| cx.sq(s)).unwrap_or_default();
+    Said::new(
+        "the piece moved out of the water moves first",
+        format!("{side}'s piece moved out of the water to {sq} is the only piece that may move"),
+    )
 }
 
 /// A move refused because a piece of the mover's is held by a lock.
@@ -246,11 +292,12 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
     ) {
         let me = pos.pieces[pos.to_move.index()];
-        let extra_mark = self.throws.gives_extra(throw);
         let Some(lock) = &self.squares[from as usize].lock else {
             // `lock_squares` holds the squares with a lock.
             return;
         };
+        // LK-6: no ply of the lock gives another throw.
+        let extra_mark = self.throws.gives_extra(throw) && !lock.no_extra;
         if WHY {
             for other in me.iter().filter(|&s| s != from) {
                 why.push(Refusal {
@@ -282,6 +329,13 @@ impl Ruleset {
                     forbid: Forbid::NotAllIn,
                 });
             }
+            // LK-14: the refused exit has no legal move: a forced pass,
+            // which keeps an extra throw as forced passes do.
+            if lock.refused_exit_passes {
+                let keeps = self.throws.gives_extra(throw) && self.turn.forced_pass_keeps_extra;
+                out.push(Unit::pass(throw, keeps, true));
+                return;
+            }
         }
         match self.relocate(pos, lock.otherwise, from) {
             Some(None) | None => {
@@ -312,6 +366,47 @@ impl Ruleset {
                 }
             }
         }
+    }
+
+    /// Stage 2, before the lock: the side's piece on `from` was moved out
+    /// of a lock that binds its owner's next ply (LK-12). It alone moves:
+    /// forward, else backward, else the throw is a forced pass; its move
+    /// gives no extra throw.
+    pub(crate) fn marked_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        from: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        if WHY {
+            let me = pos.pieces[pos.to_move.index()];
+            for other in me.iter().filter(|&s| s != from) {
+                why.push(Refusal {
+                    from: other,
+                    to: other,
+                    forbid: Forbid::Released,
+                });
+            }
+        }
+        for dir in [Dir::Forward, Dir::Backward] {
+            match self.attempt(pos, from, throw, dir) {
+                Ok(u) => {
+                    out.push(Unit {
+                        extra_mark: false,
+                        ..u
+                    });
+                    return;
+                }
+                Err((r, _)) => {
+                    if WHY {
+                        why.push(r);
+                    }
+                }
+            }
+        }
+        out.push(Unit::pass(throw, self.throws.gives_extra(throw), true));
     }
 
     /// Where the piece on `from` goes by `effect` (a lock's release or

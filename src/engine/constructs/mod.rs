@@ -80,6 +80,7 @@ impl Refusal {
             Forbid::StartingThrow => opening::refused_start(&cx),
             Forbid::Bound => entry::refused_bound(&cx),
             Forbid::Locked => lock::refused(&cx),
+            Forbid::Released => lock::refused_released(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
             Forbid::HitSendsTaken => squares::refused_hit(&cx),
             Forbid::BearOffDue => auto_off::refused(&cx),
@@ -179,7 +180,7 @@ impl Ruleset {
                 .filter(|c| !c.is_empty())
                 .or_else(|| self.entry.as_ref().map(|e| e.clause.clone()))
                 .unwrap_or_default(),
-            Forbid::Locked => self
+            Forbid::Locked | Forbid::Released => self
                 .squares
                 .iter()
                 .find_map(|s| s.lock.as_ref().map(|l| l.clause.clone()))

@@ -88,12 +88,24 @@ pub fn sentence(
     t
 }
 
-/// `rules show`: the starting throw (KD-10).
-pub fn start_throw_sentence(values: &[u8]) -> String {
-    format!(
-        "A side whose pieces all still stand on their starting squares moves only with a throw of {}; any other throw is passed.",
-        list(values)
-    )
+/// `rules show`: the starting throw (KD-10; for one side, counted when
+/// thrown, LK-15).
+pub fn start_throw_sentence(values: &[u8], side: Option<Side>, counted: bool) -> String {
+    let mut t = match side {
+        None => format!(
+            "A side whose pieces all still stand on their starting squares moves only with a throw of {}; any other throw is passed",
+            list(values)
+        ),
+        Some(s) => format!(
+            "Until {s} has thrown a {}, it moves only with that throw and passes any other ({} never waits)",
+            list(values),
+            s.other()
+        ),
+    };
+    if counted {
+        t += ". That throw ends the wait as soon as it is thrown: it is played if it can be, and passed otherwise";
+    }
+    t + "."
 }
 
 impl Starter {
@@ -122,8 +134,28 @@ impl OpeningRule {
 
 /// The `rules summary` line of the starting throw, when there is one.
 pub fn start_throw_token(m: &Movement) -> Option<String> {
-    m.start_throw
-        .map(|t| format!("start throw: {t}{}", cl(&m.start_throw_clause)))
+    m.start_throw.map(|t| {
+        format!(
+            "start throw: {t}{}{}{}",
+            m.start_throw_side
+                .map(|s| format!(" for {}", s.name()))
+                .unwrap_or_default(),
+            if m.start_throw_counted {
+                " counted-when-thrown"
+            } else {
+                ""
+            },
+            cl(&m.start_throw_clause)
+        )
+    })
+}
+
+impl Movement {
+    /// Whether `side` waits for the starting throw at the start of a game
+    /// (KD-10; LK-15: one side only).
+    pub fn start_throw_due_for(&self, side: Side) -> bool {
+        self.start_throw.is_some() && self.start_throw_side.is_none_or(|s| s == side)
+    }
 }
 
 /// A unit refused because the opening binds it.

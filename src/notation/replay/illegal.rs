@@ -900,6 +900,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::StartingThrow
         | Forbid::Guard
         | Forbid::Bound
+        | Forbid::Released
         | Forbid::Priority
         | Forbid::Opening
         | Forbid::BearOffDue

@@ -46,7 +46,33 @@ impl Lowerer<'_> {
             goal_clause: m.clause(Key::Goal),
             draw_on_extra: m.get(Key::DrawOnExtra).is_some(),
             draw_on_extra_clause: m.clause(Key::DrawOnExtra),
+            turn_limit: match m.setting(Key::TurnLimit) {
+                Some(Setting::Turns(n)) => Some(*n),
+                _ => None,
+            },
+            turn_limit_clause: m.clause(Key::TurnLimit),
         }
+    }
+
+    /// `draw after 2500 turns` (LK-19): at least one turn, and a number a
+    /// position's turn number can reach.
+    pub(super) fn lower_turn_limit(
+        &mut self,
+        layer: usize,
+        n: &ast::Spanned<u32>,
+    ) -> Option<(Key, Setting)> {
+        let most = 2 * (Position::MAX_TURN - 1);
+        if n.node == 0 || n.node > most {
+            self.bad(
+                layer,
+                &n.span,
+                format!("a turn limit counts 1 to {most} turns"),
+                "out of range",
+                "write e.g. `draw after 2500 turns`",
+            );
+            return None;
+        }
+        Some((Key::TurnLimit, Setting::Turns(n.node)))
     }
 
     /// `score by row: 3, 2, 1`, or `score none`.

@@ -77,7 +77,15 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
             halfway::sentence(*length, throws)
         }
         (Key::DrawOnExtra, _) => end::DRAW_ON_EXTRA.into(),
-        (Key::StartThrow, Setting::Values(v)) => opening::start_throw_sentence(v),
+        (Key::TurnLimit, Setting::Turns(n)) => end::turn_limit_sentence(*n),
+        (
+            Key::StartThrow,
+            Setting::StartThrow {
+                throw,
+                side,
+                counted,
+            },
+        ) => opening::start_throw_sentence(&[*throw], *side, *counted),
         (Key::BearOffVoluntary, _) => bear_off::VOLUNTARY.into(),
         (Key::Board, Setting::Board { len, row_len }) => Board {
             len: *len,
@@ -102,6 +110,7 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         (Key::HeldExtra, _) => end::HELD_EXTRA.into(),
         (Key::Pass, Setting::Flag) => movement::PASS_BESIDE_ENTRY.into(),
         (Key::OneDirection, _) => movement::ONE_DIRECTION.into(),
+        (Key::BackwardExtra, _) => movement::BACKWARD_EXTRA.into(),
         (Key::LastPiece, Setting::LastPiece(from, to)) => {
             movement::last_piece_sentence(n, *from, *to)
         }

@@ -46,9 +46,18 @@ impl Lowerer<'_> {
         &mut self,
         layer: usize,
         t: &ast::Spanned<u32>,
+        side: Option<Side>,
+        counted: bool,
     ) -> Option<(Key, Setting)> {
         let t = self.small(layer, t, 1, 31, "a throw value")?;
-        Some((Key::StartThrow, Setting::Values(vec![t])))
+        Some((
+            Key::StartThrow,
+            Setting::StartThrow {
+                throw: t,
+                side,
+                counted,
+            },
+        ))
     }
 
     pub(super) fn build_starter(&mut self, m: &Merged, top: usize) -> Option<Starter> {

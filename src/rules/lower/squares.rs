@@ -160,6 +160,9 @@ impl Lowerer<'_> {
             exit_gives_extra: true,
             release_misses_turn: false,
             pass_allowed: false,
+            no_extra: false,
+            binds_next: false,
+            refused_exit_passes: false,
         };
         let mut seen: Vec<(std::mem::Discriminant<LockPart>, Span)> = Vec::new();
         let mut has_exit = false;
@@ -215,7 +218,31 @@ impl Lowerer<'_> {
                 LockPart::ExitNoExtra => spec.exit_gives_extra = false,
                 LockPart::ReleaseMissesTurn => spec.release_misses_turn = true,
                 LockPart::PassAllowed => spec.pass_allowed = true,
+                LockPart::NoExtra => spec.no_extra = true,
+                LockPart::BindsNextPly => spec.binds_next = true,
+                LockPart::RefusedExitPasses => spec.refused_exit_passes = true,
             }
+        }
+        // LK-12: the mark binds the piece the lock moves out; a lock that
+        // leaves its piece where it is moves none.
+        if spec.binds_next
+            && matches!(
+                spec.otherwise,
+                Relocation::Stay | Relocation::Hand | Relocation::Queue(_)
+            )
+        {
+            let span = parts
+                .iter()
+                .find(|p| p.node == LockPart::BindsNextPly)
+                .map_or(d.span, |p| p.span);
+            self.bad(
+                layer,
+                &span,
+                "`moved piece binds next ply` binds the piece this lock's other throws move to a square, but they do not move it to one",
+                "no piece is moved out",
+                "add e.g. `otherwise relocate to 15`, or remove `moved piece binds next ply`",
+            );
+            ok = false;
         }
         // HK-2: the pass is a choice beside the move `otherwise` makes;
         // a lock whose other throws leave the piece where it is passes
