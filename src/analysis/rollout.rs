@@ -42,7 +42,7 @@ pub fn playout(
             return v;
         }
         rules.free_units(&pos, buf);
-        let unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
+        let unit = if crate::engine::constructs::auto_off::due_without_choice(buf) {
             buf[0]
         } else if !buf.is_empty() && rng.random::<bool>() {
             // A choice between a unit without a throw and throwing (B-12):

@@ -19,9 +19,17 @@ impl Board {
         let row = self.row_of(square);
         // The column, from the board's left edge.
         let index = (square - 1) % w;
-        let col = if row % 2 == 0 { index } else { w - 1 - index };
+        let col = if row.is_multiple_of(2) {
+            index
+        } else {
+            w - 1 - index
+        };
         let at = |row: u8| -> u64 {
-            let index = if row % 2 == 0 { col } else { w - 1 - col };
+            let index = if row.is_multiple_of(2) {
+                col
+            } else {
+                w - 1 - col
+            };
             let s = u32::from(row) * u32::from(w) + u32::from(index) + 1;
             if s <= u32::from(self.len) {
                 1u64 << s
