@@ -165,6 +165,8 @@ pub enum PredAst {
     OwnerSkips,
     /// `owner beside in row` (LJ-5).
     OwnerBeside,
+    /// `group >= N`: the target's group through grid neighbours.
+    GroupAtLeast(Spanned<u32>),
     And(Vec<PredNode>),
     Or(Vec<PredNode>),
     Not(Box<PredNode>),
@@ -183,6 +185,8 @@ pub struct PredNode {
 pub struct BlockadeAst {
     pub length: Spanned<u32>,
     pub of: crate::engine::BlockadeKind,
+    /// `where runs count`: only pieces where runs count form it.
+    pub where_runs: bool,
 }
 
 /// The statement of a declaration.
@@ -218,6 +222,8 @@ pub enum DeclKind {
         any: bool,
     },
     OneDirection,
+    /// `backward move gives extra throw`.
+    BackwardExtra,
     /// `last piece on SQUARES moves to SQUARE when no other move` (HK-6).
     LastPiece {
         from: SquareSetAst,
@@ -256,6 +262,11 @@ pub enum DeclKind {
     },
     BearOffAllIn(SquareSetAst),
     BearOff(Reach),
+    /// `bear off without a throw from SQUARE when all pieces on SQUARES`.
+    BearOffWithoutThrow {
+        from: Spanned<SquareRef>,
+        region: SquareSetAst,
+    },
     PassExtra {
         forced: bool,
         keeps: bool,

@@ -78,6 +78,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         Group::Source,
     ),
     (
+        "gym-senet-kendall",
+        include_str!("../../rules/gym-senet-kendall.senet"),
+        true,
+        Group::Program,
+    ),
+    (
         "horolsky-kendall",
         include_str!("../../rules/horolsky-kendall.senet"),
         true,
@@ -110,6 +116,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
     (
         "ludii-piccione",
         include_str!("../../rules/ludii-piccione.senet"),
+        true,
+        Group::Program,
+    ),
+    (
+        "macabot",
+        include_str!("../../rules/macabot.senet"),
         true,
         Group::Program,
     ),

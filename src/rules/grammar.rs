@@ -591,6 +591,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     clauses: Vec::new(),
                     span: bs,
                 },
+                Rule::group_size => PredNode {
+                    pred: PredAst::GroupAtLeast(int(&first(body))),
+                    clauses: Vec::new(),
+                    span: bs,
+                },
                 _ => PredNode {
                     pred: PredAst::On(square_set(first(body))),
                     clauses: Vec::new(),
@@ -657,6 +662,7 @@ fn statement(p: Pair<Rule>) -> DeclKind {
         },
         Rule::held_extra => DeclKind::HeldExtra,
         Rule::one_direction => DeclKind::OneDirection,
+        Rule::backward_extra => DeclKind::BackwardExtra,
         Rule::last_piece => {
             // grammar: last_piece = "last" ~ "piece" ~ "on" ~ square_set ~ "moves" ~ "to"
             //   ~ square_ref ~ ...
@@ -762,12 +768,21 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 .map(|b| {
                     let mut kv = b.into_inner();
                     let length = int(&kv.next().unwrap()); // grammar: blockade_spec = int ~ kind
-                    let of = match kv.next().unwrap().as_rule() {
+                    let kind = kv.next().unwrap();
+                    let of = match kind.as_rule() {
+                        Rule::blockade_opposing if kind.into_inner().next().is_some() => {
+                            BlockadeKind::OpposingGroup
+                        }
                         Rule::blockade_opposing => BlockadeKind::Opposing,
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
                     };
-                    BlockadeAst { length, of }
+                    let where_runs = kv.next().is_some();
+                    BlockadeAst {
+                        length,
+                        of,
+                        where_runs,
+                    }
                 })
                 .collect(),
         ),
@@ -776,11 +791,21 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             effect: effect(next()),
         },
         Rule::bear_off_all_in => DeclKind::BearOffAllIn(square_set(next())),
-        Rule::bear_off => DeclKind::BearOff(match next().as_rule() {
-            Rule::reach_exact_past => Reach::ExactPast,
-            Rule::reach_exact_last => Reach::ExactLast,
-            _ => Reach::Beyond,
-        }),
+        Rule::bear_off => {
+            let reach = next();
+            match reach.as_rule() {
+                Rule::reach_without_throw => {
+                    let mut parts = reach.into_inner();
+                    DeclKind::BearOffWithoutThrow {
+                        from: square_ref(&parts.next().unwrap()), // grammar: square_ref ~ square_set
+                        region: square_set(parts.next().unwrap()),
+                    }
+                }
+                Rule::reach_exact_past => DeclKind::BearOff(Reach::ExactPast),
+                Rule::reach_exact_last => DeclKind::BearOff(Reach::ExactLast),
+                _ => DeclKind::BearOff(Reach::Beyond),
+            }
+        }
         Rule::pass_extra => {
             let forced = next().as_str() == "forced";
             let keeps = next().as_str() == "keeps";
@@ -893,6 +918,7 @@ pub fn describe(rule: Rule) -> &'static str {
         pass_beside_entry => "`when no move but entering`",
         off_extra => "`extra throw on bearing off`",
         one_direction => "`one direction per turn`",
+        backward_extra => "`backward move gives extra throw`",
         last_piece => "`last piece on SQUARES moves to SQUARE when no other move`",
         opposing_forbidden => "`forbidden`",
         extra_throw => "`extra throw`",
@@ -968,6 +994,9 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_opposing => "`opposing`",
         blockade_one_colour => "`of one colour`",
         blockade_any => "`any`",
+        blockade_in_group => "`in a group`",
+        group_size => "`group >= N`",
+        blockade_where_runs => "`where runs count`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",
         relocate => "`relocate to ...`",
@@ -1010,6 +1039,7 @@ pub fn describe(rule: Rule) -> &'static str {
         reach_exact_past => "`by exact throw past the end`",
         reach_exact_last => "`on reaching the last square`",
         reach_beyond => "`by any throw past the end`",
+        reach_without_throw => "`without a throw from SQUARE when all pieces on SQUARES`",
         pass_extra => "`forced|voluntary pass keeps|loses extra throw`",
         pass_kind => "`forced` or `voluntary`",
         keeps_or_loses => "`keeps` or `loses`",
@@ -1291,7 +1321,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "throws" => &[throws, die_throws],
         "extra" => &[extra],
         "no" => &[no_extra, no_blockade, no_score],
-        "backward" => &[backward],
+        "backward" => &[backward, backward_extra],
         "forward" => &[compulsory],
         "pass" => &[pass],
         "landing" => &[own_piece, opposing],

@@ -76,6 +76,7 @@ pub enum Key {
     Throws,
     Extra,
     Backward,
+    BackwardExtra,
     Compulsory,
     Pass,
     OwnPiece,
@@ -145,7 +146,8 @@ enum Setting {
     Backward(Backward),
     Bool(bool),
     Protect(Option<Pred>),
-    Blockades(Vec<(u8, BlockadeKind)>),
+    /// Length, whose pieces, and whether only the squares where runs count.
+    Blockades(Vec<(u8, BlockadeKind, bool)>),
     /// `blockade at half the throw: N any in one row, on VALUES`.
     Halfway {
         length: u8,
@@ -847,6 +849,7 @@ impl Lowerer<'_> {
             DeclKind::HeldExtra => Some((Key::HeldExtra, Setting::Flag)),
             DeclKind::PassBesideEntry => Some((Key::Pass, Setting::Flag)),
             DeclKind::OneDirection => Some((Key::OneDirection, Setting::Flag)),
+            DeclKind::BackwardExtra => Some((Key::BackwardExtra, Setting::Flag)),
             DeclKind::LastPiece { from, to } => {
                 let set = self.squares(layer, from);
                 self.square(layer, to)
@@ -864,6 +867,9 @@ impl Lowerer<'_> {
                 Setting::Squares(self.squares(layer, set)),
             )),
             DeclKind::BearOff(r) => Some((Key::BearOff, Setting::Reach(*r))),
+            DeclKind::BearOffWithoutThrow { from, region } => {
+                self.lower_bear_off_without_throw(layer, from, region)
+            }
             DeclKind::BearOffVoluntary => Some((Key::BearOffVoluntary, Setting::Flag)),
             DeclKind::PassExtra { forced, keeps } => {
                 Some((Key::PassExtra(*forced), Setting::Bool(*keeps)))
@@ -915,10 +921,11 @@ impl Lowerer<'_> {
         let all_throws: u32 = throws.as_ref().map_or(u32::MAX, |t| bits(&t.values));
         self.check_gate_and_truncate(&m);
         let entry = self.build_entry(&m, top, all_throws);
+        self.check_backward_extra(&m);
         let movement = movement::build_movement(&m, &setup);
         let len = board.map_or(self.len, |b| b.len);
         let protection = protection::build_protection(&m, len);
-        let blockades = protection::build_blockades(&m);
+        let blockades = protection::build_blockades(&m, len);
         let halfway = protection::build_halfway(&m);
         let squares = self.build_squares(&m, len, all_throws);
         self.check_any_parts(&m, throws.as_ref(), &squares);
@@ -1016,7 +1023,7 @@ impl<'m> Merged<'m> {
 /// What a key is called in a duplicate-declaration message.
 /// The words `drop` takes for a declaration there is one of per rule set
 /// (the grammar's `drop_named`), and the key each removes.
-const DROP_NAMED: [(&str, Key); 32] = [
+const DROP_NAMED: [(&str, Key); 33] = [
     ("title", Key::Title),
     ("source", Key::Source),
     ("status", Key::Status),
@@ -1029,6 +1036,7 @@ const DROP_NAMED: [(&str, Key); 32] = [
     ("starter", Key::Starter),
     ("throws", Key::Throws),
     ("extra throw", Key::Extra),
+    ("backward move gives extra throw", Key::BackwardExtra),
     ("backward", Key::Backward),
     ("forward move compulsory", Key::Compulsory),
     ("pass", Key::Pass),
@@ -1120,6 +1128,7 @@ fn describe_key(k: Key) -> String {
         Key::Throws => "the throw map".into(),
         Key::Extra => "the extra-throw values".into(),
         Key::Backward => "backward movement".into(),
+        Key::BackwardExtra => "the extra throw of a backward move".into(),
         Key::Compulsory => "compulsory forward moves".into(),
         Key::Pass => "passing".into(),
         Key::OwnPiece => "landing on one's own piece".into(),

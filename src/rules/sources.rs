@@ -37,6 +37,8 @@ const PAGES: &[(&str, &str)] = &[
     page!("ludii-jequier"),
     page!("ludii-kendall"),
     page!("ludii-piccione"),
+    page!("macabot"),
+    page!("gym-senet-kendall"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.

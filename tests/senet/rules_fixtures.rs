@@ -334,12 +334,14 @@ fn builtin_source_and_names_agree() {
             "piccione",
             "ryabinin",
             "thai",
+            "gym-senet-kendall",
             "horolsky-kendall",
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier",
             "ludii-kendall",
-            "ludii-piccione"
+            "ludii-piccione",
+            "macabot"
         ]
     );
     for name in rules::builtin_names() {
@@ -819,4 +821,29 @@ fn a_square_off_the_board_beside_a_syntax_error_is_reported() {
             "{rule}: {codes:?}"
         );
     }
+}
+
+/// `ok/backward_extra.senet`: a backward move throws again on any value, a
+/// forward move only on kendall's values; the blockade counts only pieces
+/// on 1..26, so three on 28..30 never block a bear-off, while three on
+/// 12..14 block both ways; kendall's blockade counts everywhere.
+#[test]
+fn backward_extra_and_blockade_where_runs_count_play_as_written() {
+    let r = rules::load("tests/fixtures/rules/ok/backward_extra.senet", None, &[])
+        .unwrap_or_else(|e| panic!("{}", render(&e)));
+    let kendall = rules::load("kendall", None, &[]).unwrap();
+    // 12..14 protect each other and block the 6: 11 goes back, and throws
+    // again on a 2 and a 3 as on a 6.
+    assert_eq!(units(&r, "10/WBBB6/10 w 4-2 - 9", 2), ["2+:11-9"]);
+    assert_eq!(units(&r, "10/WBBB6/10 w 4-2 - 9", 3), ["3+:11-8"]);
+    assert_eq!(units(&r, "10/WBBB6/10 w 4-2 - 9", 6), ["6+:11-5"]);
+    // Backward across them is blocked too: 16 has no move with a 6 (21
+    // and 22 protect each other).
+    assert_eq!(units(&r, "10/1BBB1W4/BB8 w 4-0 - 9", 6), ["6+:pass"]);
+    // A forward 2 ends the turn.
+    assert_eq!(units(&r, "10/W9/9B w 4-4 - 9", 2), ["2:11-13"]);
+    // Three pieces on 28..30 are off the squares where runs count: 25
+    // bears off past them; kendall's blockade holds it.
+    assert_eq!(units(&r, "10/10/4W2BBB w 4-2 - 9", 6), ["6+:25-off"]);
+    assert_eq!(units(&kendall, "10/10/4W2BBB w 4-2 - 9", 6), ["6+:pass"]);
 }

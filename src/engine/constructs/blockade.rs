@@ -14,7 +14,18 @@ use crate::engine::*;
 pub struct Blockade {
     pub length: u8,
     pub of: BlockadeKind,
+    /// `where runs count`: only pieces on these squares (the squares where
+    /// runs count) form the blockade; `None`: pieces anywhere.
+    pub within: Option<SquareSet>,
     pub clause: Clause,
+}
+
+impl Blockade {
+    /// The squares whose pieces may form this blockade, as a mask.
+    #[inline(always)]
+    fn counted(&self) -> u64 {
+        self.within.map_or(u64::MAX, |w| w.0)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,24 +36,39 @@ pub enum BlockadeKind {
     OneColour,
     /// Any pieces, mixed colours (R-5b).
     Any,
+    /// A piece of an opposing group (pieces connected through grid
+    /// neighbours, `groups.rs`) of `length` or more, anywhere from the
+    /// square after the mover's to the target, the target included, in
+    /// either direction.
+    OpposingGroup,
 }
 
 // Words.
 
 /// `rules show`: the blockades declared on one line.
-pub fn sentence(blockades: &[(u8, BlockadeKind)]) -> String {
+pub fn sentence(blockades: &[(u8, BlockadeKind, bool)]) -> String {
     if blockades.is_empty() {
         return "No blockades.".into();
     }
     blockades
         .iter()
-        .map(|(len, of)| {
+        .map(|(len, of, where_runs)| {
             let whose = match of {
                 BlockadeKind::Opposing => "opposing pieces",
                 BlockadeKind::OneColour => "pieces of one colour (either colour)",
                 BlockadeKind::Any => "pieces (any colours)",
+                BlockadeKind::OpposingGroup => {
+                    return format!(
+                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another)."
+                    );
+                }
             };
-            format!("No move may pass over {len} {whose} on consecutive squares.")
+            let only = if *where_runs {
+                ", counting only pieces on the squares where runs count"
+            } else {
+                ""
+            };
+            format!("No move may pass over {len} {whose} on consecutive squares{only}.")
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -52,9 +78,11 @@ impl Blockade {
     /// The `rules summary` line.
     pub fn token(&self) -> String {
         format!(
-            "blockade: {} {:?}{}",
+            "blockade: {} {:?}{}{}",
             self.length,
             self.of,
+            self.within
+                .map_or(String::new(), |w| format!(" within {}", set_token(w))),
             cl(&self.clause)
         )
     }
@@ -67,6 +95,17 @@ pub(crate) fn refused(cx: &Refused, i: u8) -> Said {
         BlockadeKind::Opposing => format!("{} {} pieces", b.length, cx.side().other()),
         BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
         BlockadeKind::Any => format!("{} adjacent pieces", b.length),
+        BlockadeKind::OpposingGroup => {
+            return Said::new(
+                "blockade in the way",
+                format!(
+                    "the move from {} passes over or lands on a piece of a group of {} or more {} pieces, which blocks the way",
+                    cx.refusal.from,
+                    b.length,
+                    cx.side().other()
+                ),
+            );
+        }
     };
     Said::new(
         "blockade in the way",
@@ -95,10 +134,24 @@ impl Ruleset {
             if n == 0 {
                 continue;
             }
+            let (me, opp) = (me & b.counted(), opp & b.counted());
             let r = match b.of {
                 BlockadeKind::Opposing => run_starts(opp, n),
                 BlockadeKind::OneColour => run_starts(opp, n) | run_starts(me, n),
                 BlockadeKind::Any => run_starts(opp | me, n),
+                BlockadeKind::OpposingGroup => {
+                    // Every square from the one after the mover's to the
+                    // target counts: forward from s, a member on
+                    // s+1 ..= s+step; backward, on s-step ..= s-1.
+                    let g = self.board.in_groups_of(opp, b.length);
+                    let k = u32::from(step);
+                    m |= if backward {
+                        spread_up(g << 1, k)
+                    } else {
+                        spread_down(g >> 1, k)
+                    };
+                    continue;
+                }
             };
             if r == 0 {
                 // No such run on the board (most positions: a test that
@@ -163,15 +216,23 @@ fn spread_up(x: u64, k: u32) -> u64 {
 }
 
 impl Ruleset {
-    /// The first blockade found on `path`, as an index into `blockades`.
-    pub(crate) fn blocked(&self, pos: &Position, path: u64) -> Option<u8> {
+    /// The first blockade found on `path` (the squares strictly between
+    /// a move's ends) or, for a blockade that counts it, on the square
+    /// `target`, as an index into `blockades`.
+    pub(crate) fn blocked(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
         let me = pos.pieces[pos.to_move.index()].0 & path;
         let opp = pos.pieces[pos.to_move.other().index()].0 & path;
         for (i, b) in self.blockades.iter().enumerate() {
+            let (me, opp) = (me & b.counted(), opp & b.counted());
             let hit = match b.of {
                 BlockadeKind::Opposing => has_run(opp, b.length),
                 BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
                 BlockadeKind::Any => has_run(opp | me, b.length),
+                BlockadeKind::OpposingGroup => {
+                    let all = pos.pieces[pos.to_move.other().index()].0;
+                    let on = path | 1u64.checked_shl(u32::from(target)).unwrap_or(0);
+                    self.board.in_groups_of(all, b.length) & on != 0
+                }
             };
             if hit {
                 return Some(i as u8);

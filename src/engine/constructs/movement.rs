@@ -100,6 +100,10 @@ pub struct Movement {
     /// move only forward moves, after a backward one only backward ones.
     pub one_direction: bool,
     pub one_direction_clause: Clause,
+    /// Every backward move gives another throw, whatever the value thrown
+    /// (a forced pass still does what `forced pass` says).
+    pub backward_extra: bool,
+    pub backward_extra_clause: Clause,
     /// A side's last piece, on one of these squares and with no other
     /// move, may move to that square; a piece there goes to the square it
     /// left (HK-6).
@@ -163,6 +167,9 @@ pub const SPLIT_ANY: &str = "A throw may be spent in any number of parts, each m
 /// `rules show`: `pass when no move but entering`.
 pub const PASS_BESIDE_ENTRY: &str = "A player may pass only when the throw moves no piece on the board; entering a piece is then a choice beside the pass.";
 /// `rules show`: one direction per turn (PC-4).
+/// `rules show`: `backward move gives extra throw`.
+pub const BACKWARD_EXTRA: &str = "Every backward move gives another throw, whatever its value.";
+
 pub const ONE_DIRECTION: &str = "All the moves of a turn go in one direction: after a forward move the turn's later throws move forward only (or are passed), after a backward move backward only.";
 
 /// `rules show`: whether a player may pass voluntarily.
@@ -298,6 +305,12 @@ impl Movement {
             out.push(format!(
                 "one direction per turn{}",
                 cl(&self.one_direction_clause)
+            ));
+        }
+        if self.backward_extra {
+            out.push(format!(
+                "backward move gives extra throw{}",
+                cl(&self.backward_extra_clause)
             ));
         }
         if let Some((from, to)) = self.last_piece {
@@ -1242,7 +1255,8 @@ impl Ruleset {
             };
             (prot, blocked)
         };
-        let extra_mark = self.throws.gives_extra(throw);
+        // A backward move may give another throw whatever its value.
+        let extra_mark = self.throws.gives_extra(throw) | self.movement.backward_extra;
         let mut bits = movers;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;

@@ -76,6 +76,8 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
         split_clause: m.clause(Key::Split),
         one_direction: m.get(Key::OneDirection).is_some(),
         one_direction_clause: m.clause(Key::OneDirection),
+        backward_extra: m.get(Key::BackwardExtra).is_some(),
+        backward_extra_clause: m.clause(Key::BackwardExtra),
         last_piece: match m.setting(Key::LastPiece) {
             Some(Setting::LastPiece(from, to)) => Some((*from, *to)),
             _ => None,
@@ -85,6 +87,27 @@ pub(super) fn build_movement(m: &Merged, setup: &[Vec<u8>; 2]) -> Movement {
 }
 
 impl Lowerer<'_> {
+    /// `backward move gives extra throw` beside `backward never`: the extra
+    /// throw could never be given.
+    pub(super) fn check_backward_extra(&mut self, m: &Merged) {
+        let (Some(extra), Some(back)) = (m.get(Key::BackwardExtra), m.get(Key::Backward)) else {
+            return;
+        };
+        if back.setting != Setting::Backward(Backward::Never) {
+            return;
+        }
+        self.errors.push(RuleError::Conflict {
+            src: self.src(extra.layer),
+            span: mspan(extra.span.start, extra.span.end),
+            other: (back.layer == extra.layer).then(|| mspan(back.span.start, back.span.end)),
+            what: "an extra throw is given to every backward move, but no piece ever moves backward"
+                .into(),
+            label: "never given".into(),
+            help: "declare how pieces move backward (`backward when no forward move`), or drop the extra throw"
+                .into(),
+        });
+    }
+
     /// The checks of a throw split into any number of parts: its units hold
     /// at most `MAX_PARTS` parts, whose later parts go back at most to the
     /// hand; and an extra throw held after a lost rest needs such throws.

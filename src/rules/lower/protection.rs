@@ -25,11 +25,11 @@ impl Lowerer<'_> {
         layer: usize,
         bs: &[ast::BlockadeAst],
     ) -> Option<(Key, Setting)> {
-        let list: Vec<(u8, BlockadeKind)> = bs
+        let list: Vec<(u8, BlockadeKind, bool)> = bs
             .iter()
             .filter_map(|b| {
                 self.small(layer, &b.length, 1, 62, "a blockade length")
-                    .map(|n| (n, b.of))
+                    .map(|n| (n, b.of, b.where_runs))
             })
             .collect();
         Some((Key::Blockade, Setting::Blockades(list)))
@@ -106,6 +106,10 @@ impl Lowerer<'_> {
             PredAst::OwnerBeside => Pred::OwnerBeside {
                 before: 0,
                 after: 0,
+                clause,
+            },
+            PredAst::GroupAtLeast(n) => Pred::Group {
+                min: self.small(layer, n, 1, 63, "a group size")?,
                 clause,
             },
             PredAst::OwnerOn(set) => Pred::OwnerOn {
@@ -190,7 +194,12 @@ pub(super) fn build_halfway(m: &Merged) -> Option<HalfwayBlockade> {
     }
 }
 
-pub(super) fn build_blockades(m: &Merged) -> Vec<Blockade> {
+pub(super) fn build_blockades(m: &Merged, len: u8) -> Vec<Blockade> {
+    // `where runs count`: the squares of `runs count on`, or the track.
+    let run_squares = match m.setting(Key::Runs) {
+        Some(Setting::Squares(s)) => *s,
+        _ => SquareSet::range(1, len),
+    };
     match m.get(Key::Blockade) {
         Some(Item {
             setting: Setting::Blockades(bs),
@@ -198,9 +207,10 @@ pub(super) fn build_blockades(m: &Merged) -> Vec<Blockade> {
             ..
         }) => bs
             .iter()
-            .map(|&(length, of)| Blockade {
+            .map(|&(length, of, where_runs)| Blockade {
                 length,
                 of,
+                within: where_runs.then_some(run_squares),
                 clause: clause.clone(),
             })
             .collect(),
