@@ -38,6 +38,7 @@ const PAGES: &[(&str, &str)] = &[
     page!("ludii-kendall"),
     page!("ludii-piccione"),
     page!("gym-senet-kendall"),
+    page!("gym-senet-skiryuk"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.
