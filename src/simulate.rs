@@ -8,7 +8,7 @@
 //! Stage: `Ruleset` → played games (units, outcome, events) → records and
 //! statistics for the CLI.
 
-use crate::engine::{Effects, Position, Ruleset, Side, Starter, Unit, UnitKind};
+use crate::engine::{Effects, Position, Ruleset, Side, Starter, Unit};
 use rand::RngCore;
 use rand_pcg::Pcg64;
 use serde::Serialize;
@@ -280,7 +280,7 @@ fn play_one(
         // The unit is played where the engine wrote it, by reference: the
         // engine writes a unit field by field, and copying it out whole
         // right after stalls the CPU on the store-to-load forward.
-        let unit: &Unit = if buf.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+        let unit: &Unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
             &buf[0]
         } else if !buf.is_empty() && draws.coin() {
             // A choice between a no-throw unit and throwing (B-12): even odds.

@@ -15,7 +15,7 @@
 //! opening), so positions are keyed with turns past 2 counted as 3.
 
 use super::{Value, outcome, throw_odds};
-use crate::engine::{Position, Ruleset, Side, Unit, UnitKind};
+use crate::engine::{Position, Ruleset, Side, Unit};
 use std::collections::HashMap;
 
 /// Iteration stops when no value changes by more than this.
@@ -124,7 +124,7 @@ impl Graph {
             };
             rules.free_units(&pos, &mut buf);
             let units = buf.clone();
-            let node = if units.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+            let node = if crate::engine::constructs::auto_off::due_without_choice(&units) {
                 Node::Forced(next_of(&units[0], &mut positions)?)
             } else {
                 let free = units

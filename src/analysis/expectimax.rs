@@ -3,7 +3,7 @@
 
 use super::exact::{self, Table};
 use super::{Settings, Value, outcome, rollout, throw_odds};
-use crate::engine::{Position, Ruleset, Side, Unit, UnitKind};
+use crate::engine::{Position, Ruleset, Side, Unit};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
@@ -97,7 +97,7 @@ impl<'r> Evaluator<'r> {
         }
         let mut free = self.take_buf();
         self.rules.free_units(pos, &mut free);
-        if free.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+        if crate::engine::constructs::auto_off::due_without_choice(&free) {
             let value = self.after(pos, &free[0], depth);
             let skip = ValuedUnit {
                 unit: free[0],
@@ -250,7 +250,7 @@ impl<'r> Evaluator<'r> {
         let side = pos.to_move;
         let mut free = self.take_buf();
         self.rules.free_units(pos, &mut free);
-        if free.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+        if crate::engine::constructs::auto_off::due_without_choice(&free) {
             // A missed turn uses no throw: the depth stays.
             let skip = free[0];
             self.put_buf(free);

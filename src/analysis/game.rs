@@ -173,7 +173,9 @@ pub fn judge(
     let expected = expectation(&a).unwrap_or(a.value);
     let find = |list: &[ValuedUnit]| list.iter().find(|v| v.unit == *unit).map(|v| v.value);
     let (value, best, best_value, choices, after_throw) = match unit.kind {
+        // Due without a choice: a missed turn, a bear-off without a throw.
         UnitKind::Skip => (a.value, Choice::Unit(*unit), a.value, 1, a.value),
+        UnitKind::NoThrow if unit.off => (a.value, Choice::Unit(*unit), a.value, 1, a.value),
         UnitKind::NoThrow => {
             // Against the other units without a throw, and throwing.
             let played = find(&a.free).unwrap_or(a.value);

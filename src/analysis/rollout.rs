@@ -7,7 +7,7 @@
 //! the position and the settings: the same on any thread, in any order.
 
 use super::{Policy, Settings, Value, mix, outcome};
-use crate::engine::{Position, Ruleset, Unit, UnitKind};
+use crate::engine::{Position, Ruleset, Unit};
 use crate::simulate::{game_rng, greedy, throw_sticks};
 use rand::Rng;
 
@@ -42,7 +42,7 @@ pub fn playout(
             return v;
         }
         rules.free_units(&pos, buf);
-        let unit = if buf.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+        let unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
             buf[0]
         } else if !buf.is_empty() && rng.random::<bool>() {
             // A choice between a unit without a throw and throwing (B-12):

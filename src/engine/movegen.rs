@@ -79,6 +79,8 @@ pub enum Forbid {
     /// The square half the throw ahead lies in a row of taken squares
     /// (LJ-4).
     Halfway,
+    /// A piece leaves without a throw first (`bear off without a throw`).
+    BearOffDue,
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -139,16 +141,21 @@ impl Ruleset {
         self.generate::<false>(pos, throw, out, &mut Vec::new());
     }
 
-    /// The units due without a throw: `skip` for a missed turn, or a lock's
-    /// release (`0:27-15`), into `out` (cleared first).
+    /// The units due without a throw: `skip` for a missed turn, a
+    /// bear-off without a throw (`0:30-off`), or a lock's release
+    /// (`0:27-15`), into `out` (cleared first). `skip` and the bear-off
+    /// are due without a choice
+    /// ([`due_without_choice`](super::constructs::auto_off::due_without_choice));
+    /// a release is offered beside throwing.
     #[inline]
     pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         out.clear();
-        // Only a missed turn or a piece on a lock square with a release
-        // gives a unit here.
+        // Only a missed turn, a piece on a lock square with a release or
+        // one on the square of a bear-off without a throw gives a unit
+        // here.
         if self.tables.enabled
             && !self.skip_due(pos)
-            && pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases == 0
+            && pos.pieces[pos.to_move.index()].0 & self.tables.free_from == 0
         {
             return;
         }
@@ -158,6 +165,10 @@ impl Ruleset {
     fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
         if self.skip_due(pos) {
             out.push(Unit::skip());
+            return;
+        }
+        if let Some(from) = self.auto_off_due(pos) {
+            out.push(self.auto_off_unit(from));
             return;
         }
         if pos.extra && pos.bound.is_some() {
@@ -339,7 +350,7 @@ impl Ruleset {
         let side = pos.to_move.index();
         let f = &self.tables;
         let quiet = !(pos.skip[side] & !pos.extra)
-            & (pos.pieces[side].0 & f.lock.squares == 0)
+            & (pos.pieces[side].0 & f.held == 0)
             & pos.bound.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));
         // An opening binds the first turn of a side only.
@@ -362,6 +373,10 @@ impl Ruleset {
         let me = pos.pieces[side.index()];
         if self.skip_due(pos) {
             refuse_all::<WHY>(me, Forbid::MissedTurn, why);
+            return None;
+        }
+        // A bear-off without a throw due first.
+        if self.auto_off_stage::<WHY>(pos, why) {
             return None;
         }
 
@@ -481,7 +496,7 @@ impl Ruleset {
 
         // Passage: blockades over the squares strictly between.
         let path = between(from.min(to), from.max(to));
-        if let Some(i) = self.blocked(pos, path) {
+        if let Some(i) = self.blocked(pos, path, to) {
             return refuse(to, Forbid::Blockade(i));
         }
 

@@ -24,7 +24,7 @@ use super::constructs::movement::HitDest;
 use super::mask_of;
 use super::movegen::Refusal;
 use super::unit::{Part, Relocated};
-use super::{Forbid, Heading, Position, Ruleset, Unit, UnitKind};
+use super::{Forbid, Heading, Position, Reach, Ruleset, Unit, UnitKind};
 
 /// What a played unit did, for statistics and display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -104,6 +104,25 @@ impl Ruleset {
                 p.skip[me] = false;
                 fx.skip = true;
                 ends_turn = true;
+            }
+            UnitKind::NoThrow if unit.off => {
+                // A bear-off without a throw: due only now, and the turn
+                // goes on or ends as the throw of the move before said.
+                if self.auto_off_due(p) != Some(unit.from) {
+                    return Err(Refusal {
+                        from: unit.from,
+                        to: unit.to,
+                        forbid: if p.pieces[me].contains(unit.from) {
+                            Forbid::NotAllIn
+                        } else {
+                            Forbid::NoPiece
+                        },
+                    });
+                }
+                p.pieces[me].remove(unit.from);
+                p.off[me] += 1;
+                fx.bear_off = true;
+                ends_turn = !p.extra;
             }
             UnitKind::NoThrow => {
                 if !p.pieces[me].contains(unit.from) {
@@ -233,6 +252,16 @@ impl Ruleset {
             p.extra = drawn;
             fx.won = !drawn && self.winner(p) == Some(side);
             ends_turn = !drawn;
+        }
+        // A move that makes a bear-off without a throw due keeps its side
+        // to move for it, the throw still pending or not.
+        if matches!(self.bear_off.reach, Reach::WithoutThrow { .. })
+            && unit.kind == UnitKind::Move
+            && !fx.won
+            && self.auto_off_due(p).is_some()
+        {
+            p.extra = !ends_turn;
+            return Ok(fx);
         }
         if ends_turn {
             p.end_turn();

@@ -92,22 +92,36 @@ pub(crate) struct Tables {
     /// Stage 9 runs: entries from the hand or split throws
     /// (`constructs/entry.rs`).
     pub hand_stage: bool,
+    /// Squares whose piece may take the position out of the calm state:
+    /// the lock squares and the square of a bear-off without a throw
+    /// (`constructs/auto_off.rs`).
+    pub held: u64,
+    /// Squares whose piece may have a unit without a throw: a lock's
+    /// release, or a bear-off without a throw.
+    pub free_from: u64,
 }
 
 impl Tables {
     /// Every construct's tables, from the finished rule set: the one place
     /// they are compiled.
     pub(crate) fn compile(rules: &Ruleset) -> Tables {
+        let lock = lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]);
+        let auto_off = match rules.bear_off.reach {
+            crate::engine::Reach::WithoutThrow { from, .. } => 1u64 << from,
+            _ => 0,
+        };
         Tables {
             enabled: true,
             plain_play: !rules.turn.held_extra && !rules.squares.iter().any(|sq| sq.off_extra),
             steps: movement::Steps::compile(rules),
             protection: protection::Masks::compile(&rules.protection),
-            lock: lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]),
             squares: squares::Landings::compile(rules),
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
             hand_stage: entry::hand_stage(rules),
+            held: lock.squares | auto_off,
+            free_from: lock.releases | auto_off,
+            lock,
         }
     }
 }

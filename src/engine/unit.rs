@@ -201,10 +201,11 @@ impl Unit {
 
 impl fmt::Display for Unit {
     /// The canonical SGN form: `3:12-15`, `4+:9x12`, `2:29-off`, `2:25-27=15`,
-    /// `0:27-15`, `3:pass`, `skip`, `1:hand-1`, `5:12-14:20-23`.
+    /// `0:27-15`, `0:30-off`, `3:pass`, `skip`, `1:hand-1`, `5:12-14:20-23`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             UnitKind::Skip => f.write_str("skip"),
+            UnitKind::NoThrow if self.off => write!(f, "0:{}-off", self.from),
             UnitKind::NoThrow => {
                 write!(f, "0:{}-{}", self.from, self.to)?;
                 write_reloc(f, self.relocated)

@@ -16,6 +16,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
     AfterEnd,
+    BearOffDue,
     Date,
     DuplicateTag,
     ExtraMark,
@@ -62,6 +63,7 @@ impl Code {
     pub const fn as_str(self) -> &'static str {
         match self {
             Code::AfterEnd => "senet::sgn::after_end",
+            Code::BearOffDue => "senet::sgn::bear_off_due",
             Code::Date => "senet::sgn::date",
             Code::DuplicateTag => "senet::sgn::duplicate_tag",
             Code::ExtraMark => "senet::sgn::extra_mark",

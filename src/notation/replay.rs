@@ -154,7 +154,13 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     }
                     before_last = pos;
                     if let (Some(p), Some(live)) = (&before_last, &mut pos) {
-                        if pending_turn_number.is_none() && !p.extra && !var {
+                        // A bear-off without a throw that is due belongs
+                        // to the turn of the move that made it due.
+                        if pending_turn_number.is_none()
+                            && !p.extra
+                            && !var
+                            && self.rules.auto_off_due(p).is_none()
+                        {
                             self.missing_turn_number(p, u);
                         }
                         if !self.unit(p, live, u, illegal_ok, &nags, var) {
@@ -185,6 +191,10 @@ impl<'r, 'v> Replayer<'r, 'v> {
 
     fn check_turn_number(&mut self, p: &Position, number: u32, black: bool, span: Span, var: bool) {
         let side = if black { Side::Black } else { Side::White };
+        if let Some(from) = self.rules.auto_off_due(p) {
+            self.bear_off_due_at_turn(p, from, number, black, span, var);
+            return;
+        }
         if !p.extra && number == p.turn && side == p.to_move {
             return;
         }
@@ -221,6 +231,39 @@ impl<'r, 'v> Replayer<'r, 'v> {
             .help(format!("write `{expected}`; turns count rounds: White's turn N, then Black's turn N, then White's N+1"));
             self.report(self.context(f, p, var));
         }
+    }
+
+    /// A turn number written while a bear-off without a throw is due: the
+    /// record left out the unit `0:30-off` that ends or goes on with the
+    /// turn.
+    fn bear_off_due_at_turn(
+        &mut self,
+        p: &Position,
+        from: u8,
+        number: u32,
+        black: bool,
+        span: Span,
+        var: bool,
+    ) {
+        let written = if black {
+            format!("{number}...")
+        } else {
+            format!("{number}.")
+        };
+        let f = Finding::error(
+            Code::BearOffDue,
+            format!(
+                "{}'s piece on {from} leaves the board without a throw before the turn goes on: all {}'s pieces are home",
+                p.to_move, p.to_move
+            ),
+            span,
+        )
+        .label(format!("`0:{from}-off` is missing before `{written}`"))
+        .help(format!(
+            "write `0:{from}-off` right after the move that brought the last piece home; it is a unit without a throw"
+        ))
+        .clause(&self.rules.bear_off.clause);
+        self.report(self.context(f, p, var));
     }
 
     fn missing_turn_number(&mut self, p: &Position, u: &UnitSyntax) {

@@ -159,6 +159,8 @@ pub enum PredAst {
     OwnerSkips,
     /// `owner beside in row` (LJ-5).
     OwnerBeside,
+    /// `group >= N`: the target's group through grid neighbours.
+    GroupAtLeast(Spanned<u32>),
     And(Vec<PredNode>),
     Or(Vec<PredNode>),
     Not(Box<PredNode>),
@@ -254,6 +256,11 @@ pub enum DeclKind {
     },
     BearOffAllIn(SquareSetAst),
     BearOff(Reach),
+    /// `bear off without a throw from SQUARE when all pieces on SQUARES`.
+    BearOffWithoutThrow {
+        from: Spanned<SquareRef>,
+        region: SquareSetAst,
+    },
     PassExtra {
         forced: bool,
         keeps: bool,

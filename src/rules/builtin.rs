@@ -113,6 +113,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         true,
         Group::Program,
     ),
+    (
+        "macabot",
+        include_str!("../../rules/macabot.senet"),
+        true,
+        Group::Program,
+    ),
 ];
 
 /// The names of the listed built-in rule sets: the sources, then the

@@ -588,6 +588,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     clauses: Vec::new(),
                     span: bs,
                 },
+                Rule::group_size => PredNode {
+                    pred: PredAst::GroupAtLeast(int(&first(body))),
+                    clauses: Vec::new(),
+                    span: bs,
+                },
                 _ => PredNode {
                     pred: PredAst::On(square_set(first(body))),
                     clauses: Vec::new(),
@@ -760,7 +765,11 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 .map(|b| {
                     let mut kv = b.into_inner();
                     let length = int(&kv.next().unwrap()); // grammar: blockade_spec = int ~ kind
-                    let of = match kv.next().unwrap().as_rule() {
+                    let kind = kv.next().unwrap();
+                    let of = match kind.as_rule() {
+                        Rule::blockade_opposing if kind.into_inner().next().is_some() => {
+                            BlockadeKind::OpposingGroup
+                        }
                         Rule::blockade_opposing => BlockadeKind::Opposing,
                         Rule::blockade_one_colour => BlockadeKind::OneColour,
                         _ => BlockadeKind::Any,
@@ -779,11 +788,21 @@ fn statement(p: Pair<Rule>) -> DeclKind {
             effect: effect(next()),
         },
         Rule::bear_off_all_in => DeclKind::BearOffAllIn(square_set(next())),
-        Rule::bear_off => DeclKind::BearOff(match next().as_rule() {
-            Rule::reach_exact_past => Reach::ExactPast,
-            Rule::reach_exact_last => Reach::ExactLast,
-            _ => Reach::Beyond,
-        }),
+        Rule::bear_off => {
+            let reach = next();
+            match reach.as_rule() {
+                Rule::reach_without_throw => {
+                    let mut parts = reach.into_inner();
+                    DeclKind::BearOffWithoutThrow {
+                        from: square_ref(&parts.next().unwrap()), // grammar: square_ref ~ square_set
+                        region: square_set(parts.next().unwrap()),
+                    }
+                }
+                Rule::reach_exact_past => DeclKind::BearOff(Reach::ExactPast),
+                Rule::reach_exact_last => DeclKind::BearOff(Reach::ExactLast),
+                _ => DeclKind::BearOff(Reach::Beyond),
+            }
+        }
         Rule::pass_extra => {
             let forced = next().as_str() == "forced";
             let keeps = next().as_str() == "keeps";
@@ -955,6 +974,8 @@ pub fn describe(rule: Rule) -> &'static str {
         blockade_opposing => "`opposing`",
         blockade_one_colour => "`of one colour`",
         blockade_any => "`any`",
+        blockade_in_group => "`in a group`",
+        group_size => "`group >= N`",
         blockade_where_runs => "`where runs count`",
         at => "`at SQUARES: EFFECT`",
         effect => "a square effect",
@@ -998,6 +1019,7 @@ pub fn describe(rule: Rule) -> &'static str {
         reach_exact_past => "`by exact throw past the end`",
         reach_exact_last => "`on reaching the last square`",
         reach_beyond => "`by any throw past the end`",
+        reach_without_throw => "`without a throw from SQUARE when all pieces on SQUARES`",
         pass_extra => "`forced|voluntary pass keeps|loses extra throw`",
         pass_kind => "`forced` or `voluntary`",
         keeps_or_loses => "`keeps` or `loses`",

@@ -855,6 +855,9 @@ impl Lowerer<'_> {
                 Setting::Squares(self.squares(layer, set)),
             )),
             DeclKind::BearOff(r) => Some((Key::BearOff, Setting::Reach(*r))),
+            DeclKind::BearOffWithoutThrow { from, region } => {
+                self.lower_bear_off_without_throw(layer, from, region)
+            }
             DeclKind::BearOffVoluntary => Some((Key::BearOffVoluntary, Setting::Flag)),
             DeclKind::PassExtra { forced, keeps } => {
                 Some((Key::PassExtra(*forced), Setting::Bool(*keeps)))

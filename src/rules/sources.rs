@@ -37,6 +37,7 @@ const PAGES: &[(&str, &str)] = &[
     page!("ludii-jequier"),
     page!("ludii-kendall"),
     page!("ludii-piccione"),
+    page!("macabot"),
     page!("gym-senet-kendall"),
     page!("gym-senet-skiryuk"),
 ];

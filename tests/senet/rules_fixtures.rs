@@ -339,7 +339,8 @@ fn builtin_source_and_names_agree() {
             "horolsky-meub",
             "ludii-bell",
             "ludii-jequier",
-            "ludii-piccione"
+            "ludii-piccione",
+            "macabot"
         ]
     );
     for name in rules::builtin_names() {

@@ -30,6 +30,10 @@ pub enum Reach {
     ExactLast,
     /// Any move beyond the last square (JQ-9).
     Beyond,
+    /// No throw bears a piece off, and no move goes beyond the last
+    /// square: a piece on `from` leaves without a throw once all its
+    /// side's pieces stand on `region` (`auto_off.rs`).
+    WithoutThrow { from: u8, region: SquareSet },
 }
 
 // Words.
@@ -51,6 +55,9 @@ impl Reach {
                 "A piece bears off with the exact throw that takes it to the last square."
             }
             Reach::Beyond => "A piece bears off with any throw that takes it past the last square.",
+            Reach::WithoutThrow { .. } => {
+                "No throw bears a piece off; a piece leaves the board without a throw."
+            }
         }
     }
 }
@@ -75,9 +82,12 @@ pub fn exit_sentence(ts: &Option<Vec<u8>>, all: u32) -> String {
 impl BearOff {
     /// The `rules summary` line.
     pub fn token(&self) -> String {
+        let reach = match self.reach {
+            Reach::WithoutThrow { from, region } => super::auto_off::token(from, region),
+            r => format!("{r:?}"),
+        };
         format!(
-            "bear off: {:?}{}; all in {}{}",
-            self.reach,
+            "bear off: {reach}{}; all in {}{}",
             cl(&self.clause),
             self.all_in.map_or("-".into(), set_token),
             cl(&self.all_in_clause)
@@ -116,6 +126,14 @@ fn region(set: SquareSet) -> String {
 pub(crate) fn refused(cx: &Refused) -> Said {
     let (from, throw, side) = (cx.refusal.from, cx.throw, cx.side());
     match cx.refusal.forbid {
+        Forbid::BeyondEnd if matches!(cx.rules.bear_off().reach, Reach::WithoutThrow { .. }) => {
+            Said::new(
+                "beyond the end",
+                format!(
+                    "a throw of {throw} carries the piece on {from} beyond the end: no throw bears a piece off"
+                ),
+            )
+        }
         Forbid::BeyondEnd => Said::new(
             "beyond the end",
             format!(
@@ -190,7 +208,7 @@ impl BearOff {
     #[inline]
     pub(crate) fn bears_off(&self, to: u8, len: u8) -> bool {
         match self.reach {
-            Reach::ExactPast | Reach::Beyond => to > len,
+            Reach::ExactPast | Reach::Beyond | Reach::WithoutThrow { .. } => to > len,
             Reach::ExactLast => to >= len,
         }
     }
@@ -203,6 +221,7 @@ impl BearOff {
             Reach::ExactPast => to == len + 1,
             Reach::ExactLast => to == len,
             Reach::Beyond => true,
+            Reach::WithoutThrow { .. } => false,
         }
     }
 }
@@ -243,7 +262,7 @@ impl Ruleset {
         }
         // P-1: the path of a bearing-off move runs to the last square.
         let path = between(from, off);
-        if let Some(i) = self.blocked(pos, path) {
+        if let Some(i) = self.blocked(pos, path, off) {
             return Err((
                 Refusal {
                     from,

@@ -36,6 +36,11 @@ pub enum BlockadeKind {
     OneColour,
     /// Any pieces, mixed colours (R-5b).
     Any,
+    /// A piece of an opposing group (pieces connected through grid
+    /// neighbours, `groups.rs`) of `length` or more, anywhere from the
+    /// square after the mover's to the target, the target included, in
+    /// either direction.
+    OpposingGroup,
 }
 
 // Words.
@@ -52,6 +57,11 @@ pub fn sentence(blockades: &[(u8, BlockadeKind, bool)]) -> String {
                 BlockadeKind::Opposing => "opposing pieces",
                 BlockadeKind::OneColour => "pieces of one colour (either colour)",
                 BlockadeKind::Any => "pieces (any colours)",
+                BlockadeKind::OpposingGroup => {
+                    return format!(
+                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another)."
+                    );
+                }
             };
             let only = if *where_runs {
                 ", counting only pieces on the squares where runs count"
@@ -85,6 +95,17 @@ pub(crate) fn refused(cx: &Refused, i: u8) -> Said {
         BlockadeKind::Opposing => format!("{} {} pieces", b.length, cx.side().other()),
         BlockadeKind::OneColour => format!("{} adjacent pieces of one colour", b.length),
         BlockadeKind::Any => format!("{} adjacent pieces", b.length),
+        BlockadeKind::OpposingGroup => {
+            return Said::new(
+                "blockade in the way",
+                format!(
+                    "the move from {} passes over or lands on a piece of a group of {} or more {} pieces, which blocks the way",
+                    cx.refusal.from,
+                    b.length,
+                    cx.side().other()
+                ),
+            );
+        }
     };
     Said::new(
         "blockade in the way",
@@ -118,6 +139,19 @@ impl Ruleset {
                 BlockadeKind::Opposing => run_starts(opp, n),
                 BlockadeKind::OneColour => run_starts(opp, n) | run_starts(me, n),
                 BlockadeKind::Any => run_starts(opp | me, n),
+                BlockadeKind::OpposingGroup => {
+                    // Every square from the one after the mover's to the
+                    // target counts: forward from s, a member on
+                    // s+1 ..= s+step; backward, on s-step ..= s-1.
+                    let g = self.board.in_groups_of(opp, b.length);
+                    let k = u32::from(step);
+                    m |= if backward {
+                        spread_up(g << 1, k)
+                    } else {
+                        spread_down(g >> 1, k)
+                    };
+                    continue;
+                }
             };
             if r == 0 {
                 // No such run on the board (most positions: a test that
@@ -182,8 +216,10 @@ fn spread_up(x: u64, k: u32) -> u64 {
 }
 
 impl Ruleset {
-    /// The first blockade found on `path`, as an index into `blockades`.
-    pub(crate) fn blocked(&self, pos: &Position, path: u64) -> Option<u8> {
+    /// The first blockade found on `path` (the squares strictly between
+    /// a move's ends) or, for a blockade that counts it, on the square
+    /// `target`, as an index into `blockades`.
+    pub(crate) fn blocked(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
         let me = pos.pieces[pos.to_move.index()].0 & path;
         let opp = pos.pieces[pos.to_move.other().index()].0 & path;
         for (i, b) in self.blockades.iter().enumerate() {
@@ -192,6 +228,11 @@ impl Ruleset {
                 BlockadeKind::Opposing => has_run(opp, b.length),
                 BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
                 BlockadeKind::Any => has_run(opp | me, b.length),
+                BlockadeKind::OpposingGroup => {
+                    let all = pos.pieces[pos.to_move.other().index()].0;
+                    let on = path | 1u64.checked_shl(u32::from(target)).unwrap_or(0);
+                    self.board.in_groups_of(all, b.length) & on != 0
+                }
             };
             if hit {
                 return Some(i as u8);

@@ -10,11 +10,13 @@
 //! explanations of `senet check`, `replay` and `moves --why`, and the
 //! replay gloss.
 
+pub mod auto_off;
 pub mod bear_off;
 pub mod blockade;
 pub mod board;
 pub mod end;
 pub mod entry;
+pub mod groups;
 pub mod halfway;
 pub mod lock;
 pub mod movement;
@@ -80,6 +82,7 @@ impl Refusal {
             Forbid::Locked => lock::refused(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
             Forbid::HitSendsTaken => squares::refused_hit(&cx),
+            Forbid::BearOffDue => auto_off::refused(&cx),
         }
     }
 }
@@ -94,6 +97,7 @@ impl PlayedUnit<'_> {
         match u.kind {
             UnitKind::Skip => squares::glossed_skip(self, &mut out),
             UnitKind::Pass => movement::glossed_pass(self, &mut out),
+            UnitKind::NoThrow if u.off => auto_off::glossed(self, &mut out),
             UnitKind::NoThrow => lock::glossed_release(self, &mut out),
             UnitKind::Move if u.from == 0 => entry::glossed(self, &mut out),
             UnitKind::Move if u.to == 0 && !u.off => squares::glossed_stuck(self, &mut out),
@@ -137,7 +141,7 @@ impl Ruleset {
                 .unwrap_or_default(),
             Forbid::Gate(_) => self.movement.gate_clause.clone(),
             Forbid::Immobile => self.movement.immobile_clause.clone(),
-            Forbid::BeyondEnd => self.bear_off.clause.clone(),
+            Forbid::BeyondEnd | Forbid::BearOffDue => self.bear_off.clause.clone(),
             Forbid::ExitThrow => sq(refusal.from)
                 .map(|s| s.exit_clause.clone())
                 .unwrap_or_default(),

@@ -62,6 +62,12 @@ pub enum Pred {
         after: u64,
         clause: Clause,
     },
+    /// The target's group (its owner's pieces connected to it through grid
+    /// neighbours, `groups.rs`) has at least `min` pieces.
+    Group {
+        min: u8,
+        clause: Clause,
+    },
     And(Vec<Pred>),
     Or(Vec<Pred>),
     Not(Box<Pred>),
@@ -124,6 +130,9 @@ impl Pred {
             Pred::OwnerBeside { .. } => {
                 "its owner has a piece right beside it in its row of the board".into()
             }
+            Pred::Group { min, .. } => format!(
+                "it is in a group of {min} or more (its owner's pieces connected to it side by side in a row of the board or one above another)"
+            ),
             Pred::And(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" and "),
             Pred::Or(ps) => ps.iter().map(paren).collect::<Vec<_>>().join(" or "),
             Pred::Not(q) => match &**q {
@@ -150,7 +159,8 @@ impl Pred {
             | Pred::Taken { clause, .. }
             | Pred::OwnerOn { clause, .. }
             | Pred::OwnerSkips { clause }
-            | Pred::OwnerBeside { clause, .. } => add(clause),
+            | Pred::OwnerBeside { clause, .. }
+            | Pred::Group { clause, .. } => add(clause),
             Pred::And(ps) | Pred::Or(ps) => {
                 for q in ps {
                     for c in q.clauses() {
@@ -191,6 +201,7 @@ impl Pred {
             }
             Pred::OwnerSkips { clause } => format!("owner-skips{}", cl(clause)),
             Pred::OwnerBeside { clause, .. } => format!("owner-beside-in-row{}", cl(clause)),
+            Pred::Group { min, clause } => format!("group >={min}{}", cl(clause)),
             Pred::And(ps) => format!("and({})", join(ps)),
             Pred::Or(ps) => format!("or({})", join(ps)),
             Pred::Not(q) => format!("not({})", q.token()),
@@ -485,7 +496,7 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
             Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
             // A mask that depends on the owner's pieces square by square:
             // the postfix program evaluates it.
-            Pred::OwnerBeside { .. } | Pred::And(_) | Pred::Or(_) => None,
+            Pred::OwnerBeside { .. } | Pred::Group { .. } | Pred::And(_) | Pred::Or(_) => None,
         }
     }
     let any = Term {
@@ -541,6 +552,8 @@ pub(crate) enum PredOp {
     /// Squares with an owner's piece right before (`.0`) or after (`.1`)
     /// them in their row.
     Beside(u64, u64),
+    /// Pieces in a group of this many or more (`groups.rs`).
+    Group(u8),
     And(u8),
     Or(u8),
     Not,
@@ -565,6 +578,7 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
         Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
         Pred::OwnerSkips { .. } => leaf(PredOp::OwnerSkips, out),
         Pred::OwnerBeside { before, after, .. } => leaf(PredOp::Beside(*before, *after), out),
+        Pred::Group { min, .. } => leaf(PredOp::Group(*min), out),
         Pred::Not(p) => {
             let reached = postfix(p, out, depth)?;
             out.push(PredOp::Not);
@@ -685,6 +699,7 @@ impl Ruleset {
                 PredOp::OwnerOn(sq) => mask_of(mine & sq != 0),
                 PredOp::OwnerSkips => mask_of(pos.skip[owner.index()]),
                 PredOp::Beside(before, after) => beside(mine, before, after),
+                PredOp::Group(min) => self.board.in_groups_of(mine, min),
                 PredOp::And(n) => {
                     sp -= n as usize;
                     stack[sp..sp + n as usize]
@@ -881,6 +896,7 @@ impl Ruleset {
             Pred::OwnerBeside { before, after, .. } => {
                 beside(pos.pieces[owner.index()].0, *before, *after)
             }
+            Pred::Group { min, .. } => self.board.in_groups_of(pos.pieces[owner.index()].0, *min),
             Pred::And(ps) => ps
                 .iter()
                 .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
@@ -917,6 +933,12 @@ impl Ruleset {
                 .is_some_and(|s| pos.pieces[s.index()].0 & squares.0 != 0),
             Pred::OwnerBeside { before, after, .. } => pos.at(square).is_some_and(|s| {
                 beside(pos.pieces[s.index()].0, *before, *after) >> square & 1 != 0
+            }),
+            Pred::Group { min, .. } => pos.at(square).is_some_and(|s| {
+                self.board
+                    .group_of(pos.pieces[s.index()].0, square)
+                    .count_ones()
+                    >= u32::from(*min)
             }),
             Pred::And(ps) => ps.iter().all(|p| self.eval(p, pos, square)),
             Pred::Or(ps) => ps.iter().any(|p| self.eval(p, pos, square)),
@@ -959,9 +981,8 @@ impl Ruleset {
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
                 | Pred::OwnerSkips { clause }
-                | Pred::OwnerBeside { clause, .. } => {
-                    rules.eval(pred, pos, sq).then(|| clause.clone())
-                }
+                | Pred::OwnerBeside { clause, .. }
+                | Pred::Group { clause, .. } => rules.eval(pred, pos, sq).then(|| clause.clone()),
                 Pred::And(ps) => {
                     if rules.eval(pred, pos, sq) {
                         ps.iter().find_map(|p| find(rules, p, pos, sq))
@@ -988,7 +1009,8 @@ impl Ruleset {
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
                 | Pred::OwnerSkips { clause }
-                | Pred::OwnerBeside { clause, .. } => Some(clause.clone()),
+                | Pred::OwnerBeside { clause, .. }
+                | Pred::Group { clause, .. } => Some(clause.clone()),
                 Pred::And(ps) | Pred::Or(ps) => ps.iter().find_map(first_clause),
                 Pred::Not(p) => first_clause(p),
             }

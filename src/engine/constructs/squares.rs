@@ -320,7 +320,13 @@ impl Landings {
             if r.stuck_to_hand {
                 f.stuck_squares |= 1 << s;
             }
-            if !r.extra_throw {
+            // A move into the region of a bear-off without a throw may
+            // make one due, which the general play sees to.
+            let home = match rules.bear_off.reach {
+                crate::engine::Reach::WithoutThrow { region, .. } => region.contains(s),
+                _ => false,
+            };
+            if !r.extra_throw && !home {
                 f.land_plain |= 1 << s;
             }
             if r.miss_turn {

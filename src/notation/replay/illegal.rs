@@ -91,6 +91,17 @@ impl Replayer<'_, '_> {
         match &u.body {
             UnitBody::Skip => self.skip_written(&mut w, &c),
             _ if p.skip[side.index()] && !p.extra => self.turn_missed(&mut w, &c),
+            _ if rules.auto_off_due(p).is_some() => self.bear_off_due(&mut w, &c),
+            UnitBody::Move {
+                to: Target::Off, ..
+            } if free
+                && matches!(
+                    rules.bear_off.reach,
+                    crate::engine::Reach::WithoutThrow { .. }
+                ) =>
+            {
+                self.bear_off_not_due(&mut w, &c)
+            }
             UnitBody::Pass => self.pass_refused(&mut w, &c),
             UnitBody::Move {
                 from,
@@ -308,6 +319,65 @@ impl Replayer<'_, '_> {
         w.help =
             "a piece of this side moved onto the square that makes its owner miss the next turn"
                 .into();
+    }
+
+    /// Any unit but the bear-off without a throw, while that is due.
+    fn bear_off_due(&self, w: &mut Why, c: &Case) {
+        let rules = self.rules;
+        let Case { p, side, .. } = *c;
+        let from = rules.auto_off_due(p).unwrap_or(0);
+        w.code = Code::BearOffDue;
+        w.message = format!(
+            "all {side}'s pieces are home and one stands on {}: it leaves the board without a throw first, and nothing is thrown before",
+            square_name(rules, from)
+        );
+        w.label = format!("write `0:{from}-off` first");
+        w.clause = rules.bear_off.clause.clone();
+        w.help = format!(
+            "`0:{from}-off` follows the move that brought the side's last piece home; then the turn goes on or ends as that move's throw said"
+        );
+    }
+
+    /// A bear-off without a throw written where it is not due.
+    fn bear_off_not_due(&self, w: &mut Why, c: &Case) {
+        let rules = self.rules;
+        let Case { p, side, u, .. } = *c;
+        let from = match u.body {
+            UnitBody::Move { from, .. } => from,
+            _ => 0,
+        };
+        let crate::engine::Reach::WithoutThrow {
+            from: square,
+            region,
+        } = rules.bear_off.reach
+        else {
+            return;
+        };
+        let me = p.pieces[side.index()];
+        let away: Vec<String> = me
+            .iter()
+            .filter(|&s| !region.contains(s))
+            .map(|s| s.to_string())
+            .collect();
+        w.code = Code::BearOffDue;
+        w.message = if from != square {
+            format!(
+                "a piece leaves the board without a throw only from {}",
+                square_name(rules, square)
+            )
+        } else if !me.contains(square) {
+            format!("{side} has no piece on {}", square_name(rules, square))
+        } else {
+            format!(
+                "no bear-off is due: {side} still has pieces outside the home squares (on {})",
+                away.join(", ")
+            )
+        };
+        w.label = "not due".into();
+        w.clause = rules.bear_off.clause.clone();
+        w.help = format!(
+            "the piece on {square} leaves without a throw only once all its side's pieces are home; write the next throw instead"
+        );
     }
 
     /// A pass where a move is legal: what makes the move compulsory (the
@@ -832,6 +902,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::Bound
         | Forbid::Priority
         | Forbid::Opening
+        | Forbid::BearOffDue
         | Forbid::Immobile => Scope::Piece,
         Forbid::Backward | Forbid::NoBackward | Forbid::BeforeStart => Scope::Backward,
         // LJ-4 holds every forward move of the piece with this throw.

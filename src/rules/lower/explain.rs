@@ -7,8 +7,8 @@
 use super::*;
 use crate::engine::constructs::words::Names;
 use crate::engine::constructs::{
-    bear_off, blockade, board, end, entry, halfway, lock, movement, opening, protection, squares,
-    throws,
+    auto_off, bear_off, blockade, board, end, entry, halfway, lock, movement, opening, protection,
+    squares, throws,
 };
 
 pub(super) fn explain(
@@ -128,6 +128,9 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         (Key::Runs, Setting::Squares(s)) => protection::runs_sentence(n, *s),
         (Key::Blockade, Setting::Blockades(bs)) => blockade::sentence(bs),
         (Key::BearOffAllIn, Setting::Squares(s)) => bear_off::all_in_sentence(n, *s),
+        (Key::BearOff, Setting::Reach(Reach::WithoutThrow { from, region })) => {
+            auto_off::sentence(n, *from, *region)
+        }
         (Key::BearOff, Setting::Reach(r)) => r.sentence().into(),
         (Key::PassExtra(forced), Setting::Bool(keeps)) => end::pass_extra_sentence(forced, *keeps),
         (Key::BoundThrow, Setting::Bool(ends)) => end::bound_throw_sentence(*ends).into(),

@@ -108,6 +108,10 @@ impl Lowerer<'_> {
                 after: 0,
                 clause,
             },
+            PredAst::GroupAtLeast(n) => Pred::Group {
+                min: self.small(layer, n, 1, 63, "a group size")?,
+                clause,
+            },
             PredAst::OwnerOn(set) => Pred::OwnerOn {
                 squares: self.squares(layer, set),
                 clause,

@@ -1,0 +1,111 @@
+//! Bearing off without a throw: `bear off without a throw from 30 when all
+//! pieces on 21..30`. No throw ever bears a piece off; instead, as soon as
+//! all of a side's pieces stand on the region and one of them stands on
+//! the square, that piece leaves the board at once, as a unit of its own
+//! without a throw (SGN `0:30-off`).
+//!
+//! The bear-off is due after the move that completes the condition: the
+//! side that moved stays to move, with the pending throw it had (or none),
+//! and its only unit is the bear-off; the turn then goes on or ends as the
+//! throw of that move said. Whether it is due is read from the board, so
+//! the position string needs no flag: a side whose pieces are all on the
+//! region with one on the square always owes the bear-off before it
+//! throws (a move that ends outside the region leaves a piece outside it,
+//! and the opponent's moves never complete it: a hit piece goes back).
+//!
+//! Its parts: whether a bear-off is due (`auto_off_due`), the unit
+//! (`auto_off_unit`), the generator's stage that keeps every throw back
+//! while it is due (`auto_off_stage`), and its words.
+
+use super::words::*;
+use crate::engine::movegen::{Refusal, refuse_all};
+use crate::engine::*;
+
+impl Ruleset {
+    /// The square of the piece that leaves without a throw now, if the
+    /// rule set bears off so and the side to move meets the condition.
+    #[inline]
+    pub fn auto_off_due(&self, pos: &Position) -> Option<u8> {
+        let Reach::WithoutThrow { from, region } = self.bear_off.reach else {
+            return None;
+        };
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let due = me >> from & 1 != 0
+            && me & !region.0 == 0
+            && pos.hand[side.index()] == 0
+            && pos.queue.count(side) == 0;
+        due.then_some(from)
+    }
+
+    /// The unit of a due bear-off without a throw (`0:30-off`).
+    pub(crate) fn auto_off_unit(&self, from: u8) -> Unit {
+        Unit {
+            kind: UnitKind::NoThrow,
+            ..Unit::bear_off(0, from, self.board.off(), false)
+        }
+    }
+
+    /// The generator's stage: while a bear-off without a throw is due, no
+    /// throw is played (every piece is refused where it stands). `true`
+    /// when it decided the list.
+    #[inline]
+    pub(crate) fn auto_off_stage<const WHY: bool>(
+        &self,
+        pos: &Position,
+        why: &mut Vec<Refusal>,
+    ) -> bool {
+        if self.auto_off_due(pos).is_none() {
+            return false;
+        }
+        refuse_all::<WHY>(pos.pieces[pos.to_move.index()], Forbid::BearOffDue, why);
+        true
+    }
+}
+
+/// Whether a unit is due without a choice: a missed turn (`skip`) or a
+/// bear-off without a throw. A free unit that is not due (a lock's
+/// release) is offered beside throwing.
+#[inline]
+pub fn due_without_choice(units: &[Unit]) -> bool {
+    units
+        .first()
+        .is_some_and(|u| u.kind == UnitKind::Skip || (u.kind == UnitKind::NoThrow && u.off))
+}
+
+// Words.
+
+/// `rules show`.
+pub fn sentence(names: &Names, from: u8, region: SquareSet) -> String {
+    format!(
+        "No throw bears a piece off. When all of a side's pieces stand on squares {} and one stands on {}, that piece leaves the board at once, without a throw; the turn then goes on or ends as the throw of the move before said.",
+        names.set(region),
+        names.sq(from)
+    )
+}
+
+/// The `rules summary` form of the reach.
+pub fn token(from: u8, region: SquareSet) -> String {
+    format!("WithoutThrow from {from} when all in {}", set_token(region))
+}
+
+/// A throw refused because a bear-off without a throw is due first.
+pub(crate) fn refused(cx: &Refused) -> Said {
+    let from = cx.rules.auto_off_due(cx.position).unwrap_or(0);
+    Said::new(
+        "bear-off due first",
+        format!(
+            "all of {}'s pieces stand in the home region and one stands on {}: it leaves the board without a throw (`0:{from}-off`) before anything is thrown",
+            cx.side(),
+            cx.sq(from)
+        ),
+    )
+}
+
+/// The replay gloss of the bear-off.
+pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
+    out.push(format!(
+        "no throw; bears off from {}, all its side's pieces being home",
+        cx.sq(cx.unit.from)
+    ));
+}
