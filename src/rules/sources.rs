@@ -39,6 +39,7 @@ const PAGES: &[(&str, &str)] = &[
     page!("ludii-piccione"),
     page!("macabot"),
     page!("gym-senet-kendall"),
+    page!("gym-senet-skiryuk"),
 ];
 
 /// One page of the digest: a source or a published reconstruction.
