@@ -596,6 +596,11 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
+        // A first part shorter than the throw needs a throw of 2 or more
+        // (a throw of 0 is a starting or skipped unit).
+        if throw < 2 {
+            return;
+        }
         let mut movers = self.unguarded(pos);
         if let Some(b) = pos.bound {
             movers &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);

@@ -507,7 +507,31 @@ impl Replayer<'_, '_> {
         };
         w.label = "no such split".into();
         w.clause = rules.movement.split_clause.clone();
-        w.message = if !rules.movement.split {
+        w.message = if rules.movement.split_any {
+            // A throw spent in any number of parts: the parts as a whole.
+            w.label = "no such parts".into();
+            let (written, used) = std::iter::once((from, to_sq))
+                .chain(std::iter::once((part.from, second_to)))
+                .chain(part.later.iter().map(|l| {
+                    let t = match l.to {
+                        Target::Square(s) => s,
+                        Target::Off => off,
+                        Target::Hand => 0,
+                    };
+                    (l.from, t)
+                }))
+                .fold((0u32, 0u32), |(n, sum), (f, t)| {
+                    (n + 1, sum + u32::from(dist(f, t).unwrap_or(0)))
+                });
+            match throw {
+                Some(t) if used > u32::from(t) => format!(
+                    "its {written} parts move {used} squares in all, more than the throw of {t}"
+                ),
+                _ => format!(
+                    "these {written} parts are not a legal way of spending the throw: each part moves one piece forward by 1 up to what is left of the throw, onto an empty square or off by the exact part, and the parts stop only when the throw is used or no part is possible"
+                ),
+            }
+        } else if !rules.movement.split {
             // No w.clause says "one piece per throw": none is cited.
             w.clause = String::new();
             "these rules do not split a throw between pieces: a throw moves one piece".to_string()
