@@ -34,7 +34,6 @@
 //!       (no square 31); help: squares are numbered 1 to 30 (30 squares on this board)"]
 //! );
 //! ```
-//! ```
 
 use serde::Serialize;
 use std::borrow::Cow;

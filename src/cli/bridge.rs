@@ -133,3 +133,85 @@ impl SourceCode for GameSource {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::{Diagnostic, Severity, SourceFile};
+
+    /// Whether miette is told what the library says: code, severity, help,
+    /// source name, labels and related problems, all the way down.
+    fn says_the_same(d: &dyn Diagnostic, m: &dyn miette::Diagnostic) {
+        assert_eq!(m.code().map(|c| c.to_string()).as_deref(), Some(d.code()));
+        let severity = match d.severity() {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        };
+        assert_eq!(m.severity(), Some(severity), "{d}");
+        assert_eq!(
+            m.help().map(|h| h.to_string()),
+            d.help().map(|h| h.into_owned())
+        );
+        let labels: Vec<(usize, usize, String)> = d
+            .labels()
+            .into_iter()
+            .map(|l| (l.span.start, l.span.len(), l.text))
+            .collect();
+        let told: Vec<(usize, usize, String)> = m
+            .labels()
+            .into_iter()
+            .flatten()
+            .map(|l| (l.offset(), l.len(), l.label().unwrap_or("").to_string()))
+            .collect();
+        assert_eq!(told, labels, "{d}");
+        match (d.source_code(), m.source_code()) {
+            (None, None) => {}
+            (Some(s), Some(ms)) => {
+                let c = ms.read_span(&(0, 0).into(), 0, 0).unwrap();
+                assert_eq!(c.name(), s.name(), "{d}");
+            }
+            (s, ms) => panic!("{d}: source {:?} told as {}", s, ms.is_some()),
+        }
+        let related = d.related();
+        let told: Vec<&dyn miette::Diagnostic> = m.related().into_iter().flatten().collect();
+        assert_eq!(told.len(), related.len(), "{d}");
+        for (d, m) in related.into_iter().zip(told) {
+            says_the_same(d, m);
+        }
+    }
+
+    #[test]
+    fn miette_is_told_what_the_library_says() {
+        // Errors with two labels, an optional one, a help of their own and
+        // a fixed help, in one rule file.
+        let text = "extends \"kendall\"\nat 31: gate\nextends \"bga\"\nhouse x = 40 \"X\"\n";
+        let e = crate::rules::load_source(SourceFile::new("b.senet", text), &[]).unwrap_err();
+        assert!(e.errors().len() >= 3, "{e:?}");
+        says_the_same(&e, &e);
+        let e = crate::rules::load("kendall", None, &["K-15a".into(), "K-15a".into()]).unwrap_err();
+        says_the_same(&e, &e);
+        // Warnings, gathered.
+        let text = "extends \"kendall\"\nextra throw on 1, 4, 6, 9   [K-6]\n";
+        let (_, warnings) =
+            crate::rules::check_source(SourceFile::new("x.senet", text), &[]).unwrap();
+        let w = crate::rules::RuleWarnings {
+            file: "x.senet".into(),
+            warnings,
+        };
+        says_the_same(&w, &w);
+        // A record's syntax error, which carries no source.
+        let e = crate::notation::Reader::new("[Rules \"bga\"]\n\n1. (2:7-9) *\n")
+            .next()
+            .unwrap()
+            .unwrap_err();
+        says_the_same(&e, &e);
+        let e = crate::notation::reader::ReadError::from(e);
+        says_the_same(&e, &e);
+        // A command-line argument, a source without a name.
+        let text = "WBWBWBWBWB/10/10 x 0-0 - 1";
+        let p = crate::notation::position_string::PositionArgError::new(
+            text,
+            &crate::engine::Position::parse(text, 30, 10).unwrap_err(),
+        );
+        says_the_same(&p, &p);
+    }
+}

@@ -341,7 +341,7 @@ pub fn render(diag: &dyn miette::Diagnostic) -> String {
 
 /// Renders a diagnostic at a fixed width of 100 columns, with or without
 /// colour. Very long source lines are cut around the labels first
-/// ([`trimmed::Trimmed`]): any span renders.
+/// (`Trimmed`): any span renders.
 pub fn render_with(diag: &dyn miette::Diagnostic, colour: bool) -> String {
     let trimmed = trimmed::Trimmed::new(diag);
     let diag: &dyn miette::Diagnostic = match &trimmed {
