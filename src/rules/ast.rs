@@ -268,7 +268,7 @@ pub enum DeclKind {
     },
     /// `draw when last bear off gives extra throw` (LJ-9).
     DrawOnExtra,
-    /// `lost rest holds extra throw for next full throw`.
+    /// `lost rest holds extra throw`.
     HeldExtra,
     /// `pass when no move but entering`.
     PassBesideEntry,
