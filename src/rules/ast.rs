@@ -287,7 +287,7 @@ pub enum DeclKind {
     DrawOnExtra,
     /// `draw after N turns` (LK-19).
     TurnLimit(Spanned<u32>),
-    /// `lost rest holds extra throw for next full throw`.
+    /// `lost rest holds extra throw`.
     HeldExtra,
     /// `pass when no move but entering`.
     PassBesideEntry,

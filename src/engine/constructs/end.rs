@@ -69,7 +69,7 @@ impl Goal {
 }
 
 /// `rules show`: `draw when last bear off gives extra throw` (LJ-9).
-/// `rules show`: `lost rest holds extra throw for next full throw`.
+/// `rules show`: `lost rest holds extra throw`.
 pub const HELD_EXTRA: &str = "An extra throw earned by a throw whose rest is lost is held by the game, and goes to whichever side next uses up a whole throw by moving (entering does not count); extra throws do not add up.";
 pub const DRAW_ON_EXTRA: &str = "A side that bears off its last piece with a throw that gives another throw does not win: the game is drawn, and nobody scores.";
 

@@ -124,7 +124,7 @@ impl Lowerer<'_> {
             self.bad(
                 i.layer,
                 &i.span,
-                "`lost rest holds extra throw for next full throw` needs throws split into any number of parts: otherwise no rest is ever lost",
+                "`lost rest holds extra throw` needs throws split into any number of parts: otherwise no rest is ever lost",
                 "no rest to lose",
                 "add `split throw into any number of parts`, or remove this line",
             );
