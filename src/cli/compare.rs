@@ -29,9 +29,10 @@ pub struct CompareArgs {
     #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     /// Stop a game after this many units (it counts as unfinished; 1 to
-    /// 1,000,000).
-    #[arg(long, default_value_t = 2000, value_parser = super::unit_cap)]
-    pub max_units: usize,
+    /// 1,000,000; default 2,000, or 1,000,000 for rule sets whose games end
+    /// by a turn limit).
+    #[arg(long, value_parser = super::unit_cap)]
+    pub max_units: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Draw a histogram of game lengths (units per game) per rule set:
@@ -157,7 +158,7 @@ fn skill(rules: &Ruleset, player: Player, args: &CompareArgs, threads: usize) ->
                     0x5112
                 },
             threads,
-            max_units: args.max_units,
+            max_units: super::unit_cap_for(rules, args.max_units),
             keep_units: false,
         };
         for g in simulate::run(rules, &config, &|_| {}) {
@@ -175,7 +176,7 @@ fn row(rules: &Ruleset, label: &str, args: &CompareArgs, threads: usize) -> Row 
         games: args.games,
         seed: args.seed,
         threads,
-        max_units: args.max_units,
+        max_units: super::unit_cap_for(rules, args.max_units),
         keep_units: false,
     };
     let games = simulate::run(rules, &config, &|_| {});

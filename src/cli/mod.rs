@@ -332,6 +332,17 @@ pub fn unit_cap(text: &str) -> Result<usize, String> {
     count_in(text, MAX_UNITS)
 }
 
+/// The unit cap of `simulate` and `compare`: the one given, else 2,000, or
+/// [`MAX_UNITS`] for rule sets whose games end by a turn limit (LK-19), so
+/// that those games reach their draw instead of counting as unfinished.
+pub fn unit_cap_for(rules: &crate::engine::Ruleset, given: Option<usize>) -> usize {
+    given.unwrap_or(if rules.end().turn_limit.is_some() {
+        MAX_UNITS
+    } else {
+        2000
+    })
+}
+
 /// Renders a diagnostic for standard error, coloured as `--color` says
 /// (by default only on a terminal and when `NO_COLOR` is unset).
 pub fn render(diag: &dyn miette::Diagnostic) -> String {

@@ -263,14 +263,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         games: args.games,
         seed: args.seed,
         threads,
-        // A rule set with a turn limit ends every game by itself (LK-19).
-        max_units: args
-            .max_units
-            .unwrap_or(if rules.end().turn_limit.is_some() {
-                1_000_000
-            } else {
-                2000
-            }),
+        max_units: super::unit_cap_for(&rules, args.max_units),
         keep_units: args.out.is_some(),
     };
     use std::io::IsTerminal;

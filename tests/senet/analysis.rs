@@ -586,3 +586,37 @@ fn analyze_json_lines_have_the_documented_fields() {
     assert!(summary["summary"]["white"]["error_rate"].is_number());
     let _ = (UnitKind::Pass, SquareSet::EMPTY);
 }
+
+/// `compare` plays a rule set with a turn limit to its draws, as `simulate`
+/// does: without `--max-units` its games are not cut at 2,000 units and
+/// counted unfinished (LK-19 under `trap` and `home-row`).
+#[test]
+fn compare_plays_turn_limited_games_to_their_draw() {
+    let figures = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "ludii-kendall+trap+home-row",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+            "--skill-games",
+            "0",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = senet(&args);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (
+            v[0]["draws"].as_u64().unwrap(),
+            v[0]["unfinished"].as_u64().unwrap(),
+        )
+    };
+    let (draws, unfinished) = figures(&[]);
+    assert!(draws > 0, "no game reached the turn limit");
+    assert_eq!(unfinished, 0);
+    // The same games cut at 2,000 units: the drawn ones are unfinished.
+    assert_eq!(figures(&["--max-units", "2000"]), (0, draws));
+}

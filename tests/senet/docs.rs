@@ -580,3 +580,20 @@ fn each_program_reading_cites_every_point_of_its_page() {
     }
     assert!(readings > 0, "no built-in program reading");
 }
+
+/// docs/sgn.md is the standalone notation spec: its `Rules` tag row names
+/// every listed built-in rule set.
+#[test]
+fn the_rules_tag_row_of_sgn_md_names_every_builtin() {
+    let sgn = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/sgn.md")).unwrap();
+    let row = sgn
+        .lines()
+        .find(|l| l.starts_with("| `Rules` |"))
+        .expect("docs/sgn.md has a `Rules` tag row");
+    for name in senet::rules::builtin_names() {
+        assert!(
+            row.contains(&format!("`{name}`")),
+            "the `Rules` row does not name {name}"
+        );
+    }
+}
