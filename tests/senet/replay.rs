@@ -476,4 +476,16 @@ fn every_label_replay_prints_is_accepted_by_to_and_at() {
             "`{line}` is not in the replay"
         );
     }
+    // The 2 ends Black's turn: the bear-off comes next, and no throw.
+    let gloss = out
+        .text
+        .lines()
+        .skip_while(|l| *l != "29...3 Black  2:20x22")
+        .nth(1)
+        .unwrap();
+    assert!(
+        gloss.ends_with("the bear-off without a throw comes next, then the turn ends")
+            && !gloss.contains("throws again"),
+        "{gloss}"
+    );
 }
