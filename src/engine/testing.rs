@@ -188,6 +188,85 @@ mod tests {
         slow.play(pos, u).ok().map(|(p, _)| p)
     }
 
+    /// The one meaning of `+` (docs/sgn.md), over games of every built-in
+    /// rule set, alone and with each option and each pair of options: a
+    /// move is marked exactly when its player throws again after it (the
+    /// unit after it, a bear-off without a throw aside, is the same
+    /// side's), unless the game ended; a pass is marked exactly when its
+    /// value gives another throw under the rules in force (not in a lock
+    /// whose plies give none, LK-6, whose refused exit is a forced pass
+    /// like any other, LK-14), and a pass without the mark ends the turn.
+    #[test]
+    fn plus_marks_another_throw() {
+        use crate::simulate::{Player, play_game};
+        let mut moves = 0;
+        let mut passes = 0;
+        let mut marked = 0;
+        for (name, rules) in variants() {
+            for seed in 0..4u64 {
+                let game = play_game(&rules, [Player::Random; 2], seed, 600, true);
+                let mut pos = Position::start(&rules, game.first);
+                let mut before = Vec::with_capacity(game.units.len());
+                for (_, _, u) in &game.units {
+                    before.push(pos);
+                    rules.apply(&mut pos, u).expect("a generated unit plays");
+                }
+                for (i, (side, _, u)) in game.units.iter().enumerate() {
+                    let p = &before[i];
+                    // The unit after it that is played with a throw or a
+                    // skip: a bear-off without a throw belongs to the move
+                    // before it.
+                    let next = game.units[i + 1..]
+                        .iter()
+                        .find(|(_, _, n)| !(n.kind == UnitKind::NoThrow && n.off))
+                        .map(|(s, _, _)| *s);
+                    match u.kind {
+                        UnitKind::Move => {
+                            if let Some(next) = next {
+                                moves += 1;
+                                marked += u.extra_mark as u32;
+                                assert_eq!(
+                                    u.extra_mark,
+                                    next == *side,
+                                    "{name} seed {seed}: {u} in {}",
+                                    p.write(rules.board.len, rules.board.row_len)
+                                );
+                            }
+                        }
+                        UnitKind::Pass => {
+                            passes += 1;
+                            let lock = p.pieces[side.index()]
+                                .iter()
+                                .find_map(|s| rules.squares[s as usize].lock.as_ref());
+                            let refused_exit = lock.is_some_and(|l| {
+                                l.refused_exit_passes && l.exit_throws & (1 << u.throw) != 0
+                            });
+                            let none = lock.is_some_and(|l| l.no_extra) && !refused_exit;
+                            assert_eq!(
+                                u.extra_mark,
+                                rules.throws.gives_extra(u.throw) && !none,
+                                "{name} seed {seed}: {u} in {}",
+                                p.write(rules.board.len, rules.board.row_len)
+                            );
+                            if let Some(next) = next {
+                                assert!(
+                                    u.extra_mark || next != *side,
+                                    "{name} seed {seed}: {u} without `+` kept the turn in {}",
+                                    p.write(rules.board.len, rules.board.row_len)
+                                );
+                            }
+                        }
+                        UnitKind::NoThrow | UnitKind::Skip => assert!(!u.extra_mark, "{name}: {u}"),
+                    }
+                }
+            }
+        }
+        assert!(
+            moves > 100_000 && passes > 1_000 && marked > 10_000,
+            "{moves} moves, {passes} passes, {marked} marked"
+        );
+    }
+
     #[test]
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);
