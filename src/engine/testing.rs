@@ -267,6 +267,98 @@ mod tests {
         );
     }
 
+    fn load(name: &str, options: &[&str]) -> Ruleset {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        crate::rules::load(name, None, &options).expect("built-in compiles")
+    }
+
+    /// A lock's move out with a throw (LK-11: `otherwise relocate to 15`)
+    /// is a relocation by the lock: not counted or glossed as a backward
+    /// move.
+    #[test]
+    fn a_lock_move_out_is_a_relocation_not_a_backward_move() {
+        let rules = load("ludii-kendall", &[]);
+        let pos = Position::parse("W9/B9/6W3 w 5-6 - 20", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 2, &mut units);
+        let out = units
+            .iter()
+            .find(|u| u.kind == UnitKind::Move && u.from == 27 && u.to == 15)
+            .expect("the lock moves the piece out to 15");
+        let (after, fx) = rules.play(&pos, out).unwrap();
+        assert!(!fx.backward, "{out} counted as a backward move");
+        let gloss = crate::engine::constructs::PlayedUnit {
+            rules: &rules,
+            unit: out,
+            effects: &fx,
+            before: &pos,
+            after: &after,
+            throw: "throw 2",
+        }
+        .gloss()
+        .join("; ");
+        assert_eq!(
+            gloss,
+            "throw 2; relocated out of square 27 (House of Water): 27 → 15"
+        );
+    }
+
+    /// LK-16: a throw that would carry a piece past 26 while 27 is taken
+    /// has no move, and the refusal cites the drop's declaration.
+    #[test]
+    fn a_drop_into_a_taken_water_cites_its_declaration() {
+        let rules = load("ludii-kendall", &["trap"]);
+        let pos = Position::parse("W9/B9/3W2B3 w 5-5 - 20", 30, 10).unwrap();
+        let refused: Vec<_> = rules
+            .refusals(&pos, 4)
+            .into_iter()
+            .filter(|r| r.from == 24 && r.to == 27)
+            .collect();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].forbid, crate::engine::Forbid::DropTaken(26));
+        assert_eq!(rules.clause_of(&refused[0], &pos), "LK-16");
+        // With 27 empty the piece falls in, and the fall gives the 4's
+        // extra throw (LK-6).
+        let pos = Position::parse("W9/B9/3W6 w 5-6 - 20", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 4, &mut units);
+        assert!(
+            units
+                .iter()
+                .any(|u| u.from == 24 && u.to == 27 && u.extra_mark),
+            "{units:?}"
+        );
+    }
+
+    /// A move that lands on a square that gives another throw is marked
+    /// `+` whatever its value (LP-8), and one that goes back to the hand is
+    /// not, whatever its value (PC-5).
+    #[test]
+    fn a_move_is_marked_by_what_it_gives() {
+        let rules = load("ludii-piccione", &[]);
+        let pos = Position::parse("10/W9/B9 w 0-0 hand:4-4 5", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 4, &mut units);
+        let u = units
+            .iter()
+            .find(|u| u.from == 11 && u.to == 15 && u.split.is_none())
+            .unwrap();
+        assert_eq!(u.to_string(), "4+:11-15");
+        rules.legal_units(&pos, 3, &mut units);
+        let u = units
+            .iter()
+            .find(|u| u.from == 11 && u.to == 14 && u.split.is_none())
+            .unwrap();
+        assert_eq!(u.to_string(), "3:11-14");
+        let rules = load("piccione", &[]);
+        let pos = Position::parse("W4B4/10/10 w 0-0 extra;fwd;bound:1;hand:4-4 3", 30, 10).unwrap();
+        rules.legal_units(&pos, 5, &mut units);
+        assert_eq!(
+            units.iter().map(|u| u.to_string()).collect::<Vec<_>>(),
+            ["5:1-hand"]
+        );
+    }
+
     #[test]
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);

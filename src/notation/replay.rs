@@ -56,6 +56,9 @@ pub struct Replayer<'r, 'v> {
     /// Bit `v` set for each throw value `v < 64` the rules have: the check
     /// "is this throw possible" runs once per unit.
     throw_values: u64,
+    /// The last unit played and the position before it: what a turn
+    /// number written too early says gave another throw.
+    last: Option<(Unit, Position)>,
 }
 
 impl<'r, 'v> Replayer<'r, 'v> {
@@ -74,6 +77,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             visit: None,
             errors: 0,
             throw_values,
+            last: None,
         }
     }
 
@@ -213,13 +217,34 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 ),
                 span,
             )
-            .label(format!("{written} starts a new turn too early"))
-            .help(format!(
-                "a throw of {} gives another throw; write {}'s next unit before `{written}`",
-                self.extra_values(),
-                p.to_move
-            ))
-            .clause(&self.rules.throws.extra_clause);
+            .label(format!("{written} starts a new turn too early"));
+            let rules = self.rules;
+            let values = self.extra_values();
+            // A move may give another throw by what it did (a landing, an
+            // entry, a backward move): then the help names that unit and
+            // the finding cites the clause that gave the throw.
+            let by_move = self
+                .last
+                .filter(|(g, _)| g.kind == UnitKind::Move && !rules.throws.gives_extra(g.throw));
+            let f = if let Some((g, before)) = by_move {
+                f.help(format!(
+                    "{}'s last unit, `{g}`, gave another throw; write {}'s next unit before `{written}`",
+                    p.to_move, p.to_move
+                ))
+                .clause(&self.extra_clause_of(&g, &before))
+            } else if values.is_empty() {
+                f.help(format!(
+                    "{}'s last unit gave another throw; write {}'s next unit before `{written}`",
+                    p.to_move, p.to_move
+                ))
+                .clause(&rules.throws.extra_clause)
+            } else {
+                f.help(format!(
+                    "a throw of {values} gives another throw; write {}'s next unit before `{written}`",
+                    p.to_move
+                ))
+                .clause(&rules.throws.extra_clause)
+            };
             self.report(self.context(f, p, var));
         } else if number != p.turn || side != p.to_move {
             let f = Finding::error(
@@ -510,6 +535,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     Ok(fx) => {
                         self.visit_step(u, p, next, *g, fx, var);
                         if !var {
+                            self.last = Some((*g, *p));
+                        }
+                        if !var {
                             self.out.units += 1;
                         }
                         true
@@ -722,9 +750,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
         };
         let f = Finding::error(
             Code::ExtraMark,
-            format!(
-                "`+` marks a unit after which the turn goes on, and a throw of {t} ends it here"
-            ),
+            "`+` marks a unit after which the turn goes on, and after this one it ends",
             u.span,
         )
         .label(format!("`{t}+`"))
@@ -734,6 +760,43 @@ impl<'r, 'v> Replayer<'r, 'v> {
         f.throw = Some(t);
         f.unit = Some(u.to_string());
         self.report(f);
+    }
+
+    /// The clause by which the move `g`, played in `before`, gave another
+    /// throw although its value gives none: a throw bound to the piece (an
+    /// entry's, a square's), a landing's or a bear-off's extra throw, the
+    /// one the game held, a backward move's.
+    fn extra_clause_of(&self, g: &Unit, before: &Position) -> String {
+        let rules = self.rules;
+        for q in g.parts() {
+            let l = rules.landed_by(&q);
+            if l.bound {
+                return if q.from == 0 {
+                    rules
+                        .entry
+                        .as_ref()
+                        .map(|e| e.clause.clone())
+                        .unwrap_or_default()
+                } else {
+                    rules.squares[q.to as usize].bound_clause.clone()
+                };
+            }
+            if l.extra {
+                let sq = if q.off {
+                    &rules.squares[q.from as usize].off_extra_clause
+                } else {
+                    &rules.squares[q.to as usize].extra_clause
+                };
+                return sq.clone();
+            }
+        }
+        if rules.turn.held_extra && before.held {
+            return rules.turn.held_extra_clause.clone();
+        }
+        if rules.movement.backward_extra && g.to < g.from && !g.off {
+            return rules.movement.backward_extra_clause.clone();
+        }
+        rules.throws.extra_clause.clone()
     }
 
     /// The moves of the kinds `g`'s parts are (a move on the board, a
