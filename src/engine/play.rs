@@ -467,7 +467,8 @@ impl Ruleset {
         let from = &self.squares[unit.from as usize];
         let mut again = unit.extra_mark;
         if let Some(lock) = &from.lock {
-            again &= !(unit.off && !lock.exit_gives_extra);
+            // the bear-off from the water gives none.
+            again &= !unit.off || lock.exit_gives_extra;
         }
         let mut landed = Landed::default();
         for part in unit.parts() {
