@@ -28,6 +28,9 @@ pub enum Forbid {
     Protected,
     /// The move passes over a blockade (index into `Ruleset::blockades`).
     Blockade(u8),
+    /// A forward move passes over a piece that the blockade on forward
+    /// moves forbids for its target (index into its cases).
+    TargetBlockade(u8),
     /// The move passes a square that must be landed on exactly.
     Gate(u8),
     /// The piece stands on a square from which it only bears off.
@@ -483,6 +486,13 @@ impl Ruleset {
                 return refuse(to, Forbid::BackwardOntoPiece);
             }
         } else {
+            // A piece that leaves its square with this throw for another
+            // (`stay, moving with 1, 2, 3 to 15`).
+            if let Some(leave) = &square.leave
+                && leave.throws.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0
+            {
+                return self.leave_unit(pos, from, throw, extra_mark, leave);
+            }
             to = from + throw;
             // Truncation: a move that would pass the square ends on it.
             let passed = between(from, to.min(off));
@@ -537,7 +547,22 @@ impl Ruleset {
         if let Some(i) = self.blocked(pos, path, to) {
             return refuse(to, Forbid::Blockade(i));
         }
+        if dir == Dir::Forward
+            && let Some(i) = self.target_blocked(pos, path, to)
+        {
+            return refuse(to, Forbid::TargetBlockade(i));
+        }
 
+        // A taken square that diverts the mover (`taken target diverts`).
+        if self.squares[to as usize].divert_when_taken.is_some() && pos.occupied().contains(to) {
+            return match self.divert_taken(pos, from, to) {
+                Some(end) => Ok(Unit {
+                    relocated: Some(super::Relocated::Square(end)),
+                    ..Unit::step(throw, from, to, false, extra_mark)
+                }),
+                None => refuse(to, Forbid::RelocationBlocked),
+            };
+        }
         let target = SquareSet::single(to);
         if me.0 & target.0 != 0 {
             return refuse(to, Forbid::OwnPiece);

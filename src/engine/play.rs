@@ -347,7 +347,7 @@ impl Ruleset {
             p.hand[me] += 1;
             return landed;
         }
-        fx.backward = part.to < part.from;
+        fx.backward = part.to < part.from && !self.leaves_with(part.from, throw);
         fx.truncation = !fx.backward
             && part.to < part.from.saturating_add(throw)
             && self.movement.truncate_at.contains(part.to);

@@ -941,6 +941,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::Occupied
         | Forbid::Protected
         | Forbid::Blockade(_)
+        | Forbid::TargetBlockade(_)
         | Forbid::Gate(_)
         | Forbid::BeyondEnd
         | Forbid::ExitThrow
