@@ -8,8 +8,8 @@
 //! position.
 
 use super::syntax::{
-    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, Span, Target,
-    UnitBody, UnitSyntax,
+    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, ResultToken, Span,
+    Target, UnitBody, UnitSyntax,
 };
 use crate::engine::constructs::words::Names;
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
@@ -89,7 +89,18 @@ impl<'r, 'v> Replayer<'r, 'v> {
 
     /// Replays the game's movetext from `start`.
     pub fn replay(mut self, game: &Game, start: Position) -> Replayed {
-        let end = self.line(&game.nodes, Some(start), false);
+        let mut end = self.line(&game.nodes, Some(start), false);
+        // A game that ends with a result while a bear-off without a throw
+        // is due left it out: the finding says so, and the result is
+        // judged after it. A game recorded `*` may stop anywhere.
+        if let Some(p) = end
+            && game.result != ResultToken::Unknown
+            && let Some(from) = self.rules.auto_off_due(&p)
+        {
+            let written = (game.result.as_str(), "the game ends");
+            self.bear_off_due_before(&p, from, written, game.result_span, false);
+            end = self.due_bear_off_played(&p, from);
+        }
         self.out.lost = end.is_none();
         self.out.final_position = end;
         self.out
@@ -121,7 +132,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     black,
                     span,
                 } => {
-                    if let Some(p) = &pos {
+                    if let Some(p) = pos {
                         // A line that starts in the middle of a turn (a
                         // `Position` with a pending throw, or a variation of
                         // a later unit of a turn) may restate that turn.
@@ -133,7 +144,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         // The number the game expects needs no call.
                         let expected = !p.extra && *number == p.turn && side == p.to_move;
                         if !restated && !expected {
-                            self.check_turn_number(p, *number, *black, *span, var);
+                            pos = self.turn_number(&p, *number, *black, *span, var);
                         }
                     }
                     pending_turn_number = Some((*number, *black, *span));
@@ -193,12 +204,53 @@ impl<'r, 'v> Replayer<'r, 'v> {
         pos
     }
 
+    /// A turn number that is not the one the game expects next. Where the
+    /// record left out a bear-off without a throw that was due, the
+    /// finding says so, and the line reads on as the rules have it: the
+    /// piece leaves, and when that ends the turn the number is judged
+    /// against the position after it. When the turn would go on (the move
+    /// before gave another throw), the record left out more than the
+    /// bear-off, and the line is out of step until a `[%pos]`. Returns the
+    /// position the line goes on from.
+    fn turn_number(
+        &mut self,
+        p: &Position,
+        number: u32,
+        black: bool,
+        span: Span,
+        var: bool,
+    ) -> Option<Position> {
+        let Some(from) = self.rules.auto_off_due(p) else {
+            self.check_turn_number(p, number, black, span, var);
+            return Some(*p);
+        };
+        let written = if black {
+            format!("{number}...")
+        } else {
+            format!("{number}.")
+        };
+        self.bear_off_due_before(p, from, (&written, "the turn goes on"), span, var);
+        let next = self.due_bear_off_played(p, from).filter(|q| !q.extra)?;
+        let side = if black { Side::Black } else { Side::White };
+        if number != next.turn || side != next.to_move {
+            self.check_turn_number(&next, number, black, span, var);
+        }
+        Some(next)
+    }
+
+    /// The position after the bear-off without a throw from `from` that is
+    /// due in `p`, which a record left out: the rules leave no choice, so
+    /// the line can read on from it.
+    fn due_bear_off_played(&self, p: &Position, from: u8) -> Option<Position> {
+        let mut next = *p;
+        self.rules
+            .apply(&mut next, &self.rules.auto_off_unit(from))
+            .ok()?;
+        Some(next)
+    }
+
     fn check_turn_number(&mut self, p: &Position, number: u32, black: bool, span: Span, var: bool) {
         let side = if black { Side::Black } else { Side::White };
-        if let Some(from) = self.rules.auto_off_due(p) {
-            self.bear_off_due_at_turn(p, from, number, black, span, var);
-            return;
-        }
         if !p.extra && number == p.turn && side == p.to_move {
             return;
         }
@@ -258,27 +310,23 @@ impl<'r, 'v> Replayer<'r, 'v> {
         }
     }
 
-    /// A turn number written while a bear-off without a throw is due: the
-    /// record left out the unit `0:30-off` that ends or goes on with the
-    /// turn.
-    fn bear_off_due_at_turn(
+    /// A turn number (or the result) written while a bear-off without a
+    /// throw is due: the record left out the unit `0:30-off` that ends or
+    /// goes on with the turn. `written` is what stands in its place, and
+    /// `before` what the bear-off comes before (the turn going on, the
+    /// game ending).
+    fn bear_off_due_before(
         &mut self,
         p: &Position,
         from: u8,
-        number: u32,
-        black: bool,
+        (written, before): (&str, &str),
         span: Span,
         var: bool,
     ) {
-        let written = if black {
-            format!("{number}...")
-        } else {
-            format!("{number}.")
-        };
         let f = Finding::error(
             Code::BearOffDue,
             format!(
-                "{}'s piece on {from} leaves the board without a throw before the turn goes on: all {}'s pieces are home",
+                "{}'s piece on {from} leaves the board without a throw before {before}: all {}'s pieces are home",
                 p.to_move, p.to_move
             ),
             span,
@@ -354,6 +402,17 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     "leave `{flag}` out of the rule state: the rules `{}` never set it",
                     self.rules.meta.name
                 ));
+                self.report(f);
+                pos
+            }
+            // A flag the rules give no meaning (`held` where no extra
+            // throw is held, `bound:26` with no piece on 26, ...): the
+            // assertion says nothing the replay could compare or resume
+            // from.
+            Ok(asserted)
+                if let Some(idle) = super::state_flags::idle_flag(self.rules, &asserted, text) =>
+            {
+                let f = super::header::idle_flag_finding(&idle, "position", span.start);
                 self.report(f);
                 pos
             }
@@ -548,7 +607,31 @@ impl<'r, 'v> Replayer<'r, 'v> {
             None => {
                 let f = self.illegal(p, u, throw, free, &units, illegal_ok);
                 let f = self.context(f, p, var);
+                let due = (f.code == Code::BearOffDue && !illegal_ok && !free)
+                    .then(|| rules.auto_off_due(p))
+                    .flatten();
                 self.report(f);
+                if let Some(from) = due {
+                    // A throw written where a bear-off without a throw was
+                    // due: the rules leave no choice, so the line reads on
+                    // past the bear-off and judges the throw after it, when
+                    // the turn goes on (the move before gave another
+                    // throw). When the bear-off ends the turn, the throw
+                    // belongs to no turn the record wrote: out of step.
+                    // The throw is not a step the record shows as written
+                    // (it follows a unit it does not write): no visit.
+                    self.buf = units;
+                    return match self.due_bear_off_played(p, from) {
+                        Some(q) if q.extra && q.to_move == p.to_move => {
+                            *next = q;
+                            let visit = self.visit.take();
+                            let played = self.unit(&q, next, u, illegal_ok, nags, var);
+                            self.visit = visit;
+                            played
+                        }
+                        _ => false,
+                    };
+                }
                 let forced = if illegal_ok {
                     self.force(p, u, throw, var)
                 } else {
