@@ -83,6 +83,9 @@ pub enum Forbid {
     BearOffDue,
     /// A piece a lock moved out binds its owner's ply (LK-12).
     Released,
+    /// The move would pass this square, which drops it onto a square only
+    /// while that square is empty, and it is taken (LK-16).
+    DropTaken(u8),
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -240,10 +243,28 @@ impl Ruleset {
         // one test says whether any of them may apply. The stages that
         // follow are compiled twice, once for that calm state (where the
         // compiler drops every test of it) and once for the others.
+        let start = out.len();
         if self.calm(pos) {
             self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
         } else {
             self.generate_in_rule_state::<WHY>(pos, throw, out, why);
+        }
+        // A move's `+` says that its player throws again: where a move may
+        // give another throw by what it does (a landing, a held extra
+        // throw, a return to the hand), the stages' marks, which say what
+        // the throw gives, are completed here. (Without tables, as the
+        // referee runs, the test of the rule set is made every time.)
+        if self.tables.move_marks || !self.tables.enabled {
+            self.mark_moves(pos, &mut out[start..]);
+        }
+    }
+
+    /// Marks each move of `units` by whether its player throws again
+    /// after it ([`gives_another_throw`](Self::gives_another_throw)).
+    #[inline(never)]
+    fn mark_moves(&self, pos: &Position, units: &mut [Unit]) {
+        for u in units.iter_mut().filter(|u| u.kind == UnitKind::Move) {
+            u.extra_mark = self.gives_another_throw(pos, u);
         }
     }
 
@@ -474,7 +495,12 @@ impl Ruleset {
             let over = self.movement.overshoot.0 & between(from, to.min(off));
             if over != 0 {
                 let s = over.trailing_zeros() as u8;
-                to = self.squares[s as usize].overshoot_to.unwrap_or(s);
+                let sq = &self.squares[s as usize];
+                to = sq.overshoot_to.unwrap_or(s);
+                // LK-16: only into an empty square.
+                if sq.overshoot_when_empty && pos.at(to).is_some() {
+                    return refuse(to, Forbid::DropTaken(s));
+                }
             } else {
                 let gates = self.movement.gates.0 & between(from, to);
                 if gates != 0 {

@@ -99,6 +99,12 @@ pub(crate) struct Tables {
     /// Squares whose piece may have a unit without a throw: a lock's
     /// release, or a bear-off without a throw.
     pub free_from: u64,
+    /// Whether a move gives another throw also by what it does, not only
+    /// by its throw and its stage: a landing or bear-off that gives one or
+    /// binds one, the extra throw the game holds, a return to the hand
+    /// (`Ruleset::gives_another_throw`). The generator then marks its
+    /// moves by that; other rule sets pay one test per throw.
+    pub move_marks: bool,
 }
 
 impl Tables {
@@ -121,6 +127,12 @@ impl Tables {
             hand_stage: entry::hand_stage(rules),
             held: lock.squares | auto_off,
             free_from: lock.releases | auto_off,
+            move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)
+                || rules.turn.held_extra
+                || rules
+                    .squares
+                    .iter()
+                    .any(|sq| sq.bound_extra || sq.extra_throw || sq.off_extra || sq.stuck_to_hand),
             lock,
         }
     }

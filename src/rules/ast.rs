@@ -149,7 +149,8 @@ pub enum Effect {
     NoForward,
     MissTurn,
     Lock(Vec<Spanned<LockPart>>),
-    OvershootTo(Spanned<SquareRef>),
+    /// `overshoot drops to 27`, with `when empty` (LK-16) or without.
+    OvershootTo(Spanned<SquareRef>, bool),
 }
 
 /// A protection condition.

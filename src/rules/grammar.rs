@@ -484,7 +484,12 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::no_backward => Effect::NoBackward,
         Rule::no_forward => Effect::NoForward,
         Rule::miss_turn => Effect::MissTurn,
-        Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
+        Rule::overshoot => {
+            // grammar: overshoot = "overshoot" ~ "drops" ~ "to" ~ square_ref ~ when_empty?
+            let mut inner = p.into_inner();
+            let to = square_ref(&inner.next().unwrap());
+            Effect::OvershootTo(to, inner.next().is_some())
+        }
         _ => Effect::Lock(
             // grammar: lock = "lock" ~ ":" ~ lock_part ~ ("," ~ lock_part)*
             p.into_inner()
@@ -952,6 +957,7 @@ pub fn describe(rule: Rule) -> &'static str {
         owner_on => "`owner on SQUARES`",
         owner_skips => "`owner misses next turn`",
         overshoot => "`overshoot drops to SQUARE`",
+        when_empty => "`when empty`",
         release_miss => "`release misses next turn`",
         lock_pass => "`pass allowed`",
         lock_no_extra => "`no extra throw`",

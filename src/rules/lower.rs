@@ -109,6 +109,8 @@ type Throwset = Option<Vec<u8>>;
 #[derive(Debug, Clone, PartialEq)]
 enum Setting {
     Text(String),
+    /// `overshoot drops to T`, `when empty` or not.
+    Overshoot(u8, bool),
     Flag,
     Board {
         len: u8,
@@ -1438,9 +1440,9 @@ impl Lowerer<'_> {
                 set(squares, used);
                 match effect {
                     Effect::Relocate(r) => target(r, used),
-                    Effect::HitSendsTo(s, _, _) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
-                        one(s, used)
-                    }
+                    Effect::HitSendsTo(s, _, _)
+                    | Effect::DivertTo(s)
+                    | Effect::OvershootTo(s, _) => one(s, used),
                     Effect::Lock(parts) => {
                         for p in parts {
                             match &p.node {

@@ -83,6 +83,7 @@ impl Refusal {
             Forbid::Released => lock::refused_released(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
             Forbid::HitSendsTaken => squares::refused_hit(&cx),
+            Forbid::DropTaken(over) => squares::refused_drop(&cx, over),
             Forbid::BearOffDue => auto_off::refused(&cx),
         }
     }
@@ -102,6 +103,9 @@ impl PlayedUnit<'_> {
             UnitKind::NoThrow => lock::glossed_release(self, &mut out),
             UnitKind::Move if u.from == 0 => entry::glossed(self, &mut out),
             UnitKind::Move if u.to == 0 && !u.off => squares::glossed_stuck(self, &mut out),
+            UnitKind::Move if !u.off && self.rules.squares[u.from as usize].lock.is_some() => {
+                lock::glossed_relocation(self, &mut out)
+            }
             UnitKind::Move => match &u.split {
                 Some(second) => movement::glossed_split(self, second, &mut out),
                 None if u.off => bear_off::glossed(self, &mut out),
@@ -187,6 +191,9 @@ impl Ruleset {
                 .unwrap_or_default(),
             Forbid::HitSendsTaken => sq(refusal.to)
                 .map(|s| s.hit_clause.clone())
+                .unwrap_or_default(),
+            Forbid::DropTaken(over) => sq(over)
+                .map(|s| s.overshoot_clause.clone())
                 .unwrap_or_default(),
             Forbid::RelocationBlocked => sq(refusal.to)
                 .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))

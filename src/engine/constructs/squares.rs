@@ -51,6 +51,9 @@ pub struct SquareRule {
     /// A forward move that would pass this square ends on this other square
     /// instead, whose landing rule then applies (KD-10 Trap).
     pub overshoot_to: Option<u8>,
+    /// The drop is there only while `overshoot_to` is empty; while it is
+    /// taken the piece has no such move (LK-16: `when empty`).
+    pub overshoot_when_empty: bool,
     pub overshoot_clause: Clause,
     /// A piece that lands here gives its owner another throw, taken once the
     /// current throw is fully used (PC-6).
@@ -123,11 +126,29 @@ pub(crate) fn refused_hit(cx: &Refused) -> Said {
     )
 }
 
-/// `at S: overshoot to T` (KD-10 Trap).
-pub fn overshoot_sentence(names: &Names, t: u8) -> String {
+/// `at S: overshoot drops to T [when empty]` (KD-10 Trap, LK-16).
+pub fn overshoot_sentence(names: &Names, t: u8, when_empty: bool) -> String {
     format!(
-        "a forward move that would pass it ends on {} instead",
-        names.sq(t)
+        "a forward move that would pass it ends on {} instead{}",
+        names.sq(t),
+        if when_empty {
+            "; while that square is taken, the piece has no such move"
+        } else {
+            ""
+        }
+    )
+}
+
+/// A drop refused because the square it drops to is taken (LK-16).
+pub(crate) fn refused_drop(cx: &Refused, over: u8) -> Said {
+    let to = cx.refusal.to;
+    Said::new(
+        format!("{to} is taken"),
+        format!(
+            "a move that would pass {} drops to {} only while that square is empty, and it is taken",
+            cx.sq(over),
+            cx.sq(to)
+        ),
     )
 }
 
@@ -238,7 +259,16 @@ impl SquareRule {
             parts.push(format!("stuck-to-hand{}", cl(&self.stuck_clause)));
         }
         if let Some(d) = self.overshoot_to {
-            parts.push(format!("overshoot-to {d}{}", cl(&self.overshoot_clause)));
+            parts.push(format!(
+                "overshoot-to {d}{}{}",
+                // Printed only when used, so other summaries stay as they were.
+                if self.overshoot_when_empty {
+                    " when-empty"
+                } else {
+                    ""
+                },
+                cl(&self.overshoot_clause)
+            ));
         }
         if let Some(l) = &self.lock {
             parts.push(l.token());
@@ -362,6 +392,7 @@ pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
         exit_from_turn_start_clause: _,
         lock,
         overshoot_to: _,
+        overshoot_when_empty: _,
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,
@@ -394,6 +425,7 @@ pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
         exit_from_turn_start_clause: _,
         lock,
         overshoot_to: _, // through `Movement::overshoot`
+        overshoot_when_empty: _,
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,

@@ -948,6 +948,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::ArrivedThisTurn
         | Forbid::RelocationBlocked
         | Forbid::HitSendsTaken
+        | Forbid::DropTaken(_)
         | Forbid::BackwardOntoPiece => Scope::Elsewhere,
     }
 }

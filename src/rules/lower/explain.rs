@@ -155,7 +155,7 @@ fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u
         Setting::HitSends(t, forbidden, fwd) => {
             squares::hit_sends_sentence(n, *t, *forbidden, *fwd)
         }
-        Setting::Target(t) if kind == SquareKind::Overshoot => squares::overshoot_sentence(n, *t),
+        Setting::Overshoot(t, when_empty) => squares::overshoot_sentence(n, *t, *when_empty),
         Setting::Target(t) => squares::divert_sentence(n, *t),
         Setting::Lock(l) => l.sentence(n, all_throws),
         _ => match kind {

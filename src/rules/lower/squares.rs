@@ -48,8 +48,8 @@ impl Lowerer<'_> {
             Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
             Effect::NoForward => (SquareKind::NoForward, Setting::Flag),
             Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
-            Effect::OvershootTo(s) => match self.square(layer, s) {
-                Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
+            Effect::OvershootTo(s, when_empty) => match self.square(layer, s) {
+                Some(s) => (SquareKind::Overshoot, Setting::Overshoot(s, *when_empty)),
                 None => return,
             },
             Effect::Lock(parts) => match self.lock(layer, d, parts) {
@@ -361,8 +361,9 @@ impl Lowerer<'_> {
                     sq.miss_turn = true;
                     sq.miss_clause = c;
                 }
-                (SquareKind::Overshoot, Setting::Target(t)) => {
+                (SquareKind::Overshoot, Setting::Overshoot(t, when_empty)) => {
                     sq.overshoot_to = Some(*t);
+                    sq.overshoot_when_empty = *when_empty;
                     sq.overshoot_clause = c;
                 }
                 (SquareKind::Lock, Setting::Lock(l)) => sq.lock = Some(l.resolve(all_throws, c)),
