@@ -5,7 +5,8 @@
 //! against the engine → [`check`] findings; and the way back,
 //! [`syntax::Game`] → [`writer`] → canonical text (games played by the
 //! engine become syntax trees in [`record`]). Positions are written and
-//! read as text in [`position_string`].
+//! read as text in [`position_string`], and the flags of their rule state
+//! are judged against a rule set in [`state_flags`].
 //! `grammar/sgn.pest` is the normative grammar; [`grammar`] wraps it, and a
 //! test keeps the hand-written reader in agreement with it.
 //!
