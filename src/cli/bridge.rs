@@ -43,6 +43,7 @@ bridge!(
     crate::notation::reader::SyntaxError,
     crate::notation::reader::ReadError,
     crate::notation::position_string::PositionArgError,
+    crate::notation::state_flags::PositionFlagError,
 );
 
 fn severity(s: Severity) -> miette::Severity {

@@ -552,17 +552,25 @@ pub fn record_rules_cache(
 }
 
 /// A position string given on the command line (`--position`), read for
-/// the board of `rules`; a bad one is reported with its span, exit 2.
+/// the board of `rules`; a bad one, or one with a rule-state flag the
+/// rules give no meaning, is reported with its span, exit 2.
 pub fn position_arg(
     rules: &crate::engine::Ruleset,
     text: &str,
 ) -> Result<crate::engine::Position, ExitCode> {
     let board = rules.board;
-    crate::engine::Position::parse(text, board.len, board.row_len).map_err(|e| {
+    let p = crate::engine::Position::parse(text, board.len, board.row_len).map_err(|e| {
         let diag = crate::notation::position_string::PositionArgError::new(text, &e);
         err!("{}", render(&diag));
         ExitCode::from(EXIT_USAGE)
-    })
+    })?;
+    // A flag the rules give no meaning, as in a `Position` tag.
+    if let Some(idle) = crate::notation::state_flags::idle_flag(rules, &p, text) {
+        let diag = crate::notation::state_flags::PositionFlagError::new(text, &idle);
+        err!("{}", render(&diag));
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    Ok(p)
 }
 
 /// Where the rule files that records name may be read from: the options

@@ -12,7 +12,9 @@
 //!   turn `12...`, whichever comes later in the game;
 //! - `12.` after White's turn 12, `12...` after Black's turn 12;
 //! - `12.2` after the second unit of White's turn 12, `12...3` after the
-//!   third unit of Black's turn 12.
+//!   third unit of Black's turn 12. Every unit written in a turn counts:
+//!   a bear-off without a throw (`0:30-off`) after a throw that ends the
+//!   turn is the turn's last unit, and its label says so (`29...4`).
 //!
 //! Exit codes: 0 the game replayed; 1 the record has a syntax error, a unit
 //! that the rules forbid (the output stops there and the problem is shown),
@@ -273,6 +275,25 @@ impl Played {
     /// 1-based number within the turn.
     fn key(&self, index: u32) -> (u32, usize, u32) {
         (self.before.turn, self.before.to_move.index(), index)
+    }
+
+    /// This unit's 1-based number within its turn, `index` being the
+    /// number of the unit shown before it in the line (0 for none, or
+    /// after a unit the replay could not place) and `prev` that unit. A
+    /// unit goes on with the turn when a throw is pending, and also when
+    /// the unit before it left the same side to move in the same turn
+    /// without one: the bear-off without a throw (`0:30-off`) after a
+    /// throw that ends the turn, which is the turn's last unit.
+    fn index_after(&self, prev: Option<&Played>, index: u32) -> u32 {
+        let goes_on = prev.is_some_and(|q| {
+            !q.effects.turn_ended
+                && (q.after.turn, q.after.to_move) == (self.before.turn, self.before.to_move)
+        });
+        if self.before.extra || goes_on {
+            index + 1
+        } else {
+            1
+        }
     }
 }
 
@@ -643,6 +664,7 @@ impl<'a> Walk<'a> {
         let pad = "   ".repeat(indent);
         let mut json = Vec::new();
         let mut index = 0u32;
+        let mut prev: Option<Played> = None;
         let mut last: Option<Position> = None;
         let mut i = 0;
         if self.opts.format == Format::Text {
@@ -655,7 +677,8 @@ impl<'a> Walk<'a> {
                     let mut sub = Vec::new();
                     match self.played.get(&u.span.start).cloned() {
                         Some(p) => {
-                            index = if p.before.extra { index + 1 } else { 1 };
+                            index = p.index_after(prev.as_ref(), index);
+                            prev = Some(p.clone());
                             last = Some(p.after);
                             if self.opts.format == Format::Text {
                                 let nags = Self::nags_text(&a.nags);
@@ -703,6 +726,7 @@ impl<'a> Walk<'a> {
                             for v in &a.variations {
                                 self.variation(v, indent + 1);
                             }
+                            prev = None;
                             last = None;
                         }
                     }
@@ -739,6 +763,8 @@ impl<'a> Walk<'a> {
         start: &Position,
     ) -> (Option<&'static str>, Position) {
         let mut index = 0u32;
+        // The unit shown before, while the line is in step.
+        let mut prev: Option<Played> = None;
         let mut now = *start;
         // The turn number last written, for units the replay could not place.
         let mut written_turn = String::new();
@@ -812,14 +838,16 @@ impl<'a> Walk<'a> {
                     now = q;
                 }
                 index = 0;
+                prev = None;
                 i = next;
                 continue;
             };
-            let this = if p.before.extra { index + 1 } else { 1 };
+            let this = p.index_after(prev.as_ref(), index);
             if limit.is_some_and(|l| p.key(this) > l) {
                 return (Some("to"), now);
             }
             index = this;
+            prev = Some(p.clone());
             now = p.after;
             self.shown += 1;
             self.last_label = label(&p, index);

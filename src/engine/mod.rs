@@ -15,8 +15,9 @@ mod unit;
 
 pub use constructs::{
     Backward, BearOff, Blockade, BlockadeKind, Board, EndRules, Entry, Goal, HalfwayBlockade, Hit,
-    House, Landing, Lapse, Lock, LockDecl, Movement, OpeningRule, Pred, Protection, Reach,
-    Relocation, SquareRule, Starter, Throws, TurnRules, WhenTaken,
+    House, Landing, Lapse, Leave, Lock, LockDecl, Movement, Onto, OpeningRule, Pred, Protection,
+    Reach, Relocation, SquareRule, Starter, TargetBlockade, TargetCase, Throws, TurnRules,
+    WhenTaken,
 };
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;

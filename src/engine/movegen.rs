@@ -28,6 +28,9 @@ pub enum Forbid {
     Protected,
     /// The move passes over a blockade (index into `Ruleset::blockades`).
     Blockade(u8),
+    /// A forward move passes over a piece that the blockade on forward
+    /// moves forbids for its target (index into its cases).
+    TargetBlockade(u8),
     /// The move passes a square that must be landed on exactly.
     Gate(u8),
     /// The piece stands on a square from which it only bears off.
@@ -83,6 +86,9 @@ pub enum Forbid {
     BearOffDue,
     /// A piece a lock moved out binds its owner's ply (LK-12).
     Released,
+    /// The move would pass this square, which drops it onto a square only
+    /// while that square is empty, and it is taken (LK-16).
+    DropTaken(u8),
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -240,10 +246,28 @@ impl Ruleset {
         // one test says whether any of them may apply. The stages that
         // follow are compiled twice, once for that calm state (where the
         // compiler drops every test of it) and once for the others.
+        let start = out.len();
         if self.calm(pos) {
             self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
         } else {
             self.generate_in_rule_state::<WHY>(pos, throw, out, why);
+        }
+        // A move's `+` says that its player throws again: where a move may
+        // give another throw by what it does (a landing, a held extra
+        // throw, a return to the hand), the stages' marks, which say what
+        // the throw gives, are completed here. (Without tables, as the
+        // referee runs, the test of the rule set is made every time.)
+        if self.tables.move_marks || !self.tables.enabled {
+            self.mark_moves(pos, &mut out[start..]);
+        }
+    }
+
+    /// Marks each move of `units` by whether its player throws again
+    /// after it ([`gives_another_throw`](Self::gives_another_throw)).
+    #[inline(never)]
+    fn mark_moves(&self, pos: &Position, units: &mut [Unit]) {
+        for u in units.iter_mut().filter(|u| u.kind == UnitKind::Move) {
+            u.extra_mark = self.gives_another_throw(pos, u);
         }
     }
 
@@ -462,6 +486,13 @@ impl Ruleset {
                 return refuse(to, Forbid::BackwardOntoPiece);
             }
         } else {
+            // A piece that leaves its square with this throw for another
+            // (`stay, moving with 1, 2, 3 to 15`).
+            if let Some(leave) = &square.leave
+                && leave.throws.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0
+            {
+                return self.leave_unit(pos, from, throw, extra_mark, leave);
+            }
             to = from + throw;
             // Truncation: a move that would pass the square ends on it.
             let passed = between(from, to.min(off));
@@ -474,7 +505,12 @@ impl Ruleset {
             let over = self.movement.overshoot.0 & between(from, to.min(off));
             if over != 0 {
                 let s = over.trailing_zeros() as u8;
-                to = self.squares[s as usize].overshoot_to.unwrap_or(s);
+                let sq = &self.squares[s as usize];
+                to = sq.overshoot_to.unwrap_or(s);
+                // LK-16: only into an empty square.
+                if sq.overshoot_when_empty && pos.at(to).is_some() {
+                    return refuse(to, Forbid::DropTaken(s));
+                }
             } else {
                 let gates = self.movement.gates.0 & between(from, to);
                 if gates != 0 {
@@ -511,7 +547,22 @@ impl Ruleset {
         if let Some(i) = self.blocked(pos, path, to) {
             return refuse(to, Forbid::Blockade(i));
         }
+        if dir == Dir::Forward
+            && let Some(i) = self.target_blocked(pos, path, to)
+        {
+            return refuse(to, Forbid::TargetBlockade(i));
+        }
 
+        // A taken square that diverts the mover (`taken target diverts`).
+        if self.squares[to as usize].divert_when_taken.is_some() && pos.occupied().contains(to) {
+            return match self.divert_taken(pos, from, to) {
+                Some(end) => Ok(Unit {
+                    relocated: Some(super::Relocated::Square(end)),
+                    ..Unit::step(throw, from, to, false, extra_mark)
+                }),
+                None => refuse(to, Forbid::RelocationBlocked),
+            };
+        }
         let target = SquareSet::single(to);
         if me.0 & target.0 != 0 {
             return refuse(to, Forbid::OwnPiece);

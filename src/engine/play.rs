@@ -52,11 +52,11 @@ pub struct Effects {
 
 /// What the squares a part landed on gave its owner.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Landed {
+pub(crate) struct Landed {
     /// An extra throw bound to the piece (R-11, PC-2).
-    bound: bool,
+    pub bound: bool,
     /// An extra throw (PC-6).
-    extra: bool,
+    pub extra: bool,
 }
 
 impl Ruleset {
@@ -162,11 +162,15 @@ impl Ruleset {
                     .iter()
                     .find_map(|s| self.squares[s as usize].lock.as_ref());
                 ends_turn = if let Some(lock) = locked {
-                    // LK-14: a refused exit is a forced pass, whose extra
-                    // throw the generator marked as forced passes keep it.
+                    // LK-14: a refused exit is a forced pass like any other,
+                    // which keeps its extra throw as forced passes do.
                     let refused_exit =
                         lock.refused_exit_passes && lock.exit_throws & (1 << unit.throw) != 0;
-                    (lock.fail_ends_turn && !refused_exit) || !unit.extra_mark
+                    if refused_exit {
+                        !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+                    } else {
+                        lock.fail_ends_turn || !unit.extra_mark
+                    }
                 } else if had_bound {
                     self.turn.bound_pass_ends_turn || !unit.extra_mark
                 } else if forced {
@@ -222,16 +226,16 @@ impl Ruleset {
                     landed.bound |= rest.bound;
                     landed.extra |= rest.extra;
                 }
+                // A lock's move out (`otherwise relocate to 15`, LK-11,
+                // HK-2) is a relocation by the lock, not a backward move.
+                if self.squares[unit.from as usize].lock.is_some() {
+                    fx.backward = false;
+                }
                 if self.turn.held_extra && !entering && !unit.forced {
                     // A throw used up by moving takes the extra throw the
                     // game holds; a throw whose rest is lost leaves the one
                     // it earned to the game (extra throws never add up).
-                    let off = self.board.off();
-                    let used: u32 = unit
-                        .parts()
-                        .map(|q| u32::from((if q.off { off } else { q.to }).saturating_sub(q.from)))
-                        .sum();
-                    if used >= u32::from(unit.throw) {
+                    if self.uses_whole_throw(unit) {
                         landed.extra |= p.held;
                         p.held = false;
                     } else {
@@ -321,9 +325,9 @@ impl Ruleset {
             p.hand[me] -= 1;
             p.pieces[me].insert(part.to);
             p.arrived.insert(part.to);
-            if self.entry.as_ref().is_some_and(|e| e.bound_extra) {
+            let landed = self.landed_by(part);
+            if landed.bound {
                 p.bound = Some(part.to);
-                landed.bound = true;
             }
             return landed;
         }
@@ -336,15 +340,14 @@ impl Ruleset {
         if part.off {
             p.off[me] += 1;
             fx.bear_off = true;
-            landed.extra = self.squares[part.from as usize].off_extra;
-            return landed;
+            return self.landed_by(part);
         }
         if part.to == 0 {
             // PC-5: back to the hand.
             p.hand[me] += 1;
             return landed;
         }
-        fx.backward = part.to < part.from;
+        fx.backward = part.to < part.from && !self.leaves_with(part.from, throw);
         fx.truncation = !fx.backward
             && part.to < part.from.saturating_add(throw)
             && self.movement.truncate_at.contains(part.to);
@@ -398,16 +401,90 @@ impl Ruleset {
             if sq.miss_turn {
                 p.skip[me] = true;
             }
+            landed = self.landed_by(part);
             // exactly one pending throw, bound to this piece,
             // whatever the value that landed it (P-6).
-            if sq.bound_extra {
+            if landed.bound {
                 p.bound = Some(part.to);
-                landed.bound = true;
             }
-            // PC-6: another throw once this one is used.
-            landed.extra = sq.extra_throw;
         }
         landed
+    }
+
+    /// What the square a part ends on (or bears off from) gives its
+    /// owner, whatever the throw: an extra throw bound to the piece (an
+    /// entry's, PC-2; a square's, R-11) or another throw (PC-6, LP-8; a
+    /// bear-off's, LP-11e). A piece relocated from its landing, or taken
+    /// back to the hand, earns nothing there.
+    #[inline]
+    pub(crate) fn landed_by(&self, part: &Part) -> Landed {
+        if part.from == 0 {
+            return Landed {
+                bound: self.entry.as_ref().is_some_and(|e| e.bound_extra),
+                extra: false,
+            };
+        }
+        if part.off {
+            return Landed {
+                bound: false,
+                extra: self.squares[part.from as usize].off_extra,
+            };
+        }
+        if part.to == 0 || part.relocated.is_some() {
+            return Landed::default();
+        }
+        let sq = &self.squares[part.to as usize];
+        Landed {
+            bound: sq.bound_extra,
+            extra: sq.extra_throw,
+        }
+    }
+
+    /// Whether a move's parts add up to its whole throw (a bear-off counts
+    /// to the square past the end); parts that add up to less lost the
+    /// rest (LP-3), and the extra throw they earned is held (LP-11d).
+    pub(crate) fn uses_whole_throw(&self, unit: &Unit) -> bool {
+        let off = self.board.off();
+        let used: u32 = unit
+            .parts()
+            .map(|q| u32::from((if q.off { off } else { q.to }).saturating_sub(q.from)))
+            .sum();
+        used >= u32::from(unit.throw)
+    }
+
+    /// Whether the move `unit`, played in `pos`, gives its player another
+    /// throw: the meaning of a move's `+` (docs/sgn.md). The unit's mark as
+    /// its stage made it says what the throw gives (its value, `extra throw
+    /// on`; a backward move's, `backward move gives extra throw`; none from
+    /// a lock whose plies give none, or after a move a lock moved out,
+    /// LK-6, LK-12); then what the move did: a bear-off from a lock whose
+    /// exit gives none, a landing that gives one or binds one to the
+    /// piece, the extra throw the game holds or the one a lost rest leaves
+    /// to it, and a return to the hand, which ends the turn (PC-5). The
+    /// general `play` decides the turn the same way; whether the game ends
+    /// with the move is not asked.
+    pub(crate) fn gives_another_throw(&self, pos: &Position, unit: &Unit) -> bool {
+        let from = &self.squares[unit.from as usize];
+        let mut again = unit.extra_mark;
+        if let Some(lock) = &from.lock {
+            // the bear-off from the water gives none.
+            again &= !unit.off || lock.exit_gives_extra;
+        }
+        let mut landed = Landed::default();
+        for part in unit.parts() {
+            let l = self.landed_by(&part);
+            landed.bound |= l.bound;
+            landed.extra |= l.extra;
+        }
+        if self.turn.held_extra && unit.from != 0 && !unit.forced {
+            if self.uses_whole_throw(unit) {
+                landed.extra |= pos.held;
+            } else {
+                landed.extra = false;
+            }
+        }
+        again |= landed.bound | landed.extra;
+        again && !(unit.forced && from.stuck_to_hand)
     }
 
     /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as

@@ -9,7 +9,7 @@
 use super::constructs::{bear_off, entry, lock, movement, opening, protection, squares};
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
-    Protection, SquareRule, Starter, Throws, TurnRules,
+    Protection, SquareRule, Starter, TargetBlockade, Throws, TurnRules,
 };
 
 /// A clause id cited by a rule file (`K-9a`), or empty when none was given.
@@ -44,6 +44,8 @@ pub struct Ruleset {
     pub(crate) blockades: Vec<Blockade>,
     /// The blockade at half the throw (LJ-4), if declared.
     pub(crate) halfway: Option<HalfwayBlockade>,
+    /// The blockade on forward moves by target, if declared.
+    pub(crate) target_blockade: Option<TargetBlockade>,
     /// Per-square rules, indexed by square number (index 0 unused).
     pub(crate) squares: Vec<SquareRule>,
     /// Bearing off.
@@ -99,6 +101,12 @@ pub(crate) struct Tables {
     /// Squares whose piece may have a unit without a throw: a lock's
     /// release, or a bear-off without a throw.
     pub free_from: u64,
+    /// Whether a move gives another throw also by what it does, not only
+    /// by its throw and its stage: a landing or bear-off that gives one or
+    /// binds one, the extra throw the game holds, a return to the hand
+    /// (`Ruleset::gives_another_throw`). The generator then marks its
+    /// moves by that; other rule sets pay one test per throw.
+    pub move_marks: bool,
 }
 
 impl Tables {
@@ -112,7 +120,14 @@ impl Tables {
         };
         Tables {
             enabled: true,
-            plain_play: !rules.turn.held_extra && !rules.squares.iter().any(|sq| sq.off_extra),
+            // (A piece that leaves a square for another, `stay, moving
+            // with`, moves forward to a lower square: the general `play`
+            // tells it from a backward move.)
+            plain_play: !rules.turn.held_extra
+                && !rules
+                    .squares
+                    .iter()
+                    .any(|sq| sq.off_extra || sq.leave.is_some()),
             steps: movement::Steps::compile(rules),
             protection: protection::Masks::compile(&rules.protection),
             squares: squares::Landings::compile(rules),
@@ -121,6 +136,12 @@ impl Tables {
             hand_stage: entry::hand_stage(rules),
             held: lock.squares | auto_off,
             free_from: lock.releases | auto_off,
+            move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)
+                || rules.turn.held_extra
+                || rules
+                    .squares
+                    .iter()
+                    .any(|sq| sq.bound_extra || sq.extra_throw || sq.off_extra || sq.stuck_to_hand),
             lock,
         }
     }
@@ -195,6 +216,10 @@ impl Ruleset {
     /// The blockade at half the throw (LJ-4), if declared.
     pub fn halfway(&self) -> Option<&HalfwayBlockade> {
         self.halfway.as_ref()
+    }
+    /// The blockade on forward moves by target, if declared.
+    pub fn target_blockade(&self) -> Option<&TargetBlockade> {
+        self.target_blockade.as_ref()
     }
     /// Per-square rules, indexed by square number (index 0 unused).
     pub fn squares(&self) -> &[SquareRule] {

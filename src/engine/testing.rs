@@ -43,6 +43,11 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         "extends \"kendall\"\nprotect when (run >= 3 [X-1]) or (on 15, 26 [X-2])\nblockade 4 any   [X-3]\n",
         "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\nblockade 2 of one colour   [X-3]\n",
         "extends \"jequier\"\nblockade 2 any   [X-3]\n",
+        // Places in a run, runs that do not count, a blockade by target
+        // beside an ordinary one, taken squares that divert and a piece
+        // that leaves its square for another.
+        "extends \"kendall\"\nruns count on 1..27 except runs reaching 27, 28   [X-1]\nprotect when (end of run and run >= 2 [X-2]) or (inner of run and on 12..18 [X-3])\nblockade on forward moves: onto inner of run passing run = 2; onto 26 passing inner of run; otherwise passing run >= 2 or on 15   [X-4]\nat 28, 30: taken target diverts mover to water   [X-5]\nat water: taken target diverts mover to 15 else counting down   [X-6]\nat water: stay, moving with 1, 2 to 15 else counting down   [X-7]\n",
+        "extends \"thai\"\nruns count on 1..25 except runs reaching 12   [X-1]\nblockade on forward moves: onto 10..20 passing end of run; otherwise passing not inner of run   [X-4]\n",
     ] {
         let file = crate::diag::SourceFile::new("overlay.senet", text);
         let r = crate::rules::load_source(file, &[]).unwrap_or_else(|e| panic!("{text}: {e:?}"));
@@ -186,6 +191,177 @@ mod tests {
         }
         let u = real[rng.random_range(0..real.len())];
         slow.play(pos, u).ok().map(|(p, _)| p)
+    }
+
+    /// The one meaning of `+` (docs/sgn.md), over games of every built-in
+    /// rule set, alone and with each option and each pair of options: a
+    /// move is marked exactly when its player throws again after it (the
+    /// unit after it, a bear-off without a throw aside, is the same
+    /// side's), unless the game ended; a pass is marked exactly when its
+    /// value gives another throw under the rules in force (not in a lock
+    /// whose plies give none, LK-6, whose refused exit is a forced pass
+    /// like any other, LK-14), and a pass without the mark ends the turn.
+    #[test]
+    fn plus_marks_another_throw() {
+        use crate::simulate::{Player, play_game};
+        let mut moves = 0;
+        let mut passes = 0;
+        let mut marked = 0;
+        for (name, rules) in variants() {
+            for seed in 0..4u64 {
+                let game = play_game(&rules, [Player::Random; 2], seed, 600, true);
+                let mut pos = Position::start(&rules, game.first);
+                let mut before = Vec::with_capacity(game.units.len());
+                for (_, _, u) in &game.units {
+                    before.push(pos);
+                    rules.apply(&mut pos, u).expect("a generated unit plays");
+                }
+                for (i, (side, _, u)) in game.units.iter().enumerate() {
+                    let p = &before[i];
+                    // The unit after it that is played with a throw or a
+                    // skip: a bear-off without a throw belongs to the move
+                    // before it.
+                    let next = game.units[i + 1..]
+                        .iter()
+                        .find(|(_, _, n)| !(n.kind == UnitKind::NoThrow && n.off))
+                        .map(|(s, _, _)| *s);
+                    match u.kind {
+                        UnitKind::Move => {
+                            if let Some(next) = next {
+                                moves += 1;
+                                marked += u.extra_mark as u32;
+                                assert_eq!(
+                                    u.extra_mark,
+                                    next == *side,
+                                    "{name} seed {seed}: {u} in {}",
+                                    p.write(rules.board.len, rules.board.row_len)
+                                );
+                            }
+                        }
+                        UnitKind::Pass => {
+                            passes += 1;
+                            let lock = p.pieces[side.index()]
+                                .iter()
+                                .find_map(|s| rules.squares[s as usize].lock.as_ref());
+                            let refused_exit = lock.is_some_and(|l| {
+                                l.refused_exit_passes && l.exit_throws & (1 << u.throw) != 0
+                            });
+                            let none = lock.is_some_and(|l| l.no_extra) && !refused_exit;
+                            assert_eq!(
+                                u.extra_mark,
+                                rules.throws.gives_extra(u.throw) && !none,
+                                "{name} seed {seed}: {u} in {}",
+                                p.write(rules.board.len, rules.board.row_len)
+                            );
+                            if let Some(next) = next {
+                                assert!(
+                                    u.extra_mark || next != *side,
+                                    "{name} seed {seed}: {u} without `+` kept the turn in {}",
+                                    p.write(rules.board.len, rules.board.row_len)
+                                );
+                            }
+                        }
+                        UnitKind::NoThrow | UnitKind::Skip => assert!(!u.extra_mark, "{name}: {u}"),
+                    }
+                }
+            }
+        }
+        assert!(
+            moves > 100_000 && passes > 1_000 && marked > 10_000,
+            "{moves} moves, {passes} passes, {marked} marked"
+        );
+    }
+
+    fn load(name: &str, options: &[&str]) -> Ruleset {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        crate::rules::load(name, None, &options).expect("built-in compiles")
+    }
+
+    /// A lock's move out with a throw (LK-11: `otherwise relocate to 15`)
+    /// is a relocation by the lock: not counted or glossed as a backward
+    /// move.
+    #[test]
+    fn a_lock_move_out_is_a_relocation_not_a_backward_move() {
+        let rules = load("ludii-kendall", &[]);
+        let pos = Position::parse("W9/B9/6W3 w 5-6 - 20", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 2, &mut units);
+        let out = units
+            .iter()
+            .find(|u| u.kind == UnitKind::Move && u.from == 27 && u.to == 15)
+            .expect("the lock moves the piece out to 15");
+        let (after, fx) = rules.play(&pos, out).unwrap();
+        assert!(!fx.backward, "{out} counted as a backward move");
+        let gloss = crate::engine::constructs::PlayedUnit {
+            rules: &rules,
+            unit: out,
+            effects: &fx,
+            before: &pos,
+            after: &after,
+            throw: "throw 2",
+        }
+        .gloss()
+        .join("; ");
+        assert_eq!(
+            gloss,
+            "throw 2; relocated out of square 27 (House of Water): 27 → 15"
+        );
+    }
+
+    /// LK-16: a throw that would carry a piece past 26 while 27 is taken
+    /// has no move, and the refusal cites the drop's declaration.
+    #[test]
+    fn a_drop_into_a_taken_water_cites_its_declaration() {
+        let rules = load("ludii-kendall", &["trap"]);
+        let pos = Position::parse("W9/B9/3W2B3 w 5-5 - 20", 30, 10).unwrap();
+        let refused: Vec<_> = rules
+            .refusals(&pos, 4)
+            .into_iter()
+            .filter(|r| r.from == 24 && r.to == 27)
+            .collect();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].forbid, crate::engine::Forbid::DropTaken(26));
+        assert_eq!(rules.clause_of(&refused[0], &pos), "LK-16");
+        // With 27 empty the piece falls in, and the fall gives the 4's
+        // extra throw (LK-6).
+        let pos = Position::parse("W9/B9/3W6 w 5-6 - 20", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 4, &mut units);
+        assert!(
+            units
+                .iter()
+                .any(|u| u.from == 24 && u.to == 27 && u.extra_mark),
+            "{units:?}"
+        );
+    }
+
+    /// A move that lands on a square that gives another throw is marked
+    /// `+` whatever its value (LP-8), and one that goes back to the hand is
+    /// not, whatever its value (PC-5).
+    #[test]
+    fn a_move_is_marked_by_what_it_gives() {
+        let rules = load("ludii-piccione", &[]);
+        let pos = Position::parse("10/W9/B9 w 0-0 hand:4-4 5", 30, 10).unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 4, &mut units);
+        let u = units
+            .iter()
+            .find(|u| u.from == 11 && u.to == 15 && u.split.is_none())
+            .unwrap();
+        assert_eq!(u.to_string(), "4+:11-15");
+        rules.legal_units(&pos, 3, &mut units);
+        let u = units
+            .iter()
+            .find(|u| u.from == 11 && u.to == 14 && u.split.is_none())
+            .unwrap();
+        assert_eq!(u.to_string(), "3:11-14");
+        let rules = load("piccione", &[]);
+        let pos = Position::parse("W4B4/10/10 w 0-0 extra;fwd;bound:1;hand:4-4 3", 30, 10).unwrap();
+        rules.legal_units(&pos, 5, &mut units);
+        assert_eq!(
+            units.iter().map(|u| u.to_string()).collect::<Vec<_>>(),
+            ["5:1-hand"]
+        );
     }
 
     #[test]

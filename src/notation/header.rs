@@ -490,19 +490,40 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
         );
         return None;
     }
-    let Some(wrong) = wrong_piece_count(rules, &p) else {
-        return Some(p);
-    };
-    findings.push(
-        Finding::error(
-            Code::Position,
-            format!("the Position has {wrong}"),
-            t.value_span,
-        )
-        .label("Position")
-        .help(PIECE_COUNT_HELP),
-    );
-    None
+    if let Some(wrong) = wrong_piece_count(rules, &p) {
+        findings.push(
+            Finding::error(
+                Code::Position,
+                format!("the Position has {wrong}"),
+                t.value_span,
+            )
+            .label("Position")
+            .help(PIECE_COUNT_HELP),
+        );
+        return None;
+    }
+    if let Some(idle) = super::state_flags::idle_flag(rules, &p, &t.value) {
+        findings.push(idle_flag_finding(&idle, "Position", t.value_span.start));
+        return None;
+    }
+    Some(p)
+}
+
+/// The finding for a rule-state flag that means nothing under the rules,
+/// in a position string that starts at `start` (`what`: `Position` or
+/// `position`, for the message).
+pub(crate) fn idle_flag_finding(
+    idle: &super::state_flags::IdleFlag,
+    what: &str,
+    start: usize,
+) -> Finding {
+    Finding::error(
+        Code::Position,
+        format!("the {what} has the flag `{}`, but {}", idle.flag, idle.why),
+        idle.span(start),
+    )
+    .label("this flag")
+    .help(idle.help.clone())
 }
 
 /// How to count the pieces of a position string.

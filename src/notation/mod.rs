@@ -36,3 +36,4 @@ pub mod lookalike;
 pub mod position_string;
 pub mod record;
 pub mod replay;
+pub mod state_flags;

@@ -278,7 +278,7 @@ impl Position {
                     _ => {
                         return Err(err(
                             format!(
-                                "unknown rule-state flag `{flag}`: expected extra, held, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, hand:W-B or q:..."
+                                "unknown rule-state flag `{flag}`: expected extra, held, fwd, back, bound:N, skip:w, skip:b, wait:w, wait:b, mark:N, hand:W-B or q:..."
                             ),
                             at,
                             flag.len().max(1),

@@ -8,8 +8,8 @@
 //! position.
 
 use super::syntax::{
-    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, Span, Target,
-    UnitBody, UnitSyntax,
+    CommandKind, Comment, Game, LaterParts, MoveSep, Node, PartSyntax, Reloc, ResultToken, Span,
+    Target, UnitBody, UnitSyntax,
 };
 use crate::engine::constructs::words::Names;
 use crate::engine::{Effects, Forbid, Position, Refusal, Relocated, Ruleset, Side, Unit, UnitKind};
@@ -56,6 +56,9 @@ pub struct Replayer<'r, 'v> {
     /// Bit `v` set for each throw value `v < 64` the rules have: the check
     /// "is this throw possible" runs once per unit.
     throw_values: u64,
+    /// The last unit played and the position before it: what a turn
+    /// number written too early says gave another throw.
+    last: Option<(Unit, Position)>,
 }
 
 impl<'r, 'v> Replayer<'r, 'v> {
@@ -74,6 +77,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
             visit: None,
             errors: 0,
             throw_values,
+            last: None,
         }
     }
 
@@ -85,7 +89,18 @@ impl<'r, 'v> Replayer<'r, 'v> {
 
     /// Replays the game's movetext from `start`.
     pub fn replay(mut self, game: &Game, start: Position) -> Replayed {
-        let end = self.line(&game.nodes, Some(start), false);
+        let mut end = self.line(&game.nodes, Some(start), false);
+        // A game that ends with a result while a bear-off without a throw
+        // is due left it out: the finding says so, and the result is
+        // judged after it. A game recorded `*` may stop anywhere.
+        if let Some(p) = end
+            && game.result != ResultToken::Unknown
+            && let Some(from) = self.rules.auto_off_due(&p)
+        {
+            let written = (game.result.as_str(), "the game ends");
+            self.bear_off_due_before(&p, from, written, game.result_span, false);
+            end = self.due_bear_off_played(&p, from);
+        }
         self.out.lost = end.is_none();
         self.out.final_position = end;
         self.out
@@ -117,7 +132,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     black,
                     span,
                 } => {
-                    if let Some(p) = &pos {
+                    if let Some(p) = pos {
                         // A line that starts in the middle of a turn (a
                         // `Position` with a pending throw, or a variation of
                         // a later unit of a turn) may restate that turn.
@@ -129,7 +144,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                         // The number the game expects needs no call.
                         let expected = !p.extra && *number == p.turn && side == p.to_move;
                         if !restated && !expected {
-                            self.check_turn_number(p, *number, *black, *span, var);
+                            pos = self.turn_number(&p, *number, *black, *span, var);
                         }
                     }
                     pending_turn_number = Some((*number, *black, *span));
@@ -189,12 +204,53 @@ impl<'r, 'v> Replayer<'r, 'v> {
         pos
     }
 
+    /// A turn number that is not the one the game expects next. Where the
+    /// record left out a bear-off without a throw that was due, the
+    /// finding says so, and the line reads on as the rules have it: the
+    /// piece leaves, and when that ends the turn the number is judged
+    /// against the position after it. When the turn would go on (the move
+    /// before gave another throw), the record left out more than the
+    /// bear-off, and the line is out of step until a `[%pos]`. Returns the
+    /// position the line goes on from.
+    fn turn_number(
+        &mut self,
+        p: &Position,
+        number: u32,
+        black: bool,
+        span: Span,
+        var: bool,
+    ) -> Option<Position> {
+        let Some(from) = self.rules.auto_off_due(p) else {
+            self.check_turn_number(p, number, black, span, var);
+            return Some(*p);
+        };
+        let written = if black {
+            format!("{number}...")
+        } else {
+            format!("{number}.")
+        };
+        self.bear_off_due_before(p, from, (&written, "the turn goes on"), span, var);
+        let next = self.due_bear_off_played(p, from).filter(|q| !q.extra)?;
+        let side = if black { Side::Black } else { Side::White };
+        if number != next.turn || side != next.to_move {
+            self.check_turn_number(&next, number, black, span, var);
+        }
+        Some(next)
+    }
+
+    /// The position after the bear-off without a throw from `from` that is
+    /// due in `p`, which a record left out: the rules leave no choice, so
+    /// the line can read on from it.
+    fn due_bear_off_played(&self, p: &Position, from: u8) -> Option<Position> {
+        let mut next = *p;
+        self.rules
+            .apply(&mut next, &self.rules.auto_off_unit(from))
+            .ok()?;
+        Some(next)
+    }
+
     fn check_turn_number(&mut self, p: &Position, number: u32, black: bool, span: Span, var: bool) {
         let side = if black { Side::Black } else { Side::White };
-        if let Some(from) = self.rules.auto_off_due(p) {
-            self.bear_off_due_at_turn(p, from, number, black, span, var);
-            return;
-        }
         if !p.extra && number == p.turn && side == p.to_move {
             return;
         }
@@ -213,13 +269,34 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 ),
                 span,
             )
-            .label(format!("{written} starts a new turn too early"))
-            .help(format!(
-                "a throw of {} gives another throw; write {}'s next unit before `{written}`",
-                self.extra_values(),
-                p.to_move
-            ))
-            .clause(&self.rules.throws.extra_clause);
+            .label(format!("{written} starts a new turn too early"));
+            let rules = self.rules;
+            let values = self.extra_values();
+            // A move may give another throw by what it did (a landing, an
+            // entry, a backward move): then the help names that unit and
+            // the finding cites the clause that gave the throw.
+            let by_move = self
+                .last
+                .filter(|(g, _)| g.kind == UnitKind::Move && !rules.throws.gives_extra(g.throw));
+            let f = if let Some((g, before)) = by_move {
+                f.help(format!(
+                    "{}'s last unit, `{g}`, gave another throw; write {}'s next unit before `{written}`",
+                    p.to_move, p.to_move
+                ))
+                .clause(&self.extra_clause_of(&g, &before))
+            } else if values.is_empty() {
+                f.help(format!(
+                    "{}'s last unit gave another throw; write {}'s next unit before `{written}`",
+                    p.to_move, p.to_move
+                ))
+                .clause(&rules.throws.extra_clause)
+            } else {
+                f.help(format!(
+                    "a throw of {values} gives another throw; write {}'s next unit before `{written}`",
+                    p.to_move
+                ))
+                .clause(&rules.throws.extra_clause)
+            };
             self.report(self.context(f, p, var));
         } else if number != p.turn || side != p.to_move {
             let f = Finding::error(
@@ -233,27 +310,23 @@ impl<'r, 'v> Replayer<'r, 'v> {
         }
     }
 
-    /// A turn number written while a bear-off without a throw is due: the
-    /// record left out the unit `0:30-off` that ends or goes on with the
-    /// turn.
-    fn bear_off_due_at_turn(
+    /// A turn number (or the result) written while a bear-off without a
+    /// throw is due: the record left out the unit `0:30-off` that ends or
+    /// goes on with the turn. `written` is what stands in its place, and
+    /// `before` what the bear-off comes before (the turn going on, the
+    /// game ending).
+    fn bear_off_due_before(
         &mut self,
         p: &Position,
         from: u8,
-        number: u32,
-        black: bool,
+        (written, before): (&str, &str),
         span: Span,
         var: bool,
     ) {
-        let written = if black {
-            format!("{number}...")
-        } else {
-            format!("{number}.")
-        };
         let f = Finding::error(
             Code::BearOffDue,
             format!(
-                "{}'s piece on {from} leaves the board without a throw before the turn goes on: all {}'s pieces are home",
+                "{}'s piece on {from} leaves the board without a throw before {before}: all {}'s pieces are home",
                 p.to_move, p.to_move
             ),
             span,
@@ -329,6 +402,17 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     "leave `{flag}` out of the rule state: the rules `{}` never set it",
                     self.rules.meta.name
                 ));
+                self.report(f);
+                pos
+            }
+            // A flag the rules give no meaning (`held` where no extra
+            // throw is held, `bound:26` with no piece on 26, ...): the
+            // assertion says nothing the replay could compare or resume
+            // from.
+            Ok(asserted)
+                if let Some(idle) = super::state_flags::idle_flag(self.rules, &asserted, text) =>
+            {
+                let f = super::header::idle_flag_finding(&idle, "position", span.start);
                 self.report(f);
                 pos
             }
@@ -481,12 +565,20 @@ impl<'r, 'v> Replayer<'r, 'v> {
         };
         let result = match found {
             Some(g) => {
-                if u.plus && !g.extra_mark && throw.is_some_and(|t| rules.throws.gives_extra(t)) {
-                    // The throw gives another throw, but this unit ends the
-                    // turn (A-8: the bear-off from a lock square); a `+` on
-                    // a throw that never gives one is reported in
-                    // `resolve_throw`.
-                    self.ends_turn_mark(p, u, g, var);
+                if u.plus && !g.extra_mark {
+                    if throw.is_some_and(|t| rules.throws.gives_extra(t)) {
+                        // The throw gives another throw, but this unit ends
+                        // the turn (A-8: the bear-off from a lock square;
+                        // PC-5: the return to the hand; a lock's plies,
+                        // LK-6).
+                        self.ends_turn_mark(p, u, g, var);
+                    } else if rules.tables.move_marks {
+                        // Neither the throw nor the move gives one. (Where
+                        // no move can give one by what it does, a `+` on a
+                        // throw that never gives one is reported in
+                        // `resolve_throw`.)
+                        self.no_extra_mark(p, u, g, var);
+                    }
                 }
                 if let (
                     UnitBody::Move {
@@ -502,6 +594,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
                     Ok(fx) => {
                         self.visit_step(u, p, next, *g, fx, var);
                         if !var {
+                            self.last = Some((*g, *p));
+                        }
+                        if !var {
                             self.out.units += 1;
                         }
                         true
@@ -512,7 +607,31 @@ impl<'r, 'v> Replayer<'r, 'v> {
             None => {
                 let f = self.illegal(p, u, throw, free, &units, illegal_ok);
                 let f = self.context(f, p, var);
+                let due = (f.code == Code::BearOffDue && !illegal_ok && !free)
+                    .then(|| rules.auto_off_due(p))
+                    .flatten();
                 self.report(f);
+                if let Some(from) = due {
+                    // A throw written where a bear-off without a throw was
+                    // due: the rules leave no choice, so the line reads on
+                    // past the bear-off and judges the throw after it, when
+                    // the turn goes on (the move before gave another
+                    // throw). When the bear-off ends the turn, the throw
+                    // belongs to no turn the record wrote: out of step.
+                    // The throw is not a step the record shows as written
+                    // (it follows a unit it does not write): no visit.
+                    self.buf = units;
+                    return match self.due_bear_off_played(p, from) {
+                        Some(q) if q.extra && q.to_move == p.to_move => {
+                            *next = q;
+                            let visit = self.visit.take();
+                            let played = self.unit(&q, next, u, illegal_ok, nags, var);
+                            self.visit = visit;
+                            played
+                        }
+                        _ => false,
+                    };
+                }
                 let forced = if illegal_ok {
                     self.force(p, u, throw, var)
                 } else {
@@ -622,11 +741,32 @@ impl<'r, 'v> Replayer<'r, 'v> {
     /// usually gives another one: the bear-off from a lock square whose
     /// rule says the turn ends there.
     fn ends_turn_mark(&mut self, p: &Position, u: &UnitSyntax, g: &Unit, var: bool) {
-        let lock = self.rules.squares[g.from as usize].lock.as_ref();
-        let clause = match lock {
+        let rules = self.rules;
+        let square = &rules.squares[g.from as usize];
+        let held = g.kind == UnitKind::Move
+            && rules.turn.held_extra
+            && !rules.uses_whole_throw(g)
+            && g.parts().any(|q| {
+                let l = rules.landed_by(&q);
+                l.extra | l.bound
+            });
+        // The clause that takes the throw's extra throw away.
+        let clause = match square.lock.as_ref() {
             Some(l) if !l.exit_extra_clause.is_empty() => &l.exit_extra_clause,
             Some(l) => &l.clause,
-            None => &self.rules.throws.extra_clause,
+            None if g.forced && square.stuck_to_hand => &square.stuck_clause,
+            None if held => &rules.turn.held_extra_clause,
+            // LK-12: the move of a piece a lock moved out gives none.
+            None => match p.marked.filter(|&m| m == g.from).and_then(|_| {
+                rules
+                    .squares
+                    .iter()
+                    .filter_map(|s| s.lock.as_ref())
+                    .find(|l| l.binds_next)
+            }) {
+                Some(l) => &l.clause,
+                None => &rules.throws.extra_clause,
+            },
         };
         let t = g.throw;
         let f = Finding::error(
@@ -643,6 +783,157 @@ impl<'r, 'v> Replayer<'r, 'v> {
         f.throw = Some(t);
         f.unit = Some(u.to_string());
         self.report(f);
+    }
+
+    /// A `+` on a unit whose throw gives no other throw, under rules where
+    /// a move may give one by what it does (a landing, an entry, a
+    /// bear-off; PC-6, LP-8, R-11): the help names the throw and what
+    /// gives one, and the finding cites the clause that decides: a held
+    /// extra throw's (LP-11d) when the move earned one and lost the rest
+    /// of its throw, the landings' when a move could have earned one, the
+    /// throw's otherwise.
+    fn no_extra_mark(&mut self, p: &Position, u: &UnitSyntax, g: &Unit, var: bool) {
+        let rules = self.rules;
+        let t = g.throw;
+        let value_clause = &rules.throws.extra_clause;
+        let by_value = match self.extra_values() {
+            v if v.is_empty() => format!(
+                "no throw gives another throw by its value{}",
+                cited(value_clause)
+            ),
+            v if v.contains(' ') => format!("only {v} give another throw{}", cited(value_clause)),
+            v => format!(
+                "only a throw of {v} gives another throw{}",
+                cited(value_clause)
+            ),
+        };
+        let earned = g.parts().any(|q| {
+            let l = rules.landed_by(&q);
+            l.extra | l.bound
+        });
+        let (help, clause) = if earned && g.kind == UnitKind::Move && rules.turn.held_extra {
+            (
+                format!(
+                    "write `{t}:`; this move earned another throw but left part of its throw of {t} unused, so the game holds that throw for the next move that uses a whole throw{}",
+                    cited(&rules.turn.held_extra_clause)
+                ),
+                rules.turn.held_extra_clause.clone(),
+            )
+        } else {
+            match (g.kind, self.bonus_words(g)) {
+                (UnitKind::Move, Some((words, clause))) => (
+                    format!(
+                        "write `{t}:`; {by_value}, and of such moves only {words} gives one{}",
+                        cited(&clause)
+                    ),
+                    clause,
+                ),
+                _ => (format!("write `{t}:`; {by_value}"), value_clause.clone()),
+            }
+        };
+        let f = Finding::error(
+            Code::ExtraMark,
+            "`+` marks a unit after which the turn goes on, and after this one it ends",
+            u.span,
+        )
+        .label(format!("`{t}+`"))
+        .help(help)
+        .clause(&clause);
+        let mut f = self.context(f, p, var);
+        f.throw = Some(t);
+        f.unit = Some(u.to_string());
+        self.report(f);
+    }
+
+    /// The clause by which the move `g`, played in `before`, gave another
+    /// throw although its value gives none: a throw bound to the piece (an
+    /// entry's, a square's), a landing's or a bear-off's extra throw, the
+    /// one the game held, a backward move's.
+    fn extra_clause_of(&self, g: &Unit, before: &Position) -> String {
+        let rules = self.rules;
+        for q in g.parts() {
+            let l = rules.landed_by(&q);
+            if l.bound {
+                return if q.from == 0 {
+                    rules
+                        .entry
+                        .as_ref()
+                        .map(|e| e.clause.clone())
+                        .unwrap_or_default()
+                } else {
+                    rules.squares[q.to as usize].bound_clause.clone()
+                };
+            }
+            if l.extra {
+                let sq = if q.off {
+                    &rules.squares[q.from as usize].off_extra_clause
+                } else {
+                    &rules.squares[q.to as usize].extra_clause
+                };
+                return sq.clone();
+            }
+        }
+        if rules.turn.held_extra && before.held {
+            return rules.turn.held_extra_clause.clone();
+        }
+        if rules.movement.backward_extra && g.to < g.from && !g.off {
+            return rules.movement.backward_extra_clause.clone();
+        }
+        rules.throws.extra_clause.clone()
+    }
+
+    /// The moves of the kinds `g`'s parts are (a move on the board, a
+    /// bear-off, an entry) that give another throw by what they do, in
+    /// words (`a move onto 15 or 26`), with their clauses; `None` when no
+    /// such move does.
+    fn bonus_words(&self, g: &Unit) -> Option<(String, String)> {
+        let entry_part = g.parts().any(|q| q.from == 0);
+        let off_part = g.parts().any(|q| q.off);
+        let board_part = g.parts().any(|q| q.from != 0 && !q.off);
+        let rules = self.rules;
+        let mut words = Vec::new();
+        let mut clauses: Vec<&str> = Vec::new();
+        let squares = |f: &dyn Fn(&crate::engine::SquareRule) -> bool| -> Vec<u8> {
+            (1..=rules.board.len)
+                .filter(|&s| f(&rules.squares[s as usize]))
+                .collect()
+        };
+        let onto = squares(&|q| q.extra_throw || q.bound_extra);
+        if board_part && !onto.is_empty() {
+            words.push(format!("a move onto {}", or_list(&onto)));
+            for &s in &onto {
+                let q = &rules.squares[s as usize];
+                for c in [&q.extra_clause, &q.bound_clause] {
+                    clauses.extend(c.split(", ").filter(|c| !c.is_empty()));
+                }
+            }
+        }
+        let off = squares(&|q| q.off_extra);
+        if off_part && !off.is_empty() {
+            words.push(format!("a bear-off from {}", or_list(&off)));
+            for &s in &off {
+                clauses.extend(
+                    rules.squares[s as usize]
+                        .off_extra_clause
+                        .split(", ")
+                        .filter(|c| !c.is_empty()),
+                );
+            }
+        }
+        if let Some(e) = rules.entry.as_ref().filter(|e| entry_part && e.bound_extra) {
+            words.push("an entry from the hand".to_string());
+            clauses.extend(e.clause.split(", ").filter(|c| !c.is_empty()));
+        }
+        if words.is_empty() {
+            return None;
+        }
+        let mut seen = Vec::new();
+        for c in clauses {
+            if !seen.contains(&c) {
+                seen.push(c);
+            }
+        }
+        Some((join_or(&words), seen.join(", ")))
     }
 
     /// The throw value of a unit, checking faces and the `+` mark.
@@ -727,7 +1018,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
         // A backward move may give another throw whatever its value.
         let backward_plus = rules.movement.backward_extra
             && matches!(u.body, UnitBody::Move { from, to: Target::Square(to), .. } if to < from);
-        if u.plus && !throws.gives_extra(v) && !backward_plus {
+        // Where a move may give another throw by what it does (a landing,
+        // an entry, a bear-off), the unit found decides (`no_extra_mark`).
+        if u.plus && !throws.gives_extra(v) && !backward_plus && !rules.tables.move_marks {
             let f = Finding::error(
                 Code::ExtraMark,
                 format!("`+` marks a throw that gives another throw, and {v} does not"),
@@ -736,7 +1029,9 @@ impl<'r, 'v> Replayer<'r, 'v> {
             .label(format!("`{v}+`"))
             .help({
                 let values = self.extra_values();
-                if values.contains(' ') {
+                if values.is_empty() {
+                    format!("write `{v}:`; no throw gives another throw under these rules")
+                } else if values.contains(' ') {
                     format!("write `{v}:`; only {values} give another throw")
                 } else {
                     format!("write `{v}:`; only a throw of {values} gives another throw")
@@ -985,4 +1280,19 @@ fn pieces(n: u8) -> String {
     } else {
         format!("{n} pieces")
     }
+}
+
+/// ` (K-6)`, or nothing for an empty clause.
+fn cited(clause: &str) -> String {
+    if clause.is_empty() {
+        String::new()
+    } else {
+        format!(" ({clause})")
+    }
+}
+
+/// `15`, `15 or 26`, `15, 26 or 28`.
+fn or_list(squares: &[u8]) -> String {
+    let v: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+    join_or(&v)
 }

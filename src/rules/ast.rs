@@ -139,6 +139,16 @@ pub enum Effect {
     /// The second `true`: forward moves only (HK-5).
     HitSendsTo(Spanned<SquareRef>, bool, bool),
     DivertTo(Spanned<SquareRef>),
+    /// `taken target diverts mover to SQUARE [else ...]`: a move onto the
+    /// square while it is taken ends on SQUARE instead.
+    DivertWhenTaken(Spanned<SquareRef>, Option<Fallback>),
+    /// `stay, moving with VALUES to SQUARE [else ...]`: the piece stays
+    /// where it lands, and with one of these throws moves to SQUARE.
+    StayMoving {
+        throws: Vec<Spanned<u32>>,
+        to: Spanned<SquareRef>,
+        fallback: Option<Fallback>,
+    },
     BoundExtra,
     ExtraThrow,
     /// `extra throw on bearing off`.
@@ -149,7 +159,8 @@ pub enum Effect {
     NoForward,
     MissTurn,
     Lock(Vec<Spanned<LockPart>>),
-    OvershootTo(Spanned<SquareRef>),
+    /// `overshoot drops to 27`, with `when empty` (LK-16) or without.
+    OvershootTo(Spanned<SquareRef>, bool),
 }
 
 /// A protection condition.
@@ -159,6 +170,10 @@ pub enum PredAst {
     RunExactly(Spanned<u32>),
     RunIn(Vec<Spanned<u32>>),
     Middle,
+    /// `end of run`: the first or the last piece of its run.
+    EndOfRun,
+    /// `inner of run`: a piece of its run that is neither first nor last.
+    InnerOfRun,
     On(SquareSetAst),
     Taken(SquareSetAst),
     OwnerOn(SquareSetAst),
@@ -178,6 +193,21 @@ pub struct PredNode {
     pub pred: PredAst,
     pub clauses: Vec<Spanned<String>>,
     pub span: Span,
+}
+
+/// One case of a blockade on forward moves by target: `onto 26 passing
+/// inner of run` (`onto` given), or `otherwise passing run >= 2`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetCaseAst {
+    pub onto: Option<TargetOnto>,
+    pub passing: PredNode,
+}
+
+/// What a case's target meets: one of these squares, or a condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TargetOnto {
+    Squares(SquareSetAst),
+    Pred(PredNode),
 }
 
 /// A blockade as written: `3 opposing`.
@@ -254,7 +284,10 @@ pub enum DeclKind {
     OwnPieceForbidden,
     Opposing(crate::engine::Hit),
     Protect(Option<PredNode>),
-    Runs(SquareSetAst),
+    /// `runs count on SQUARES [except runs reaching SQUARES]`.
+    Runs(SquareSetAst, Option<SquareSetAst>),
+    /// `blockade on forward moves: onto ... passing ...; otherwise passing ...`.
+    TargetBlockade(Vec<TargetCaseAst>),
     Blockades(Vec<BlockadeAst>),
     At {
         squares: SquareSetAst,

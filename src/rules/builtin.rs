@@ -84,6 +84,12 @@ const BUILTINS: &[(&str, &str, bool, Group)] = &[
         Group::Program,
     ),
     (
+        "gym-senet-skiryuk",
+        include_str!("../../rules/gym-senet-skiryuk.senet"),
+        true,
+        Group::Program,
+    ),
+    (
         "horolsky-kendall",
         include_str!("../../rules/horolsky-kendall.senet"),
         true,

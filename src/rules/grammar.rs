@@ -418,12 +418,7 @@ fn relocation(p: Pair<Rule>) -> RelocationAst {
     if a.as_rule() == Rule::to_hand {
         return RelocationAst::Hand;
     }
-    let fallback = inner.next().map(|f| match first(f).as_rule() {
-        Rule::counting_down => Fallback::CountingDown,
-        Rule::counting_up => Fallback::CountingUp,
-        Rule::lowest_empty => Fallback::LowestEmpty,
-        _ => Fallback::Queue,
-    });
+    let fallback = inner.next().map(fallback);
     if a.as_rule() == Rule::relative {
         // grammar: relative = (back | forward) ~ int ~ ("squares" | "square")?
         let mut parts = a.into_inner();
@@ -435,6 +430,16 @@ fn relocation(p: Pair<Rule>) -> RelocationAst {
         };
     }
     RelocationAst::To(square_ref(&a), fallback)
+}
+
+/// `else counting down`, `else counting up`, `else lowest empty`, `else queue`.
+fn fallback(f: Pair<Rule>) -> Fallback {
+    match first(f).as_rule() {
+        Rule::counting_down => Fallback::CountingDown,
+        Rule::counting_up => Fallback::CountingUp,
+        Rule::lowest_empty => Fallback::LowestEmpty,
+        _ => Fallback::Queue,
+    }
 }
 
 fn relocate_or_stay(p: Pair<Rule>) -> RelocationAst {
@@ -454,6 +459,21 @@ fn throw_set(p: Pair<Rule>) -> ThrowSet {
 
 fn effect(p: Pair<Rule>) -> Effect {
     match p.as_rule() {
+        Rule::stay_landing => match p.into_inner().next() {
+            None => Effect::Relocate(RelocationAst::Stay),
+            Some(moving) => {
+                // grammar: stay_moving = "," ~ "moving" ~ "with" ~ int_list ~ "to"
+                //   ~ square_ref ~ fallback?
+                let mut inner = moving.into_inner();
+                let throws = ints(inner.next().unwrap());
+                let to = square_ref(&inner.next().unwrap());
+                Effect::StayMoving {
+                    throws,
+                    to,
+                    fallback: inner.next().map(fallback),
+                }
+            }
+        },
         Rule::relocate | Rule::stay => Effect::Relocate(relocate_or_stay(p)),
         Rule::gate => Effect::Gate,
         Rule::truncate => Effect::Truncate,
@@ -476,6 +496,11 @@ fn effect(p: Pair<Rule>) -> Effect {
             }
             Effect::HitSendsTo(to, forbidden, forward_only)
         }
+        Rule::divert if p.as_str().starts_with("taken") => {
+            let mut inner = p.into_inner();
+            let to = square_ref(&inner.next().unwrap());
+            Effect::DivertWhenTaken(to, inner.next().map(fallback))
+        }
         Rule::divert => Effect::DivertTo(square_ref(&first(p))),
         Rule::bound_extra => Effect::BoundExtra,
         Rule::extra_throw if p.clone().into_inner().next().is_some() => Effect::OffExtra,
@@ -484,7 +509,12 @@ fn effect(p: Pair<Rule>) -> Effect {
         Rule::no_backward => Effect::NoBackward,
         Rule::no_forward => Effect::NoForward,
         Rule::miss_turn => Effect::MissTurn,
-        Rule::overshoot => Effect::OvershootTo(square_ref(&first(p))),
+        Rule::overshoot => {
+            // grammar: overshoot = "overshoot" ~ "drops" ~ "to" ~ square_ref ~ when_empty?
+            let mut inner = p.into_inner();
+            let to = square_ref(&inner.next().unwrap());
+            Effect::OvershootTo(to, inner.next().is_some())
+        }
         _ => Effect::Lock(
             // grammar: lock = "lock" ~ ":" ~ lock_part ~ ("," ~ lock_part)*
             p.into_inner()
@@ -567,7 +597,11 @@ fn pred(p: Pair<Rule>) -> PredNode {
                     }
                 }
                 Rule::middle => PredNode {
-                    pred: PredAst::Middle,
+                    pred: match body.as_str().split_whitespace().next() {
+                        Some("end") => PredAst::EndOfRun,
+                        Some("inner") => PredAst::InnerOfRun,
+                        _ => PredAst::Middle,
+                    },
                     clauses: Vec::new(),
                     span: bs,
                 },
@@ -761,7 +795,33 @@ fn statement(p: Pair<Rule>) -> DeclKind {
                 _ => DeclKind::Protect(Some(pred(a))),
             }
         }
-        Rule::runs => DeclKind::Runs(square_set(next())),
+        Rule::runs => {
+            let squares = square_set(next());
+            // grammar: runs_except = "except" ~ "runs" ~ "reaching" ~ square_set
+            DeclKind::Runs(squares, inner.next().map(|e| square_set(first(e))))
+        }
+        Rule::target_blockade => DeclKind::TargetBlockade(
+            inner
+                .map(|case| {
+                    let otherwise = case.as_rule() == Rule::target_otherwise;
+                    let mut parts = case.into_inner();
+                    let onto = if otherwise {
+                        None
+                    } else {
+                        // grammar: target_onto = square_set ~ &"passing" | pred
+                        let o = first(parts.next().unwrap());
+                        Some(match o.as_rule() {
+                            Rule::square_set => TargetOnto::Squares(square_set(o)),
+                            _ => TargetOnto::Pred(pred(o)),
+                        })
+                    };
+                    TargetCaseAst {
+                        onto,
+                        passing: pred(parts.next().unwrap()),
+                    }
+                })
+                .collect(),
+        ),
         Rule::blockade => DeclKind::Blockades(
             inner
                 .filter(|b| b.as_rule() == Rule::blockade_spec)
@@ -952,6 +1012,7 @@ pub fn describe(rule: Rule) -> &'static str {
         owner_on => "`owner on SQUARES`",
         owner_skips => "`owner misses next turn`",
         overshoot => "`overshoot drops to SQUARE`",
+        when_empty => "`when empty`",
         release_miss => "`release misses next turn`",
         lock_pass => "`pass allowed`",
         lock_no_extra => "`no extra throw`",
@@ -986,6 +1047,15 @@ pub fn describe(rule: Rule) -> &'static str {
         run_exactly => "`= N`",
         run_in => "`in {N, ...}`",
         middle => "`middle of run`",
+        runs_except => "`except runs reaching SQUARES`",
+        stay_landing => "`stay`",
+        stay_moving => "`, moving with VALUES to SQUARE`",
+        target_blockade => {
+            "`blockade on forward moves: onto SQUARES passing CONDITION; otherwise passing CONDITION`"
+        }
+        target_case => "`onto SQUARES passing CONDITION`",
+        target_onto => "squares or a condition",
+        target_otherwise => "`otherwise passing CONDITION`",
         on_squares => "`on SQUARES`",
         runs => "`runs count on SQUARES`",
         blockade => "`blockade N opposing|of one colour|any`",

@@ -47,6 +47,8 @@ pub enum SquareKind {
     ExitNoExtra,
     HitSends,
     Divert,
+    /// `taken target diverts mover to`.
+    DivertTaken,
     BoundExtra,
     ExtraThrow,
     OffExtra,
@@ -85,6 +87,7 @@ pub enum Key {
     Runs,
     Blockade,
     HalfwayBlockade,
+    TargetBlockade,
     Guard,
     StartThrow,
     Split,
@@ -109,6 +112,8 @@ type Throwset = Option<Vec<u8>>;
 #[derive(Debug, Clone, PartialEq)]
 enum Setting {
     Text(String),
+    /// `overshoot drops to T`, `when empty` or not.
+    Overshoot(u8, bool),
     Flag,
     Board {
         len: u8,
@@ -146,6 +151,14 @@ enum Setting {
     Backward(Backward),
     Bool(bool),
     Protect(Option<Pred>),
+    /// `runs count on SQUARES [except runs reaching SQUARES]` (empty: no
+    /// exception).
+    Runs(SquareSet, SquareSet),
+    /// `blockade on forward moves: ...`.
+    TargetBlockade(TargetBlockade),
+    /// `stay, moving with VALUES to ...`: the throws (bit `v`), where the
+    /// piece goes and the fallback.
+    StayMoving(u32, Relocation, Option<Relocation>),
     /// Length, whose pieces, and whether only the squares where runs count.
     Blockades(Vec<(u8, BlockadeKind, bool)>),
     /// `blockade at half the throw: N any in one row, on VALUES`.
@@ -856,7 +869,16 @@ impl Lowerer<'_> {
                     .map(|to| (Key::LastPiece, Setting::LastPiece(set, to)))
             }
             DeclKind::Protect(p) => self.lower_protect(layer, p, &clause),
-            DeclKind::Runs(set) => Some((Key::Runs, Setting::Squares(self.squares(layer, set)))),
+            DeclKind::Runs(set, except) => Some((
+                Key::Runs,
+                Setting::Runs(
+                    self.squares(layer, set),
+                    except
+                        .as_ref()
+                        .map_or(SquareSet::EMPTY, |e| self.squares(layer, e)),
+                ),
+            )),
+            DeclKind::TargetBlockade(cases) => self.lower_target_blockade(layer, cases, &clause),
             DeclKind::Blockades(bs) => self.lower_blockades(layer, bs),
             DeclKind::At { squares, effect } => {
                 self.lower_at(layer, d, squares, effect, out);
@@ -927,6 +949,7 @@ impl Lowerer<'_> {
         let protection = protection::build_protection(&m, len);
         let blockades = protection::build_blockades(&m, len);
         let halfway = protection::build_halfway(&m);
+        let target_blockade = protection::build_target_blockade(&m);
         let squares = self.build_squares(&m, len, all_throws);
         self.check_any_parts(&m, throws.as_ref(), &squares);
         let bear_off = self.build_bear_off(&m, top);
@@ -957,6 +980,7 @@ impl Lowerer<'_> {
             protection,
             blockades,
             halfway,
+            target_blockade,
             squares,
             bear_off,
             turn,
@@ -1044,6 +1068,7 @@ const DROP_NAMED: &[(&str, Key)] = &[
     ("protect", Key::Protect),
     ("runs", Key::Runs),
     ("blockade at half the throw", Key::HalfwayBlockade),
+    ("blockade on forward moves", Key::TargetBlockade),
     ("blockade", Key::Blockade),
     ("guard", Key::Guard),
     ("first move", Key::StartThrow),
@@ -1073,6 +1098,7 @@ const DROP_KINDS: &[(&str, SquareKind)] = &[
     ("exit with", SquareKind::Exit),
     ("hit sends", SquareKind::HitSends),
     ("protected target diverts", SquareKind::Divert),
+    ("taken target diverts", SquareKind::DivertTaken),
     ("extra throw bound", SquareKind::BoundExtra),
     ("extra throw on bearing off", SquareKind::OffExtra),
     ("extra throw", SquareKind::ExtraThrow),
@@ -1136,6 +1162,7 @@ fn describe_key(k: Key) -> String {
         Key::Runs => "where runs count".into(),
         Key::Blockade => "blockades".into(),
         Key::HalfwayBlockade => "the blockade at half the throw".into(),
+        Key::TargetBlockade => "the blockade on forward moves".into(),
         Key::DrawOnExtra => "the draw on a last bear-off with an extra throw".into(),
         Key::TurnLimit => "the turn limit".into(),
         Key::Guard => "the setup guard".into(),
@@ -1166,6 +1193,7 @@ fn kind_name(k: SquareKind) -> &'static str {
         SquareKind::ExitNoExtra => "the exit throw's extra throw",
         SquareKind::HitSends => "where a hit piece goes",
         SquareKind::Divert => "the diversion",
+        SquareKind::DivertTaken => "the diversion from a taken square",
         SquareKind::BoundExtra => "the bound extra throw",
         SquareKind::ExtraThrow => "the extra throw",
         SquareKind::OffExtra => "the extra throw on bearing off",
@@ -1358,7 +1386,7 @@ impl Lowerer<'_> {
             .any(|i| match (&i.key, &i.setting) {
                 (Key::Setup(_), Setting::Squares(s)) => s.is_empty(),
                 (Key::Square(SquareKind::StuckToHand, _), _) => true,
-                (_, Setting::Landing(r, fb)) => {
+                (_, Setting::Landing(r, fb) | Setting::StayMoving(_, r, fb)) => {
                     *r == Relocation::Hand || *fb == Some(Relocation::Hand)
                 }
                 (_, Setting::Lock(l)) => l.otherwise == Relocation::Hand,
@@ -1438,9 +1466,11 @@ impl Lowerer<'_> {
                 set(squares, used);
                 match effect {
                     Effect::Relocate(r) => target(r, used),
-                    Effect::HitSendsTo(s, _, _) | Effect::DivertTo(s) | Effect::OvershootTo(s) => {
-                        one(s, used)
-                    }
+                    Effect::HitSendsTo(s, _, _)
+                    | Effect::DivertTo(s)
+                    | Effect::DivertWhenTaken(s, _)
+                    | Effect::StayMoving { to: s, .. }
+                    | Effect::OvershootTo(s, _) => one(s, used),
                     Effect::Lock(parts) => {
                         for p in parts {
                             match &p.node {
@@ -1457,6 +1487,20 @@ impl Lowerer<'_> {
             DeclKind::Protect(Some(p)) => {
                 let mut sets = Vec::new();
                 preds(p, &mut sets);
+                for s in sets {
+                    set(s, used);
+                }
+            }
+            DeclKind::TargetBlockade(cases) => {
+                let mut sets = Vec::new();
+                for c in cases {
+                    match &c.onto {
+                        Some(ast::TargetOnto::Squares(s)) => sets.push(s.as_slice()),
+                        Some(ast::TargetOnto::Pred(p)) => preds(p, &mut sets),
+                        None => {}
+                    }
+                    preds(&c.passing, &mut sets);
+                }
                 for s in sets {
                     set(s, used);
                 }

@@ -47,6 +47,7 @@ pub fn summary(r: &Ruleset) -> String {
     lines.extend(r.protection().tokens());
     lines.extend(r.blockades().iter().map(Blockade::token));
     lines.extend(r.halfway().map(HalfwayBlockade::token));
+    lines.extend(r.target_blockade().map(TargetBlockade::token));
     lines.extend(
         r.squares()
             .iter()

@@ -21,6 +21,7 @@ use miette::NamedSource;
 use senet::notation::check::{CheckOptions, RulesCache, check_game};
 use senet::notation::reader::{Reader, SyntaxError};
 use senet::notation::replay::{Code, Finding, Severity};
+use senet::notation::syntax::Node;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -859,4 +860,349 @@ fn fmt_fix_applies_the_mechanical_fixes() {
     let (code, out, err) = senet(&["check", fixed.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The findings of the first game of `text`, checked as `senet check`
+/// checks it.
+fn findings_of(text: &str) -> Vec<Finding> {
+    let game = Reader::new(text).next().unwrap().unwrap();
+    check_game(
+        &game,
+        Some(root()),
+        &CheckOptions::default(),
+        &mut RulesCache::default(),
+    )
+    .unwrap()
+    .findings
+}
+
+/// One left-out `0:30-off` is one finding: the bear-off without a throw is
+/// the only way on, so the check reads on as the rules have it, and the
+/// opponent's next unit, the units after it and the result are judged
+/// from the position after the bear-off. Each bear-off of the macabot
+/// demo is left out in turn (with the comment after it), with the record's
+/// `[%pos]` commands and without them: after a throw that ends the turn
+/// (the turn number of the opponent comes next), after a 1 (the next
+/// throw comes next) and at the end of the game (the result comes next).
+#[test]
+fn a_missing_bear_off_without_a_throw_is_one_finding() {
+    let demo = std::fs::read_to_string(root().join("games/macabot-demo.sgn")).unwrap();
+    let bare = {
+        let mut out = String::new();
+        let mut rest = demo.as_str();
+        while let Some(at) = rest.find("[%pos ") {
+            out.push_str(&rest[..at]);
+            rest = &rest[at + rest[at..].find(']').unwrap() + 1..];
+        }
+        out + rest
+    };
+    for (kind, record) in [("with [%pos]", &demo), ("without [%pos]", &bare)] {
+        assert!(
+            findings_of(record).is_empty(),
+            "{kind}: the demo checks clean"
+        );
+        // Each bear-off's span, to the end of the comment after it.
+        let game = Reader::new(record).next().unwrap().unwrap();
+        let mut offs = Vec::new();
+        for (i, node) in game.nodes.iter().enumerate() {
+            if let Node::Unit(u) = node
+                && u.to_string() == "0:30-off"
+            {
+                let end = match game.nodes.get(i + 1) {
+                    Some(Node::Comment(c)) => c.span.end,
+                    _ => u.span.end,
+                };
+                offs.push((u.span.start, end));
+            }
+        }
+        assert_eq!(offs.len(), 5, "{kind}");
+        for (at, end) in offs {
+            let text = format!("{}{}", &record[..at], &record[end..]);
+            let line = record[..at].lines().count();
+            let findings = findings_of(&text);
+            let codes: Vec<&str> = findings.iter().map(|f| f.code.as_str()).collect();
+            assert_eq!(
+                codes,
+                ["senet::sgn::bear_off_due"],
+                "{kind}, the bear-off of line {line} left out: {:#?}",
+                findings
+            );
+        }
+    }
+}
+
+/// A rule-state flag of a position string that the rules give no meaning:
+/// the rules, a position string with the flag, the flag, and what the
+/// message and the help must say. Every flag the position string knows
+/// has a row (`every_flag_has_a_row`).
+const IDLE_FLAGS: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "bell",
+        "WBWBWBWBWB/WBWBWBWBWB/10 w 0-0 extra 3",
+        "extra",
+        "gives another throw",
+        "`extra throw on VALUES`",
+    ),
+    (
+        "ludii-kendall",
+        "WBWBWBWBWB/WBWB6/10 b 0-0 held 1",
+        "held",
+        "holds no extra throw",
+        "`lost rest holds extra throw`",
+    ),
+    (
+        "thai",
+        "WBWBWBWBWB/10/10 w 0-0 extra;fwd 1",
+        "fwd",
+        "one direction",
+        "`one direction per turn`",
+    ),
+    (
+        "bga",
+        "WBWBWBWBWB/10/10 w 0-0 extra;back 1",
+        "back",
+        "one direction",
+        "`one direction per turn`",
+    ),
+    (
+        "ryabinin",
+        "WBWBWBWBWB/10/10 w 0-0 extra;bound:26 1",
+        "bound:26",
+        "no piece of White's",
+        "`extra throw bound to piece`",
+    ),
+    (
+        "ryabinin",
+        "WBWBWBWB1B/10/5W4 w 0-0 extra;bound:25 1",
+        "bound:25",
+        "only a piece on 26",
+        "`extra throw bound to piece`",
+    ),
+    (
+        "thai",
+        "WBWBWBWBWB/10/10 w 0-0 extra;bound:26 1",
+        "bound:26",
+        "bound to a piece",
+        "`extra throw bound to piece`",
+    ),
+    (
+        "piccione",
+        "W9/10/10 w 0-0 extra;bound:1;hand:4-5 6",
+        "hand:4-5",
+        "",
+        "",
+    ),
+    (
+        "thai",
+        "WBWBWBWBWB/10/10 w 0-0 skip:w 1",
+        "skip:w",
+        "miss a turn",
+        "`miss next turn`",
+    ),
+    (
+        "kendall",
+        "WBWBWBWBWB/10/10 w 0-0 skip:b 1",
+        "skip:b",
+        "miss a turn",
+        "`miss next turn`",
+    ),
+    (
+        "thai",
+        "WBWBWBWBWB/10/10 w 0-0 wait:w 1",
+        "wait:w",
+        "no starting throw",
+        "`first move needs throw V`",
+    ),
+    (
+        "ludii-kendall --option starting-throw",
+        "WBWBWBWBWB/WBWB6/10 b 0-0 wait:w;wait:b 1",
+        "wait:b",
+        "only White waits",
+        "`first move needs throw V`",
+    ),
+    (
+        "thai",
+        "WBWBWBWBWB/10/10 w 0-0 mark:15 1",
+        "mark:15",
+        "binds the piece it moves out",
+        "`moved piece binds next ply`",
+    ),
+    (
+        "ludii-kendall",
+        "WBWBWBWBWB/WBWB6/10 b 0-0 mark:15 1",
+        "mark:15",
+        "no piece stands on 15",
+        "`moved piece binds next ply`",
+    ),
+    (
+        "ludii-kendall",
+        "WBWBWBWBWB/WBWB6/10 b 0-0 mark:13 1",
+        "mark:13",
+        "out to 15, not to 13",
+        "`moved piece binds next ply`",
+    ),
+    (
+        "bga",
+        "WBWBWBWBWB/10/10 w 0-0 hand:1-0 1",
+        "hand:1-0",
+        "no pieces in hand",
+        "`enter from hand on SQUARE with VALUES`",
+    ),
+    (
+        "thai",
+        "WBWBWBWB1B/10/10 w 0-0 q:W 1",
+        "q:W",
+        "no queue",
+        "`relocate to SQUARE else queue`",
+    ),
+];
+
+/// The flags refused in the `Position` tag and in `[%pos]` before the
+/// others were, whose findings there keep their form.
+const LEGACY: &[&str] = &["hand", "fwd", "back"];
+
+/// The rule set and options of a row (`ludii-kendall --option trap`).
+fn rules_of(spec: &str) -> (&str, Vec<&str>) {
+    let mut words = spec.split(" --option ");
+    (words.next().unwrap(), words.collect())
+}
+
+/// Each flag of `IDLE_FLAGS` is refused wherever a position string is
+/// read: the `Position` tag and a `[%pos]` (in step and after a gap, where
+/// it would resynchronise the replay) give `senet::sgn::position` at the
+/// flag, and `--position` of `moves`, `board` and `best` gives
+/// `senet::position::flag` at the flag, exit 2. The message says why, the
+/// help names the rule the flag needs. A row with an empty `why` is a
+/// control: the flag means what it says there, and it is accepted.
+#[test]
+fn a_flag_the_rules_give_no_meaning_is_refused_wherever_a_position_is_read() {
+    for &(spec, pos, flag, why, needs) in IDLE_FLAGS {
+        let (rules, options) = rules_of(spec);
+        let option_tag = if options.is_empty() {
+            String::new()
+        } else {
+            format!("[RuleOptions \"{}\"]\n", options.join("; "))
+        };
+        let tag =
+            format!("[Position \"{pos}\"]\n{option_tag}[Rules \"{rules}\"]\n[SetUp \"1\"]\n\n*\n");
+        let gap = format!(
+            "{option_tag}[Rules \"{rules}\"]\n[FirstPlayer \"White\"]\n\n1. -- {{ [%pos {pos}] }}\n*\n"
+        );
+        for (place, text) in [("Position tag", &tag), ("[%pos] after a gap", &gap)] {
+            let findings = findings_of(text);
+            let refused: Vec<&Finding> = findings
+                .iter()
+                .filter(|f| f.code == Code::Position)
+                .collect();
+            if why.is_empty() {
+                assert!(
+                    refused.is_empty(),
+                    "{spec}, {place}: `{flag}` refused: {refused:#?}"
+                );
+                continue;
+            }
+            assert_eq!(refused.len(), 1, "{spec}, {place}: `{flag}`: {findings:#?}");
+            let f = refused[0];
+            assert!(
+                f.message.contains(&format!("the flag `{flag}`")) && f.message.contains(why),
+                "{spec}, {place}: {}",
+                f.message
+            );
+            let spanned = &text[f.span.start..f.span.end];
+            if LEGACY.contains(&flag.split(':').next().unwrap()) {
+                // Refused before the other flags were: the span is the whole
+                // position string, the help says to leave the flag out.
+                assert!(
+                    spanned.contains(flag),
+                    "{spec}, {place}: the span `{spanned}`"
+                );
+                continue;
+            }
+            assert_eq!(spanned, flag, "{spec}, {place}: the span");
+            let help = f.help.as_deref().unwrap_or("");
+            assert!(help.contains(needs), "{spec}, {place}: {help}");
+        }
+        let mut args: Vec<&str> = vec!["--rules", rules];
+        for o in &options {
+            args.extend(["--option", o]);
+        }
+        args.extend(["--position", pos]);
+        for command in [
+            vec!["moves", "--throw", "1"],
+            vec!["board", "--format", "text"],
+            vec!["best", "--throw", "1", "--rollouts", "1", "--depth", "1"],
+        ] {
+            let mut all = command.clone();
+            all.extend(&args);
+            let (code, out, raw) = senet(&all);
+            // The message and help as one line each: unwrapped.
+            let err: String = raw
+                .lines()
+                .map(|l| l.trim_start().trim_start_matches("│ "))
+                .collect::<Vec<_>>()
+                .join(" ");
+            if why.is_empty() {
+                assert_eq!(code, 0, "{spec}: {all:?}: {err}");
+                continue;
+            }
+            assert_eq!(code, 2, "{spec}: {all:?}: {out}{err}");
+            assert!(
+                err.contains("senet::position::flag"),
+                "{spec}: {all:?}: {err}"
+            );
+            assert!(err.contains(why), "{spec}: {all:?}: {err}");
+            // The label under the flag: the string quoted once, the flag
+            // underlined from its first character.
+            let col = pos
+                .find(&format!(" {flag}"))
+                .or_else(|| pos.find(&format!(";{flag}")))
+                .unwrap()
+                + 1;
+            let quoted = raw.lines().find(|l| l.contains(pos)).unwrap();
+            let under = raw.lines().skip_while(|l| !l.contains(pos)).nth(1).unwrap();
+            let start = quoted[..quoted.find(pos).unwrap()].chars().count() + col;
+            let marks: String = under.chars().skip(start).take(flag.len()).collect();
+            assert!(
+                marks.chars().all(|c| c == '─' || c == '┬')
+                    && !under
+                        .chars()
+                        .nth(start - 1)
+                        .is_some_and(|c| c == '─' || c == '┬'),
+                "{spec}: {all:?}: the flag is not what is underlined:\n{err}"
+            );
+            assert!(err.contains(needs), "{spec}: {all:?}: {err}");
+        }
+    }
+}
+
+/// Every flag the position string knows (as its reader lists them when one
+/// is unknown) has a row of `IDLE_FLAGS`, and each row refuses its flag
+/// under the rules named while the same flag is accepted where a rule set
+/// sets it (the demo records and the tests' own positions assert them).
+#[test]
+fn every_flag_has_a_row() {
+    let e =
+        senet::engine::Position::parse("WBWBWBWBWB/10/10 w 0-0 nonsense 1", 30, 10).unwrap_err();
+    let listed = e.message.split("expected ").nth(1).unwrap();
+    let families: Vec<&str> = listed
+        .split([',', ' '])
+        .filter(|w| !w.is_empty() && *w != "or")
+        .map(|w| w.split(':').next().unwrap())
+        .collect();
+    for family in [
+        "extra", "held", "fwd", "back", "bound", "skip", "wait", "mark", "hand", "q",
+    ] {
+        assert!(
+            families.contains(&family),
+            "`{family}` is not in `{listed}`"
+        );
+    }
+    for family in families {
+        assert!(
+            IDLE_FLAGS
+                .iter()
+                .any(|r| !r.3.is_empty() && r.2.split(':').next() == Some(family)),
+            "no row refuses a `{family}` flag"
+        );
+    }
 }

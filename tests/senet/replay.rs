@@ -10,7 +10,7 @@
 //!   `[%pos]` the record asserts, the last one last;
 //! - `--to`, `--game`, JSON, colour and the board of a non-standard size.
 
-use senet::cli::replay::{Format, ReplayError, ReplayOptions, StopAt, render_replay};
+use senet::cli::replay::{Format, ReplayError, ReplayOptions, StopAt, render_replay, replay_game};
 use senet::engine::{Position, Side};
 use senet::notation::board::{Highlight, draw};
 use std::path::{Path, PathBuf};
@@ -388,4 +388,104 @@ fn boards_of_other_sizes() {
     };
     settings()
         .bind(|| insta::assert_snapshot!("board_small_board", draw(&rules, &start, &hl, false)));
+}
+
+/// Every label the replay prints for a unit of the main line names that
+/// unit for `replay --to` and `board --at` (the same walk, with the flag
+/// `--at` and the picture's steps): stopped at the label, the replay shows
+/// the units up to that one and no problem. Over every game of games/,
+/// whose macabot game has bear-offs without a throw after a throw that
+/// ends the turn (`29... ... 2:20x22 0:30-off`): the bear-off is the last
+/// unit of that turn, `29...4`, and `29...3` is the unit before it.
+#[test]
+fn every_label_replay_prints_is_accepted_by_to_and_at() {
+    let mut labels_checked = 0;
+    for file in sgn_files(&root().join("games")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.strip_prefix(root()).unwrap().display().to_string();
+        let games = senet::notation::reader::Reader::new(&text).count();
+        for game in 1..=games {
+            let whole = replay(
+                &file,
+                &ReplayOptions {
+                    game,
+                    ..opts(Format::Json, None)
+                },
+            )
+            .unwrap();
+            assert!(whole.problems.is_empty(), "{name} game {game}");
+            let v: serde_json::Value = serde_json::from_str(&whole.text).unwrap();
+            let labels: Vec<String> = v["units"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u["label"].as_str().unwrap().to_string())
+                .collect();
+            for (i, label) in labels.iter().enumerate() {
+                assert!(
+                    !labels[..i].contains(label),
+                    "{name} game {game}: `{label}` labels two units"
+                );
+                let to = ReplayOptions {
+                    game,
+                    ..opts(Format::Positions, Some(label))
+                };
+                let out = replay(&file, &to).unwrap();
+                assert!(
+                    out.problems.is_empty(),
+                    "{name} game {game}: --to {label}: {}",
+                    out.problems.join("\n")
+                );
+                assert_eq!(
+                    out.text.lines().count(),
+                    i + 2,
+                    "{name} game {game}: --to {label} stops after unit {}",
+                    i + 1
+                );
+                let at = ReplayOptions {
+                    format: Format::Svg,
+                    to_flag: "--at",
+                    command: "board",
+                    ..to
+                };
+                let (out, view) = replay_game(&text, &name, file.parent(), &at).unwrap();
+                assert!(
+                    out.problems.is_empty(),
+                    "{name} game {game}: --at {label}: {}",
+                    out.problems.join("\n")
+                );
+                let steps = view.unwrap().steps;
+                assert_eq!(steps.len(), i + 1, "{name} game {game}: --at {label}");
+                assert_eq!(steps.last().map(|s| s.label.as_str()), Some(label.as_str()));
+                labels_checked += 1;
+            }
+        }
+    }
+    assert!(labels_checked > 3000, "only {labels_checked} labels");
+    // The macabot turns with a bear-off without a throw, as labelled.
+    let file = root().join("games/macabot-demo.sgn");
+    let out = replay(&file, &opts(Format::Text, None)).unwrap();
+    for line in [
+        "29...3 Black  2:20x22",
+        "29...4 Black  0:30-off",
+        "36...2 Black  0:30-off",
+        "37...2 Black  0:30-off",
+    ] {
+        assert!(
+            out.text.lines().any(|l| l == line),
+            "`{line}` is not in the replay"
+        );
+    }
+    // The 2 ends Black's turn: the bear-off comes next, and no throw.
+    let gloss = out
+        .text
+        .lines()
+        .skip_while(|l| *l != "29...3 Black  2:20x22")
+        .nth(1)
+        .unwrap();
+    assert!(
+        gloss.ends_with("the bear-off without a throw comes next, then the turn ends")
+            && !gloss.contains("throws again"),
+        "{gloss}"
+    );
 }

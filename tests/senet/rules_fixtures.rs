@@ -335,6 +335,7 @@ fn builtin_source_and_names_agree() {
             "ryabinin",
             "thai",
             "gym-senet-kendall",
+            "gym-senet-skiryuk",
             "horolsky-kendall",
             "horolsky-meub",
             "ludii-bell",

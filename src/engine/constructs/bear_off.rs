@@ -194,6 +194,7 @@ impl BearOffSquares {
             if !rules.squares[s as usize].exit_from_turn_start
                 && rules.bear_off.all_in.is_none()
                 && rules.blockades.is_empty()
+                && rules.target_blockade.is_none()
             {
                 sure |= 1 << s;
             }
@@ -268,6 +269,16 @@ impl Ruleset {
                     from,
                     to: off,
                     forbid: Forbid::Blockade(i),
+                },
+                None,
+            ));
+        }
+        if let Some(i) = self.target_blocked(pos, path, off) {
+            return Err((
+                Refusal {
+                    from,
+                    to: off,
+                    forbid: Forbid::TargetBlockade(i),
                 },
                 None,
             ));

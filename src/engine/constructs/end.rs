@@ -265,9 +265,13 @@ pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
     }
 }
 
-/// `throws again`: the turn goes on.
+/// `throws again`: the turn goes on with a throw. A move that makes a
+/// bear-off without a throw due keeps its side to move without one when
+/// its throw ends the turn: the bear-off is next, and then the turn ends.
 pub(crate) fn glossed_turn(cx: &PlayedUnit, out: &mut Vec<String>) {
-    if !cx.effects.turn_ended && cx.unit.kind != UnitKind::Skip {
+    if !cx.effects.turn_ended && cx.unit.kind != UnitKind::Skip && cx.after.extra {
         out.push("throws again".to_string());
+    } else if !cx.effects.turn_ended && cx.rules.auto_off_due(cx.after).is_some() {
+        out.push("the bear-off without a throw comes next, then the turn ends".to_string());
     }
 }

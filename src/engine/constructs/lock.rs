@@ -329,11 +329,11 @@ impl Ruleset {
                     forbid: Forbid::NotAllIn,
                 });
             }
-            // LK-14: the refused exit has no legal move: a forced pass,
-            // which keeps an extra throw as forced passes do.
+            // LK-14: the refused exit has no legal move: a forced pass like
+            // any other, no ply of the lock (LK-6), so marked by its value
+            // and keeping the extra throw as forced passes do.
             if lock.refused_exit_passes {
-                let keeps = self.throws.gives_extra(throw) && self.turn.forced_pass_keeps_extra;
-                out.push(Unit::pass(throw, keeps, true));
+                out.push(Unit::pass(throw, self.throws.gives_extra(throw), true));
                 return;
             }
         }
@@ -427,6 +427,19 @@ impl Ruleset {
 /// A lock's release without a throw (`0:27-15`).
 pub(crate) fn glossed_release(cx: &PlayedUnit, out: &mut Vec<String>) {
     out.push(format!("no throw; moves {} → {}", cx.unit.from, cx.unit.to));
+}
+
+/// A lock's move out with a throw (`otherwise relocate to 15`, LK-11,
+/// HK-2): a relocation by the lock, not a backward move.
+pub(crate) fn glossed_relocation(cx: &PlayedUnit, out: &mut Vec<String>) {
+    let u = cx.unit;
+    out.push(format!(
+        "{}; relocated out of {}: {} → {}",
+        cx.throw,
+        cx.sq(u.from),
+        u.from,
+        u.to
+    ));
 }
 
 /// A piece that lands on a lock square and stays there (B-12), or a hit

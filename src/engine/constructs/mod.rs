@@ -24,6 +24,7 @@ pub mod opening;
 pub mod protection;
 pub mod relocation;
 pub mod squares;
+pub mod target_blockade;
 pub mod throws;
 pub mod words;
 
@@ -38,7 +39,8 @@ pub use movement::{Backward, Hit, Movement};
 pub use opening::{Lapse, OpeningRule, Starter};
 pub use protection::{Pred, Protection};
 pub use relocation::{Landing, Relocation, WhenTaken};
-pub use squares::SquareRule;
+pub use squares::{Leave, SquareRule};
+pub use target_blockade::{Onto, TargetBlockade, TargetCase};
 pub use throws::Throws;
 
 use crate::engine::{Clause, Forbid, Position, Refusal, Ruleset, UnitKind};
@@ -67,6 +69,7 @@ impl Refusal {
             Forbid::Protected => protection::refused(&cx),
             Forbid::Blockade(i) => blockade::refused(&cx, i),
             Forbid::Halfway => halfway::refused(&cx),
+            Forbid::TargetBlockade(i) => target_blockade::refused(&cx, i),
             Forbid::Gate(_)
             | Forbid::Immobile
             | Forbid::Priority
@@ -83,6 +86,7 @@ impl Refusal {
             Forbid::Released => lock::refused_released(&cx),
             Forbid::RelocationBlocked => relocation::refused(&cx),
             Forbid::HitSendsTaken => squares::refused_hit(&cx),
+            Forbid::DropTaken(over) => squares::refused_drop(&cx, over),
             Forbid::BearOffDue => auto_off::refused(&cx),
         }
     }
@@ -102,6 +106,9 @@ impl PlayedUnit<'_> {
             UnitKind::NoThrow => lock::glossed_release(self, &mut out),
             UnitKind::Move if u.from == 0 => entry::glossed(self, &mut out),
             UnitKind::Move if u.to == 0 && !u.off => squares::glossed_stuck(self, &mut out),
+            UnitKind::Move if !u.off && self.rules.squares[u.from as usize].lock.is_some() => {
+                lock::glossed_relocation(self, &mut out)
+            }
             UnitKind::Move => match &u.split {
                 Some(second) => movement::glossed_split(self, second, &mut out),
                 None if u.off => bear_off::glossed(self, &mut out),
@@ -135,6 +142,7 @@ impl Ruleset {
             }
             Forbid::Protected => self.protection_clause(pos, refusal.to),
             Forbid::Blockade(i) => self.blockades[i as usize].clause.clone(),
+            Forbid::TargetBlockade(i) => self.target_blockade_clause(i),
             Forbid::Halfway => self
                 .halfway
                 .as_ref()
@@ -188,8 +196,19 @@ impl Ruleset {
             Forbid::HitSendsTaken => sq(refusal.to)
                 .map(|s| s.hit_clause.clone())
                 .unwrap_or_default(),
+            Forbid::DropTaken(over) => sq(over)
+                .map(|s| s.overshoot_clause.clone())
+                .unwrap_or_default(),
             Forbid::RelocationBlocked => sq(refusal.to)
-                .and_then(|s| s.on_land.as_ref().map(|l| l.clause.clone()))
+                .and_then(|s| {
+                    s.on_land
+                        .as_ref()
+                        .or(s.divert_when_taken.as_ref())
+                        .map(|l| l.clause.clone())
+                })
+                .or_else(|| {
+                    sq(refusal.from).and_then(|s| s.leave.as_ref().map(|l| l.to.clause.clone()))
+                })
                 .unwrap_or_default(),
             Forbid::MissedTurn => self
                 .squares

@@ -1121,7 +1121,7 @@ impl Steps {
                 let bears_off = rules.bear_off.bears_off(to, len);
                 let exact = rules.bear_off.exact(to, len);
                 let immobile = mv.immobile.contains(from);
-                if sq(from).lock.is_some() || trunc || over {
+                if sq(from).lock.is_some() || sq(from).leave.is_some() || trunc || over {
                     // general
                 } else if gate {
                     f.fwd_dead[t as usize] |= b;
@@ -1140,6 +1140,8 @@ impl Steps {
                     } else {
                         f.fwd_dead[t as usize] |= b;
                     }
+                } else if rules.target_blockade.is_some() {
+                    // general: the blockade depends on the target.
                 } else if squares::leaves_plainly(sq(from))
                     && to <= len
                     && squares::lands_plainly(sq(to))
@@ -1149,6 +1151,7 @@ impl Steps {
                 } else if squares::leaves_plainly(sq(from))
                     && to <= len
                     && squares::unrelocated(&sq(to).on_land)
+                    && sq(to).divert_when_taken.is_none()
                 {
                     // B-13 diversion only happens on a hit.
                     f.fwd_unhit[t as usize] |= b;

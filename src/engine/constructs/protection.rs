@@ -20,6 +20,10 @@ pub struct Protection {
     /// Squares on which runs are counted; pieces elsewhere never form or
     /// extend a run (T-11).
     pub run_squares: SquareSet,
+    /// `except runs reaching`: a run with a piece on one of these squares
+    /// is no run; its pieces are in none, as pieces off `run_squares` are.
+    /// Empty: every run counts.
+    pub run_except: SquareSet,
 }
 
 /// A protection predicate over the target piece, composed with and/or/not.
@@ -33,6 +37,16 @@ pub enum Pred {
     },
     /// The target is the middle piece of its run (odd length).
     Middle {
+        clause: Clause,
+    },
+    /// The target is the first or the last piece of its run (a piece
+    /// alone in its run is both).
+    EndOfRun {
+        clause: Clause,
+    },
+    /// The target is a piece of its run that is neither first nor last
+    /// (a run of 3 or more has them).
+    InnerOfRun {
         clause: Clause,
     },
     /// The target stands on one of these squares.
@@ -87,10 +101,11 @@ pub fn sentence(names: &Names, rule: Option<&Pred>) -> String {
 }
 
 /// `rules show`: where runs count (T-11).
-pub fn runs_sentence(names: &Names, squares: SquareSet) -> String {
+pub fn runs_sentence(names: &Names, squares: SquareSet, except: SquareSet) -> String {
     format!(
-        "Runs are counted on squares {} only; pieces elsewhere never form or extend a run.",
-        names.set(squares)
+        "Runs are counted on squares {} only; pieces elsewhere never form or extend a run{}.",
+        names.set(squares),
+        runs_except_words(names, except)
     )
 }
 
@@ -121,6 +136,10 @@ impl Pred {
                 }
             }
             Pred::Middle { .. } => "it is the middle piece of its run".into(),
+            Pred::EndOfRun { .. } => "it is the first or the last piece of its run".into(),
+            Pred::InnerOfRun { .. } => {
+                "it is an inner piece of its run (neither its first nor its last)".into()
+            }
             Pred::OnSquare { squares, .. } => format!("it stands on {}", n.set(*squares)),
             Pred::Taken { squares, .. } => format!("a piece stands on {}", n.set(*squares)),
             Pred::OwnerOn { squares, .. } => {
@@ -155,6 +174,8 @@ impl Pred {
         match self {
             Pred::RunLength { clause, .. }
             | Pred::Middle { clause }
+            | Pred::EndOfRun { clause }
+            | Pred::InnerOfRun { clause }
             | Pred::OnSquare { clause, .. }
             | Pred::Taken { clause, .. }
             | Pred::OwnerOn { clause, .. }
@@ -190,6 +211,8 @@ impl Pred {
                 format!("run {text}{}", cl(clause))
             }
             Pred::Middle { clause } => format!("middle{}", cl(clause)),
+            Pred::EndOfRun { clause } => format!("end-of-run{}", cl(clause)),
+            Pred::InnerOfRun { clause } => format!("inner-of-run{}", cl(clause)),
             Pred::OnSquare { squares, clause } => {
                 format!("on {}{}", set_token(*squares), cl(clause))
             }
@@ -217,8 +240,47 @@ impl Protection {
                 "protection: {}",
                 self.rule.as_ref().map_or("none".into(), Pred::token)
             ),
-            format!("runs on: {}", set_token(self.run_squares)),
+            // The exception is printed only when declared, so that other
+            // summaries stay as they were.
+            if self.run_except.is_empty() {
+                format!("runs on: {}", set_token(self.run_squares))
+            } else {
+                format!(
+                    "runs on: {} except reaching {}",
+                    set_token(self.run_squares),
+                    set_token(self.run_except)
+                )
+            },
         ]
+    }
+
+    /// Whether the predicate asks for the place of a piece in its run
+    /// (`end of run`, `inner of run`) or runs have an exception: the
+    /// masks then walk the predicate ([`Protect::Tree`] without terms or
+    /// program).
+    fn walks(&self) -> bool {
+        fn places(p: &Pred) -> bool {
+            match p {
+                Pred::EndOfRun { .. } | Pred::InnerOfRun { .. } => true,
+                Pred::And(ps) | Pred::Or(ps) => ps.iter().any(places),
+                Pred::Not(q) => places(q),
+                _ => false,
+            }
+        }
+        !self.run_except.is_empty() || self.rule.as_ref().is_some_and(places)
+    }
+}
+
+/// `runs count on ... except runs reaching SQUARES`: the text of that
+/// part of the sentence (empty without an exception).
+pub fn runs_except_words(names: &Names, except: SquareSet) -> String {
+    if except.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; a run with a piece on {} is no run, and its pieces are in none",
+            names.set(except)
+        )
     }
 }
 
@@ -282,8 +344,10 @@ impl Masks {
     /// The masks of a protection rule: the shift-and form where the rule
     /// has it, else a union of terms, else a postfix program.
     pub(crate) fn compile(protection: &Protection) -> Masks {
+        let walks = protection.walks();
         let protect = match &protection.rule {
             None => Protect::Nothing,
+            Some(_) if walks => Protect::Tree,
             Some(p) => runs_or_squares(p).map_or(Protect::Tree, |(run, squares)| Protect::Runs {
                 run,
                 squares,
@@ -292,7 +356,7 @@ impl Masks {
         let mut program = Vec::new();
         if let Some(p) = &protection.rule
             && protect == Protect::Tree
-            && postfix(p, &mut program, 0).is_none()
+            && (walks || postfix(p, &mut program, 0).is_none())
         {
             program.clear();
         }
@@ -300,7 +364,7 @@ impl Masks {
             .iter()
             .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle));
         let terms = match &protection.rule {
-            Some(p) if protect == Protect::Tree => union_of_terms(p).unwrap_or_default(),
+            Some(p) if protect == Protect::Tree && !walks => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
         };
         let mut on_squares = 0;
@@ -496,7 +560,12 @@ fn union_of_terms(pred: &Pred) -> Option<Vec<Term>> {
             Pred::OwnerSkips { .. } => cond(t, Cond::OwnerSkips(negated)),
             // A mask that depends on the owner's pieces square by square:
             // the postfix program evaluates it.
-            Pred::OwnerBeside { .. } | Pred::Group { .. } | Pred::And(_) | Pred::Or(_) => None,
+            Pred::OwnerBeside { .. }
+            | Pred::Group { .. }
+            | Pred::EndOfRun { .. }
+            | Pred::InnerOfRun { .. }
+            | Pred::And(_)
+            | Pred::Or(_) => None,
         }
     }
     let any = Term {
@@ -573,6 +642,8 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
             None => leaf(PredOp::Run(*lengths), out),
         },
         Pred::Middle { .. } => leaf(PredOp::Middle, out),
+        // (`Masks::compile` walks these: no program.)
+        Pred::EndOfRun { .. } | Pred::InnerOfRun { .. } => None,
         Pred::OnSquare { squares, .. } => leaf(PredOp::On(squares.0), out),
         Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
         Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
@@ -805,6 +876,30 @@ impl Ruleset {
         }
     }
 
+    /// The squares runs count on for `owner` in `pos`, and `owner`'s pieces
+    /// there: `runs count on`'s squares, without the runs that reach an
+    /// excepted square (`except runs reaching`), whose pieces are in no
+    /// run.
+    #[inline]
+    pub(crate) fn run_bits(&self, pos: &Position, owner: Side) -> (u64, u64) {
+        let counted = self.protection.run_squares.0;
+        let bits = pos.pieces[owner.index()].0 & counted;
+        let except = self.protection.run_except.0;
+        if except == 0 {
+            return (counted, bits);
+        }
+        // The runs through the excepted squares, grown square by square.
+        let mut gone = bits & except;
+        loop {
+            let next = gone | (bits & ((gone << 1) | (gone >> 1)));
+            if next == gone {
+                break;
+            }
+            gone = next;
+        }
+        (counted & !gone, bits & !gone)
+    }
+
     /// The run lengths that `pred_mask` finds with fixed-length loops: a
     /// side's pieces (longer runs only arise in positions written by hand,
     /// and are found one by one).
@@ -815,12 +910,11 @@ impl Ruleset {
 
     /// The squares on which a piece of `owner` would satisfy `pred` (exact on
     /// the squares of `owner`'s pieces, which is all that is asked).
-    fn pred_mask(&self, pred: &Pred, pos: &Position, owner: Side) -> u64 {
+    pub(crate) fn pred_mask(&self, pred: &Pred, pos: &Position, owner: Side) -> u64 {
         let all = |b: bool| if b { u64::MAX } else { 0 };
         match pred {
             Pred::RunLength { lengths, .. } => {
-                let counted = self.protection.run_squares.0;
-                let bits = pos.pieces[owner.index()].0 & counted;
+                let (counted, bits) = self.run_bits(pos, owner);
                 let k = lengths.trailing_zeros();
                 if k > 0 && k < 8 && *lengths == u64::MAX << k {
                     // "A run of k or more" (B-7, T-8).
@@ -857,9 +951,16 @@ impl Ruleset {
                 }
                 mask
             }
+            Pred::EndOfRun { .. } => {
+                let (_, bits) = self.run_bits(pos, owner);
+                bits & (!(bits << 1) | !(bits >> 1))
+            }
+            Pred::InnerOfRun { .. } => {
+                let (_, bits) = self.run_bits(pos, owner);
+                bits & (bits << 1) & (bits >> 1)
+            }
             Pred::Middle { .. } => {
-                let counted = self.protection.run_squares.0;
-                let bits = pos.pieces[owner.index()].0 & counted;
+                let (_, bits) = self.run_bits(pos, owner);
                 // As for `RunLength`: a run of exactly n starts on a piece
                 // with none before it, with an n-window and no n+1-window.
                 let first = bits & !(bits << 1);
@@ -915,7 +1016,7 @@ impl Ruleset {
         }
     }
 
-    fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
+    pub(crate) fn eval(&self, pred: &Pred, pos: &Position, square: u8) -> bool {
         match pred {
             Pred::RunLength { lengths, .. } => {
                 let (len, _) = self.run_of(pos, square);
@@ -924,6 +1025,14 @@ impl Ruleset {
             Pred::Middle { .. } => {
                 let (len, index) = self.run_of(pos, square);
                 len % 2 == 1 && index == len / 2
+            }
+            Pred::EndOfRun { .. } => {
+                let (len, index) = self.run_of(pos, square);
+                len > 0 && (index == 0 || index + 1 == len)
+            }
+            Pred::InnerOfRun { .. } => {
+                let (len, index) = self.run_of(pos, square);
+                index > 0 && index + 1 < len
             }
             Pred::OnSquare { squares, .. } => squares.contains(square),
             Pred::Taken { squares, .. } => pos.occupied().0 & squares.0 != 0,
@@ -950,15 +1059,14 @@ impl Ruleset {
     /// (0 = lowest square), counting only `protection.run_squares`. A piece
     /// outside those squares is in no run (length 0).
     fn run_of(&self, pos: &Position, square: u8) -> (u32, u32) {
-        let counted = self.protection.run_squares.0;
-        if counted & (1u64 << square) == 0 {
-            return (0, 0);
-        }
         let side = match pos.at(square) {
             Some(s) => s,
             None => return (0, 0),
         };
-        let bits = pos.pieces[side.index()].0 & counted;
+        let (counted, bits) = self.run_bits(pos, side);
+        if counted & (1u64 << square) == 0 {
+            return (0, 0);
+        }
         let above = !(bits >> square);
         let up = above.trailing_zeros();
         let below = !(bits << (64 - square as u32));
@@ -977,6 +1085,8 @@ impl Ruleset {
             match pred {
                 Pred::RunLength { clause, .. }
                 | Pred::Middle { clause }
+                | Pred::EndOfRun { clause }
+                | Pred::InnerOfRun { clause }
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
@@ -1005,6 +1115,8 @@ impl Ruleset {
             match pred {
                 Pred::RunLength { clause, .. }
                 | Pred::Middle { clause }
+                | Pred::EndOfRun { clause }
+                | Pred::InnerOfRun { clause }
                 | Pred::OnSquare { clause, .. }
                 | Pred::Taken { clause, .. }
                 | Pred::OwnerOn { clause, .. }
@@ -1135,6 +1247,42 @@ mod tests {
                 squares: sq(&[20, 21, 22])
             }
         );
+    }
+
+    /// `end of run`, `inner of run` and `except runs reaching`, on the
+    /// built-in rule set that has them: ends of runs of two or more and a
+    /// piece on 15 in no run are safe; inner pieces and the pieces of a run
+    /// through 27 are not.
+    #[test]
+    fn places_in_runs_and_runs_that_do_not_count() {
+        let rules = crate::rules::load("gym-senet-skiryuk", None, &[]).unwrap();
+        let at = |text: &str| Position::parse(text, 30, 10).unwrap();
+        // Black on 14, 15, 16 (a run of three) and on 24, 25, 26, 27.
+        let pos = at("10/3BBB4/3BBBB3 w 0-0 - 1");
+        let safe: Vec<u8> = pos.pieces[Side::Black.index()]
+            .iter()
+            .filter(|&s| rules.protected(&pos, s))
+            .collect();
+        // The ends 14 and 16; 26 and 27 by their squares; 15 (inner) and
+        // 24, 25 (a run reaching 27) are not.
+        assert_eq!(safe, [14, 16, 26, 27]);
+        assert_eq!(rules.run_of(&pos, 24), (0, 0));
+        assert_eq!(rules.run_of(&pos, 15), (3, 1));
+        let end = Pred::EndOfRun {
+            clause: String::new(),
+        };
+        let inner = Pred::InnerOfRun {
+            clause: String::new(),
+        };
+        let black = pos.pieces[Side::Black.index()].0;
+        assert_eq!(
+            rules.pred_mask(&end, &pos, Side::Black) & black,
+            1 << 14 | 1 << 16
+        );
+        assert_eq!(rules.pred_mask(&inner, &pos, Side::Black) & black, 1 << 15);
+        // Alone on 15, the piece is safe.
+        let pos = at("10/4B5/10 w 4-4 - 1");
+        assert!(rules.protected(&pos, 15));
     }
 
     #[test]

@@ -296,6 +296,90 @@ pub(crate) fn glossed_queue(cx: &PlayedUnit, out: &mut Vec<String>) {
         out.push("the head of the queue re-enters the board".to_string());
     }
 }
+// Moves that end elsewhere than on their square: a taken square that
+// diverts the mover (`taken target diverts mover to`), and a piece that
+// leaves its square for another with some throws (`stay, moving with`).
+
+impl Ruleset {
+    /// Where a move from `from` onto the taken square `to` ends, which
+    /// diverts it: the square its rule names, or the fallback when that one
+    /// is taken; a named square that is taken and diverts by a rule of its
+    /// own diverts again. `None`: nowhere (the move is refused).
+    pub(crate) fn divert_taken(
+        &self,
+        pos: &crate::engine::Position,
+        from: u8,
+        to: u8,
+    ) -> Option<u8> {
+        let mut occ = pos.occupied();
+        occ.remove(from);
+        let mut at = to;
+        // Each step names another square: at most one per square.
+        for _ in 0..=self.board.len {
+            let Some(rule) = &self.squares[at as usize].divert_when_taken else {
+                return (!occ.contains(at)).then_some(at);
+            };
+            if !occ.contains(at) {
+                return Some(at);
+            }
+            match rule.effect {
+                Relocation::To(s)
+                    if occ.contains(s) && self.squares[s as usize].divert_when_taken.is_some() =>
+                {
+                    at = s;
+                }
+                r => {
+                    return match r.resolve(at, occ, self.board.len, rule.when_taken) {
+                        Some(Some(Relocated::Square(s))) => Some(s),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        None
+    }
+
+    /// The move of a piece that leaves `from` with `throw` as `leave` says.
+    pub(crate) fn leave_unit(
+        &self,
+        pos: &crate::engine::Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+        leave: &super::squares::Leave,
+    ) -> crate::engine::movegen::Tried {
+        let mut occ = pos.occupied();
+        occ.remove(from);
+        match leave
+            .to
+            .effect
+            .resolve(from, occ, self.board.len, leave.to.when_taken)
+        {
+            Some(Some(Relocated::Square(s))) => {
+                Ok(crate::engine::Unit::step(throw, from, s, false, extra_mark))
+            }
+            _ => Err((
+                crate::engine::Refusal {
+                    from,
+                    to: from,
+                    forbid: crate::engine::Forbid::RelocationBlocked,
+                },
+                None,
+            )),
+        }
+    }
+
+    /// Whether a piece on `from` leaves it for another square with `throw`
+    /// (`stay, moving with`): a forward move, whatever square it reaches.
+    pub(crate) fn leaves_with(&self, from: u8, throw: u8) -> bool {
+        self.squares.get(from as usize).is_some_and(|s| {
+            s.leave
+                .as_ref()
+                .is_some_and(|l| l.throws.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,6 +51,9 @@ pub struct SquareRule {
     /// A forward move that would pass this square ends on this other square
     /// instead, whose landing rule then applies (KD-10 Trap).
     pub overshoot_to: Option<u8>,
+    /// The drop is there only while `overshoot_to` is empty; while it is
+    /// taken the piece has no such move (LK-16: `when empty`).
+    pub overshoot_when_empty: bool,
     pub overshoot_clause: Clause,
     /// A piece that lands here gives its owner another throw, taken once the
     /// current throw is fully used (PC-6).
@@ -64,6 +67,22 @@ pub struct SquareRule {
     /// the hand instead of the pass (PC-5: `3:1-hand`).
     pub stuck_to_hand: bool,
     pub stuck_clause: Clause,
+    /// A move onto this square while a piece of either side stands on it
+    /// ends where this says instead (`taken target diverts mover to`);
+    /// the square it names, when taken, diverts again by its own rule.
+    pub divert_when_taken: Option<Landing>,
+    /// A piece here moves, with one of these throws, to a square off the
+    /// track's order (`stay, moving with 1, 2, 3 to 15`).
+    pub leave: Option<Leave>,
+}
+
+/// `stay, moving with VALUES to SQUARE`: with one of `throws` (bit `v`),
+/// a piece on the square moves to where `to` sends it; a forward move by
+/// the throw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leave {
+    pub throws: u32,
+    pub to: Landing,
 }
 
 // Words: the `rules show` sentence of each effect, after "Square 12: ".
@@ -123,11 +142,29 @@ pub(crate) fn refused_hit(cx: &Refused) -> Said {
     )
 }
 
-/// `at S: overshoot to T` (KD-10 Trap).
-pub fn overshoot_sentence(names: &Names, t: u8) -> String {
+/// `at S: overshoot drops to T [when empty]` (KD-10 Trap, LK-16).
+pub fn overshoot_sentence(names: &Names, t: u8, when_empty: bool) -> String {
     format!(
-        "a forward move that would pass it ends on {} instead",
-        names.sq(t)
+        "a forward move that would pass it ends on {} instead{}",
+        names.sq(t),
+        if when_empty {
+            "; while that square is taken, the piece has no such move"
+        } else {
+            ""
+        }
+    )
+}
+
+/// A drop refused because the square it drops to is taken (LK-16).
+pub(crate) fn refused_drop(cx: &Refused, over: u8) -> Said {
+    let to = cx.refusal.to;
+    Said::new(
+        format!("{to} is taken"),
+        format!(
+            "a move that would pass {} drops to {} only while that square is empty, and it is taken",
+            cx.sq(over),
+            cx.sq(to)
+        ),
     )
 }
 
@@ -137,6 +174,50 @@ pub fn divert_sentence(names: &Names, t: u8) -> String {
         "when a move targets a protected opposing piece here and the mover has no other forward move, the mover goes to {} instead",
         names.sq(t)
     )
+}
+
+/// `rules show`: `taken target diverts mover to SQUARE [else ...]`.
+pub fn divert_taken_sentence(
+    names: &Names,
+    effect: Relocation,
+    when_taken: Option<Relocation>,
+) -> String {
+    let to = |r: Relocation| r.sentence(&|s| names.sq(s));
+    let mut t = format!(
+        "a move onto the square while a piece of either side stands on it ends elsewhere: the mover {}",
+        to(effect)
+    );
+    if let (Relocation::To(_), Some(f)) = (effect, when_taken) {
+        t += &format!("; if that square is taken, it {}", to(f));
+    } else if let Relocation::To(s) = effect {
+        t += &format!(
+            "; if that square is taken, the rule of {} decides, and without one the move is not allowed",
+            names.sq(s)
+        );
+    }
+    t
+}
+
+/// `rules show`: `stay, moving with VALUES to SQUARE [else ...]`.
+pub fn stay_moving_sentence(
+    names: &Names,
+    throws: u32,
+    effect: Relocation,
+    when_taken: Option<Relocation>,
+) -> String {
+    let to = |r: Relocation| r.sentence(&|s| names.sq(s));
+    let values: Vec<u8> = (0..32u8).filter(|v| throws & (1 << v) != 0).collect();
+    let mut t = format!(
+        "a piece that lands here stays; with a throw of {} it moves from here (a forward move) and {}",
+        list(&values),
+        to(effect)
+    );
+    if let (Relocation::To(_), Some(f)) = (effect, when_taken) {
+        t += &format!("; if that square is taken, it {}", to(f));
+    } else if let Relocation::To(_) = effect {
+        t += "; if that square is taken, it cannot move so";
+    }
+    t
 }
 
 /// The `rules summary` lines of the square sets that shape a move.
@@ -237,8 +318,30 @@ impl SquareRule {
         if self.stuck_to_hand {
             parts.push(format!("stuck-to-hand{}", cl(&self.stuck_clause)));
         }
+        if let Some(l) = &self.divert_when_taken {
+            parts.push(format!(
+                "divert-when-taken {}",
+                l.token().trim_start_matches("land ")
+            ));
+        }
+        if let Some(l) = &self.leave {
+            parts.push(format!(
+                "leave {} to {}",
+                bitlist(l.throws),
+                l.to.token().trim_start_matches("land ")
+            ));
+        }
         if let Some(d) = self.overshoot_to {
-            parts.push(format!("overshoot-to {d}{}", cl(&self.overshoot_clause)));
+            parts.push(format!(
+                "overshoot-to {d}{}{}",
+                // Printed only when used, so other summaries stay as they were.
+                if self.overshoot_when_empty {
+                    " when-empty"
+                } else {
+                    ""
+                },
+                cl(&self.overshoot_clause)
+            ));
         }
         if let Some(l) = &self.lock {
             parts.push(l.token());
@@ -362,6 +465,7 @@ pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
         exit_from_turn_start_clause: _,
         lock,
         overshoot_to: _,
+        overshoot_when_empty: _,
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,
@@ -369,8 +473,10 @@ pub(crate) fn leaves_plainly(sq: &SquareRule) -> bool {
         off_extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
+        divert_when_taken: _,
+        leave,
     } = sq;
-    exit_throws.is_none() && lock.is_none()
+    exit_throws.is_none() && lock.is_none() && leave.is_none()
 }
 
 /// Whether a move generated onto this square needs nothing but the own-piece
@@ -394,6 +500,7 @@ pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
         exit_from_turn_start_clause: _,
         lock,
         overshoot_to: _, // through `Movement::overshoot`
+        overshoot_when_empty: _,
         overshoot_clause: _,
         extra_throw: _, // the gate excludes it
         extra_clause: _,
@@ -401,12 +508,14 @@ pub(crate) fn lands_plainly(sq: &SquareRule) -> bool {
         off_extra_clause: _,
         stuck_to_hand: _, // the gate excludes it
         stuck_clause: _,
+        divert_when_taken,
+        leave: _, // a square moved from
     } = sq;
     // A piece that stays where it lands (B-12 water) is not relocated,
     // whether or not the square is taken: `landing_unit` gives no
     // relocation. A lock there matters only to `play` (`Effects::water`).
     let _ = lock;
-    unrelocated(on_land) && divert_when_protected.is_none()
+    unrelocated(on_land) && divert_when_protected.is_none() && divert_when_taken.is_none()
 }
 
 /// Whether a piece landing on this square is never relocated: no landing

@@ -941,6 +941,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::Occupied
         | Forbid::Protected
         | Forbid::Blockade(_)
+        | Forbid::TargetBlockade(_)
         | Forbid::Gate(_)
         | Forbid::BeyondEnd
         | Forbid::ExitThrow
@@ -948,6 +949,7 @@ fn scope_of(rules: &Ruleset, r: &Refusal) -> Scope {
         | Forbid::ArrivedThisTurn
         | Forbid::RelocationBlocked
         | Forbid::HitSendsTaken
+        | Forbid::DropTaken(_)
         | Forbid::BackwardOntoPiece => Scope::Elsewhere,
     }
 }

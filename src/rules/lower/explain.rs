@@ -39,6 +39,17 @@ pub(super) fn explain(
     for (k, i) in map {
         let c = match &i.setting {
             Setting::Protect(Some(p)) if i.clause.is_empty() => p.clauses().join(", "),
+            Setting::TargetBlockade(b) if i.clause.is_empty() => {
+                let mut cs: Vec<String> = Vec::new();
+                for case in &b.cases {
+                    for c in case.passing.clauses() {
+                        if !cs.contains(&c) {
+                            cs.push(c);
+                        }
+                    }
+                }
+                cs.join(", ")
+            }
             _ => i.clause.clone(),
         };
         if let Key::Square(kind, s) = *k {
@@ -133,7 +144,8 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
         (Key::OwnPiece, _) => movement::OWN_PIECE.into(),
         (Key::Opposing, Setting::Hit(h)) => h.sentence().into(),
         (Key::Protect, Setting::Protect(p)) => protection::sentence(n, p.as_ref()),
-        (Key::Runs, Setting::Squares(s)) => protection::runs_sentence(n, *s),
+        (Key::Runs, Setting::Runs(s, except)) => protection::runs_sentence(n, *s, *except),
+        (Key::TargetBlockade, Setting::TargetBlockade(b)) => b.sentence(n),
         (Key::Blockade, Setting::Blockades(bs)) => blockade::sentence(bs),
         (Key::BearOffAllIn, Setting::Squares(s)) => bear_off::all_in_sentence(n, *s),
         (Key::BearOff, Setting::Reach(Reach::WithoutThrow { from, region })) => {
@@ -150,12 +162,16 @@ fn sentence(n: &Names, k: Key, setting: &Setting) -> Option<String> {
 /// The sentence of a rule of one square, after "Square 12: ".
 fn square_sentence(n: &Names, kind: SquareKind, setting: &Setting, all_throws: u32) -> String {
     match setting {
+        Setting::Landing(r, fb) if kind == SquareKind::DivertTaken => {
+            squares::divert_taken_sentence(n, *r, *fb)
+        }
         Setting::Landing(r, fb) => Landing::sentence(n, *r, *fb),
+        Setting::StayMoving(throws, r, fb) => squares::stay_moving_sentence(n, *throws, *r, *fb),
         Setting::Exit(ts) => bear_off::exit_sentence(ts, all_throws),
         Setting::HitSends(t, forbidden, fwd) => {
             squares::hit_sends_sentence(n, *t, *forbidden, *fwd)
         }
-        Setting::Target(t) if kind == SquareKind::Overshoot => squares::overshoot_sentence(n, *t),
+        Setting::Overshoot(t, when_empty) => squares::overshoot_sentence(n, *t, *when_empty),
         Setting::Target(t) => squares::divert_sentence(n, *t),
         Setting::Lock(l) => l.sentence(n, all_throws),
         _ => match kind {

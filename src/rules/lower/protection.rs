@@ -58,6 +58,43 @@ impl Lowerer<'_> {
         ))
     }
 
+    /// `blockade on forward moves: onto 26 passing inner of run; otherwise
+    /// passing run >= 2`.
+    pub(super) fn lower_target_blockade(
+        &mut self,
+        layer: usize,
+        cases: &[ast::TargetCaseAst],
+        clause: &str,
+    ) -> Option<(Key, Setting)> {
+        // Every case is lowered, so that each mistake is reported.
+        let cases: Vec<Option<TargetCase>> = cases
+            .iter()
+            .map(|c| {
+                let onto = match &c.onto {
+                    None => None,
+                    Some(ast::TargetOnto::Squares(s)) => {
+                        Some(Onto::Squares(self.squares(layer, s)))
+                    }
+                    Some(ast::TargetOnto::Pred(p)) => {
+                        Some(Onto::Pred(self.pred(layer, p, clause)?))
+                    }
+                };
+                Some(TargetCase {
+                    onto,
+                    passing: self.pred(layer, &c.passing, clause)?,
+                })
+            })
+            .collect();
+        let cases = cases.into_iter().collect::<Option<Vec<_>>>()?;
+        Some((
+            Key::TargetBlockade,
+            Setting::TargetBlockade(TargetBlockade {
+                cases,
+                clause: clause.to_string(),
+            }),
+        ))
+    }
+
     pub(super) fn pred(&mut self, layer: usize, p: &PredNode, inherited: &str) -> Option<Pred> {
         let own = p
             .clauses
@@ -92,6 +129,8 @@ impl Lowerer<'_> {
                 Pred::RunLength { lengths, clause }
             }
             PredAst::Middle => Pred::Middle { clause },
+            PredAst::EndOfRun => Pred::EndOfRun { clause },
+            PredAst::InnerOfRun => Pred::InnerOfRun { clause },
             PredAst::On(set) => Pred::OnSquare {
                 squares: self.squares(layer, set),
                 clause,
@@ -145,12 +184,14 @@ pub(super) fn build_protection(m: &Merged, len: u8) -> Protection {
     if let Some(p) = &mut rule {
         fill_rows(p, len, row_len);
     }
+    let (run_squares, run_except) = match m.setting(Key::Runs) {
+        Some(Setting::Runs(s, except)) => (*s, *except),
+        _ => (SquareSet::range(1, len), SquareSet::EMPTY),
+    };
     Protection {
         rule,
-        run_squares: match m.setting(Key::Runs) {
-            Some(Setting::Squares(s)) => *s,
-            _ => SquareSet::range(1, len),
-        },
+        run_squares,
+        run_except,
     }
 }
 
@@ -178,6 +219,17 @@ fn fill_rows(p: &mut Pred, len: u8, row_len: u8) {
     }
 }
 
+/// The blockade on forward moves by target, if declared.
+pub(super) fn build_target_blockade(m: &Merged) -> Option<TargetBlockade> {
+    match m.get(Key::TargetBlockade) {
+        Some(Item {
+            setting: Setting::TargetBlockade(b),
+            ..
+        }) => Some(b.clone()),
+        _ => None,
+    }
+}
+
 /// The blockade at half the throw (LJ-4), if declared.
 pub(super) fn build_halfway(m: &Merged) -> Option<HalfwayBlockade> {
     match m.get(Key::HalfwayBlockade) {
@@ -197,7 +249,7 @@ pub(super) fn build_halfway(m: &Merged) -> Option<HalfwayBlockade> {
 pub(super) fn build_blockades(m: &Merged, len: u8) -> Vec<Blockade> {
     // `where runs count`: the squares of `runs count on`, or the track.
     let run_squares = match m.setting(Key::Runs) {
-        Some(Setting::Squares(s)) => *s,
+        Some(Setting::Runs(s, _)) => *s,
         _ => SquareSet::range(1, len),
     };
     match m.get(Key::Blockade) {

@@ -41,6 +41,27 @@ impl Lowerer<'_> {
                 Some(s) => (SquareKind::Divert, Setting::Target(s)),
                 None => return,
             },
+            Effect::DivertWhenTaken(s, fb) => match self.relocation_without_queue(layer, s, *fb) {
+                Some((r, fb)) => (SquareKind::DivertTaken, Setting::Landing(r, fb)),
+                None => return,
+            },
+            Effect::StayMoving {
+                throws,
+                to,
+                fallback,
+            } => {
+                let values: Vec<Option<u8>> = throws
+                    .iter()
+                    .map(|t| self.small(layer, t, 1, 31, "a throw value"))
+                    .collect();
+                let values = values.into_iter().collect::<Option<Vec<u8>>>();
+                match (values, self.relocation_without_queue(layer, to, *fallback)) {
+                    (Some(vs), Some((r, fb))) => {
+                        (SquareKind::Landing, Setting::StayMoving(bits(&vs), r, fb))
+                    }
+                    _ => return,
+                }
+            }
             Effect::BoundExtra => (SquareKind::BoundExtra, Setting::Flag),
             Effect::ExtraThrow => (SquareKind::ExtraThrow, Setting::Flag),
             Effect::OffExtra => (SquareKind::OffExtra, Setting::Flag),
@@ -48,8 +69,8 @@ impl Lowerer<'_> {
             Effect::NoBackward => (SquareKind::NoBackward, Setting::Flag),
             Effect::NoForward => (SquareKind::NoForward, Setting::Flag),
             Effect::MissTurn => (SquareKind::MissTurn, Setting::Flag),
-            Effect::OvershootTo(s) => match self.square(layer, s) {
-                Some(s) => (SquareKind::Overshoot, Setting::Target(s)),
+            Effect::OvershootTo(s, when_empty) => match self.square(layer, s) {
+                Some(s) => (SquareKind::Overshoot, Setting::Overshoot(s, *when_empty)),
                 None => return,
             },
             Effect::Lock(parts) => match self.lock(layer, d, parts) {
@@ -73,9 +94,31 @@ impl Lowerer<'_> {
                 );
                 continue;
             }
-            if let Setting::Target(t) | Setting::HitSends(t, _, _) = setting
-                && t == s
-            {
+            // A diversion or a piece's way out that names its own square.
+            let named = match (&kind, &setting) {
+                (
+                    SquareKind::DivertTaken,
+                    Setting::Landing(
+                        Relocation::To(t)
+                        | Relocation::CountDownFrom(t)
+                        | Relocation::CountUpFrom(t),
+                        _,
+                    ),
+                )
+                | (
+                    _,
+                    Setting::StayMoving(
+                        _,
+                        Relocation::To(t)
+                        | Relocation::CountDownFrom(t)
+                        | Relocation::CountUpFrom(t),
+                        _,
+                    ),
+                ) => Some(*t),
+                (_, Setting::Target(t) | Setting::HitSends(t, _, _)) => Some(*t),
+                _ => None,
+            };
+            if named == Some(s) {
                 self.bad(
                     layer,
                     &d.span,
@@ -93,6 +136,28 @@ impl Lowerer<'_> {
                 span: d.span,
             });
         }
+    }
+
+    /// `to SQUARE [else ...]` where a move ends (a diversion, a piece that
+    /// leaves its square): the queue is no fallback there, since the
+    /// mover would wait in it with its move half made.
+    fn relocation_without_queue(
+        &mut self,
+        layer: usize,
+        s: &ast::Spanned<SquareRef>,
+        fb: Option<ast::Fallback>,
+    ) -> Option<(Relocation, Option<Relocation>)> {
+        if fb == Some(ast::Fallback::Queue) {
+            self.bad(
+                layer,
+                &s.span,
+                "a move cannot end in the queue",
+                "queue",
+                "write `else counting down`, `else counting up` or `else lowest empty`",
+            );
+            return None;
+        }
+        self.relocation(layer, &RelocationAst::To(s.clone(), fb))
     }
 
     pub(super) fn relocation(
@@ -341,6 +406,28 @@ impl Lowerer<'_> {
                     sq.divert_when_protected = Some(*t);
                     sq.divert_clause = c;
                 }
+                (SquareKind::DivertTaken, Setting::Landing(r, fb)) => {
+                    sq.divert_when_taken = Some(Landing {
+                        effect: *r,
+                        clause: c,
+                        when_taken: *fb,
+                    });
+                }
+                (SquareKind::Landing, Setting::StayMoving(throws, r, fb)) => {
+                    sq.on_land = Some(Landing {
+                        effect: Relocation::Stay,
+                        clause: c.clone(),
+                        when_taken: None,
+                    });
+                    sq.leave = Some(Leave {
+                        throws: *throws,
+                        to: Landing {
+                            effect: *r,
+                            clause: c,
+                            when_taken: *fb,
+                        },
+                    });
+                }
                 (SquareKind::BoundExtra, _) => {
                     sq.bound_extra = true;
                     sq.bound_clause = c;
@@ -361,8 +448,9 @@ impl Lowerer<'_> {
                     sq.miss_turn = true;
                     sq.miss_clause = c;
                 }
-                (SquareKind::Overshoot, Setting::Target(t)) => {
+                (SquareKind::Overshoot, Setting::Overshoot(t, when_empty)) => {
                     sq.overshoot_to = Some(*t);
+                    sq.overshoot_when_empty = *when_empty;
                     sq.overshoot_clause = c;
                 }
                 (SquareKind::Lock, Setting::Lock(l)) => sq.lock = Some(l.resolve(all_throws, c)),
