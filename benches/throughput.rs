@@ -7,7 +7,8 @@
 //! --threads 1 --seed SEED` with the random player, drawing as the
 //! simulator draws: each game from its own `Pcg64` (`simulate::game_rng`),
 //! a coin for the first side when it goes by lot, `skip` played when due,
-//! a coin between a release (`0:27-15`) and a throw, the throw from the low
+//! a bear-off without a throw played when due, a coin between a release
+//! (`0:27-15`) and a throw, the throw from the low
 //! bits of a 32-bit draw (a table of the stick patterns), and the unit
 //! chosen uniformly (`simulate::Draws`, `simulate::ThrowTable`). A game stops when it is over (a win,
 //! or BL-7's draw) or after 2000 units, as in the simulator. So the
@@ -28,7 +29,8 @@
 #[allow(dead_code)] // shared with the differential test, which uses the rest
 mod hand_bga;
 
-use senet::engine::{Position, Ruleset, Side, Starter, Unit, UnitKind};
+use senet::engine::constructs::auto_off::due_without_choice;
+use senet::engine::{Position, Ruleset, Side, Starter, Unit};
 use senet::simulate::{Draws, ThrowTable, game_seed};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -89,10 +91,13 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     let throws = ThrowTable::new(rules);
     let mut units: Vec<Unit> = Vec::with_capacity(16);
     let mut t = Tally::default();
-    // A game ends only when a side has no piece on the board: as in the
-    // simulator, that test spares the full one on every other unit.
-    let over =
-        |pos: &Position| ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0)) && rules.game_over(pos);
+    // A game ends only when a side has no piece on the board, or at a
+    // turn limit (LK-19): as in the simulator, that test spares the full
+    // one on every other unit.
+    let limit = rules.end().turn_limit.is_some();
+    let over = |pos: &Position| {
+        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | limit) && rules.game_over(pos)
+    };
     for g in 0..games {
         let mut draws = Draws::new(game_seed(seed, g));
         let first = match rules.starter() {
@@ -107,7 +112,9 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
             // The unit is played where the engine wrote it (a reference,
             // not a copy): the engine writes a unit field by field, and
             // reading it back whole right after stalls the CPU.
-            let unit = if units.first().is_some_and(|u| u.kind == UnitKind::Skip) {
+            // A unit due without a choice (`skip`, a bear-off without a
+            // throw) is played as the simulator plays it.
+            let unit = if due_without_choice(&units) {
                 &units[0]
             } else if !units.is_empty() && draws.coin() {
                 // A release (B-12a) or a throw: even odds.

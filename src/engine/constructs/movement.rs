@@ -508,74 +508,253 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
-        let side = pos.to_move;
+        if self.tables.steps.split_masks {
+            self.split_units_masks(pos, throw, extra_mark, out);
+            return;
+        }
+        let movers = self.unguarded(pos);
         for first in 1..throw {
-            let rest = throw - first;
             // The first parts: ordinary steps from the square sets, the
             // others tried by `attempt`, in the order of the squares.
-            let sets = self.step_sets(pos, first, self.unguarded(pos));
+            let sets = self.step_sets(pos, first, movers);
             let mut xs = sets.steps | sets.slow;
             while xs != 0 {
                 let x = xs.trailing_zeros() as u8;
                 xs &= xs - 1;
                 let plain = sets.steps >> x & 1 != 0;
-                let u1 = if plain {
-                    self.plain_step(pos, x, first)
+                self.split_from(pos, x, first, throw, extra_mark, plain, out);
+            }
+        }
+    }
+
+    /// [`split_units`](Self::split_units) in a rule set whose square sets
+    /// read nothing of the position but the two piece sets
+    /// (`Steps::split_masks`). A first part without a hit changes only
+    /// where the mover stands, so the second parts' square sets follow from
+    /// the piece sets after it, and their ordinary steps are written from
+    /// the masks; a position after the first part is built only when a
+    /// second part must be tried by `attempt`. Bear-offs that the tables
+    /// say are always legal (`BearOffSquares::sure`) are written directly,
+    /// as the forward stage writes them. A first part that hits goes
+    /// through [`split_from`](Self::split_from). The same units in the same
+    /// order as `split_from` gives for every first part.
+    fn split_units_masks(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
+        let side = pos.to_move;
+        let me = pos.pieces[side.index()].0;
+        let opp = pos.pieces[side.other().index()].0;
+        let sure = self.tables.bear_off.sure;
+        let off = self.board.off();
+        // A throw bound to a piece keeps it for one of the two parts.
+        let bound = pos
+            .bound
+            .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0));
+        for first in 1..throw {
+            let rest = throw - first;
+            let sets = self.piece_step_sets(me, opp, first, me);
+            let row2 = self.step_row(rest);
+            debug_assert!({
+                let general = self.step_sets(pos, first, self.unguarded(pos));
+                (general.steps, general.slow) == (sets.steps, sets.slow)
+            });
+            let mut xs = sets.steps | sets.slow;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let bx = 1u64 << x;
+                let plain = sets.steps & bx != 0;
+                // The first part, and where it leaves the mover (0: off
+                // the board or in the hand).
+                let (u1, landed) = if plain {
+                    let to = x + first;
+                    if opp >> to & 1 != 0 {
+                        self.split_from(pos, x, first, throw, extra_mark, plain, out);
+                        continue;
+                    }
+                    (Unit::step(throw, x, to, false, extra_mark), to)
+                } else if sets.off_from & sure & bx != 0 {
+                    (Unit::bear_off(throw, x, off, extra_mark), 0)
                 } else {
                     match self.attempt(pos, x, first, Dir::Forward) {
-                        Ok(u) => u,
+                        Ok(u) if u.hit => {
+                            self.split_from(pos, x, first, throw, extra_mark, plain, out);
+                            continue;
+                        }
+                        Ok(u) => {
+                            let landed = match u.relocated {
+                                Some(Relocated::Square(s)) => s,
+                                None if !u.off => u.to,
+                                _ => 0,
+                            };
+                            (
+                                Unit {
+                                    throw,
+                                    extra_mark,
+                                    ..u
+                                },
+                                landed,
+                            )
+                        }
                         Err(_) => continue,
                     }
                 };
-                // The position the second part moves in. After an ordinary
-                // step without a hit it differs from `pos` only in where
-                // the mover stands (what generation reads of it: the
-                // pieces, and `arrived` for A-14); any other first part is
-                // played as `play` plays it.
-                let mut mid = *pos;
-                if plain && !u1.hit {
-                    let moved = (1u64 << x) | (1u64 << u1.to);
-                    mid.pieces[side.index()].0 ^= moved;
-                    mid.arrived.0 = (mid.arrived.0 & !(1u64 << x)) | (1u64 << u1.to);
-                } else {
-                    let mut fx = Effects::default();
-                    self.move_part(pos, &mut mid, &mut fx, &u1.first_part(), first);
-                }
-                let landed = match u1.relocated {
-                    Some(Relocated::Square(s)) => s,
-                    None if !u1.off => u1.to,
-                    _ => 0,
-                };
+                let mine = (me & !bx) | ((1u64 << landed) & !1);
                 // The second part moves another piece than the one just
-                // moved; a bound throw keeps one of the two.
-                let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
-                if let Some(b) = pos.bound
-                    && b != x
-                {
-                    ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+                // moved; a bound throw binds one of the two.
+                let keep = if pos.bound.is_some_and(|b| b != x) {
+                    bound
+                } else {
+                    u64::MAX
+                };
+                let sets2 = row2.sets(mine, opp, mine & !(1u64 << landed) & keep);
+                debug_assert!({
+                    let mid = self.after_first_part(pos, &u1, plain, first);
+                    let ys = self.unguarded(&mid) & !(1u64 << landed) & keep;
+                    let general = self.step_sets(&mid, rest, ys);
+                    (general.steps, general.slow) == (sets2.steps, sets2.slow)
+                });
+                let part = |y: u8| Part {
+                    from: y,
+                    to: y + rest,
+                    relocated: None,
+                    hit: opp >> (y + rest) & 1 != 0,
+                    off: false,
+                };
+                if sets2.slow == 0 {
+                    // Ordinary second steps only (most first parts).
+                    let mut ys = sets2.steps;
+                    while ys != 0 {
+                        let y = ys.trailing_zeros() as u8;
+                        ys &= ys - 1;
+                        out.push(Unit {
+                            split: Some(part(y)),
+                            ..u1
+                        });
+                    }
+                    continue;
                 }
-                let sets2 = self.step_sets(&mid, rest, ys);
+                let mid = self.after_first_part(pos, &u1, plain, first);
                 let mut ys = sets2.steps | sets2.slow;
                 while ys != 0 {
                     let y = ys.trailing_zeros() as u8;
                     ys &= ys - 1;
-                    let u2 = if sets2.steps >> y & 1 != 0 {
-                        self.plain_step(&mid, y, rest)
+                    let by = 1u64 << y;
+                    let second = if sets2.steps & by != 0 {
+                        part(y)
+                    } else if sets2.off_from & sure & by != 0 {
+                        Part {
+                            from: y,
+                            to: off,
+                            relocated: None,
+                            hit: false,
+                            off: true,
+                        }
                     } else {
                         match self.attempt(&mid, y, rest, Dir::Forward) {
-                            Ok(u) => u,
+                            Ok(u) => u.first_part(),
                             Err(_) => continue,
                         }
                     };
                     out.push(Unit {
-                        throw,
-                        extra_mark,
-                        split: Some(u2.first_part()),
+                        split: Some(second),
                         ..u1
                     });
                 }
             }
         }
+    }
+
+    /// The position a split throw's second part moves in, after the first
+    /// part `u1` by `first` (`plain`: an ordinary step from the square
+    /// sets, without a hit, which only moves the piece: what generation
+    /// reads of the position is the pieces, and `arrived` for A-14); any
+    /// other first part is played as `play` plays it.
+    fn after_first_part(&self, pos: &Position, u1: &Unit, plain: bool, first: u8) -> Position {
+        if plain && !u1.hit {
+            self.after_plain_part(pos, u1.from, u1.to)
+        } else {
+            let mut mid = *pos;
+            let mut fx = Effects::default();
+            self.move_part(pos, &mut mid, &mut fx, &u1.first_part(), first);
+            mid
+        }
+    }
+
+    /// The units of a split throw whose first part moves the piece on `x`
+    /// by `first` (`plain`: an ordinary step from the square sets), in the
+    /// order of the second part's squares. Out of line: in a rule set with
+    /// `split_masks`, only first parts that are not ordinary steps, and
+    /// second parts the sets leave to `attempt`, come here.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn split_from(
+        &self,
+        pos: &Position,
+        x: u8,
+        first: u8,
+        throw: u8,
+        extra_mark: bool,
+        plain: bool,
+        out: &mut Vec<Unit>,
+    ) {
+        let rest = throw - first;
+        let u1 = if plain {
+            self.plain_step(pos, x, first)
+        } else {
+            match self.attempt(pos, x, first, Dir::Forward) {
+                Ok(u) => u,
+                Err(_) => return,
+            }
+        };
+        // The position the second part moves in. After an ordinary step
+        // without a hit it differs from `pos` only in where the mover
+        // stands (what generation reads of it: the pieces, and `arrived`
+        // for A-14); any other first part is played as `play` plays it.
+        let mid = self.after_first_part(pos, &u1, plain, first);
+        let landed = match u1.relocated {
+            Some(Relocated::Square(s)) => s,
+            None if !u1.off => u1.to,
+            _ => 0,
+        };
+        // The second part moves another piece than the one just moved; a
+        // bound throw keeps one of the two.
+        let mut ys = self.unguarded(&mid) & !(1u64 << (landed & 63));
+        if let Some(b) = pos.bound
+            && b != x
+        {
+            ys &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
+        }
+        let sets2 = self.step_sets(&mid, rest, ys);
+        let mut ys = sets2.steps | sets2.slow;
+        while ys != 0 {
+            let y = ys.trailing_zeros() as u8;
+            ys &= ys - 1;
+            let u2 = if sets2.steps >> y & 1 != 0 {
+                self.plain_step(&mid, y, rest)
+            } else {
+                match self.attempt(&mid, y, rest, Dir::Forward) {
+                    Ok(u) => u,
+                    Err(_) => continue,
+                }
+            };
+            out.push(Unit {
+                throw,
+                extra_mark,
+                split: Some(u2.first_part()),
+                ..u1
+            });
+        }
+    }
+
+    /// The position after the ordinary step without a hit of the piece on
+    /// `from` to `to`, as far as generation reads it: the pieces, and
+    /// `arrived` for A-14.
+    #[inline(always)]
+    fn after_plain_part(&self, pos: &Position, from: u8, to: u8) -> Position {
+        let mut mid = *pos;
+        let moved = (1u64 << from) | (1u64 << to);
+        mid.pieces[pos.to_move.index()].0 ^= moved;
+        mid.arrived.0 = (mid.arrived.0 & !(1u64 << from)) | (1u64 << to);
+        mid
     }
 }
 
@@ -907,6 +1086,12 @@ pub(crate) struct Steps {
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
     pub pass_beside_moves: bool,
+    /// The forward square sets read nothing of the position but the two
+    /// piece sets (no blockade, no protection, no bear-off region, no
+    /// setup guard), and `attempt` refuses no first part for the blockade
+    /// at half the throw (none declared): a split throw's second parts are then found from the
+    /// piece sets after the first part (`Ruleset::piece_step_sets`).
+    pub split_masks: bool,
 }
 
 impl Steps {
@@ -1004,6 +1189,11 @@ impl Steps {
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary || mv.pass_beside_entry;
         f.tabled = u64::from(f.throws);
+        f.split_masks = rules.blockades.is_empty()
+            && rules.protection.rule.is_none()
+            && rules.bear_off.all_in.is_none()
+            && rules.halfway.is_none()
+            && !mv.setup_guard;
         f
     }
 }
@@ -1016,6 +1206,34 @@ pub(crate) struct StepSets {
     steps: u64,
     slow: u64,
     off_from: u64,
+}
+
+/// One throw's row of the forward tables, for `Ruleset::piece_step_sets`.
+#[derive(Clone, Copy)]
+pub(crate) struct StepRow {
+    t: u8,
+    plain: u64,
+    unhit_from: u64,
+    dead: u64,
+    off_from: u64,
+    hits_tried: u64,
+}
+
+impl StepRow {
+    /// The step sets of the pieces on `movers` when the side to move has
+    /// the pieces `me` and the other side `opp`, in a rule set with
+    /// `Steps::split_masks` (as `Ruleset::step_sets` computes them there).
+    #[inline(always)]
+    fn sets(&self, me: u64, opp: u64, movers: u64) -> StepSets {
+        let t = self.t;
+        let unhit = movers & self.unhit_from;
+        StepSets {
+            steps: (movers & self.plain & !(me >> t)) | (unhit & !((me | opp) >> t)),
+            slow: (movers & !self.plain & !self.unhit_from & !self.dead)
+                | (unhit & (opp >> t) & self.hits_tried),
+            off_from: self.off_from,
+        }
+    }
 }
 
 impl Ruleset {
@@ -1200,6 +1418,44 @@ impl Ruleset {
             steps,
             slow,
             off_from,
+        }
+    }
+
+    /// [`step_sets`](Self::step_sets) in a rule set whose square sets read
+    /// nothing of the position but the two piece sets (`Steps::split_masks`:
+    /// no blockade, no protection, no bear-off region, no setup guard), from
+    /// the pieces of the side to move (`me`) and of the other side (`opp`).
+    #[inline(always)]
+    pub(crate) fn piece_step_sets(&self, me: u64, opp: u64, throw: u8, movers: u64) -> StepSets {
+        self.step_row(throw).sets(me, opp, movers)
+    }
+
+    /// The square sets of `throw` that [`piece_step_sets`](Self::piece_step_sets)
+    /// starts from, fetched once for many positions.
+    #[inline(always)]
+    pub(crate) fn step_row(&self, throw: u8) -> StepRow {
+        let f = &self.tables.steps;
+        debug_assert!(f.split_masks);
+        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
+        if tabled {
+            let t = throw as usize;
+            StepRow {
+                t: throw,
+                plain: f.fwd_plain[t],
+                unhit_from: f.fwd_unhit[t],
+                dead: f.fwd_dead[t],
+                off_from: f.fwd_off[t],
+                hits_tried: f.hits_tried,
+            }
+        } else {
+            StepRow {
+                t: 0,
+                plain: 0,
+                unhit_from: 0,
+                dead: 0,
+                off_from: 0,
+                hits_tried: f.hits_tried,
+            }
         }
     }
 
