@@ -295,14 +295,24 @@ fn play_one(
             };
             // Inlined here, as a playout loop written over the engine
             // would have it.
-            rules.legal_units_inline(&pos, throw, &mut buf);
+            // The random player plays one unit without looking at the
+            // others: only that one needs its `+` completed.
+            if player == Player::Random {
+                rules.legal_units_unmarked(&pos, throw, &mut buf);
+            } else {
+                rules.legal_units_inline(&pos, throw, &mut buf);
+            }
             if buf.is_empty() {
                 // No unit at all for this throw (cannot happen from the standard
                 // setup: an opening's throw is taken from the rules above).
                 break;
             }
             match player {
-                Player::Random => &buf[draws.index(buf.len())],
+                Player::Random => {
+                    let i = draws.index(buf.len());
+                    rules.mark_move(&pos, &mut buf[i]);
+                    &buf[i]
+                }
                 Player::Greedy => &buf[greedy(rules, &pos, &buf)],
                 Player::Expectimax(_) => {
                     &buf[evaluators[side.index()]

@@ -149,6 +149,27 @@ impl Ruleset {
         self.generate::<false>(pos, throw, out, &mut Vec::new());
     }
 
+    /// [`legal_units_inline`](Self::legal_units_inline) with the moves'
+    /// `+` as their stages made it, not yet completed by what each move
+    /// does: for a playout that plays one of them, marked first by
+    /// [`mark_move`](Self::mark_move). The units are the same, in the same
+    /// order; only their marks may differ.
+    #[inline]
+    pub(crate) fn legal_units_unmarked(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
+        out.clear();
+        self.stages::<false>(pos, throw, out, &mut Vec::new());
+    }
+
+    /// Completes the `+` of one unit of
+    /// [`legal_units_unmarked`](Self::legal_units_unmarked) as
+    /// [`generate`](Self::generate) does for each.
+    #[inline]
+    pub(crate) fn mark_move(&self, pos: &Position, unit: &mut Unit) {
+        if (self.tables.move_marks || !self.tables.enabled) && unit.kind == UnitKind::Move {
+            unit.extra_mark = self.gives_another_throw(pos, unit);
+        }
+    }
+
     /// The units due without a throw: `skip` for a missed turn, a
     /// bear-off without a throw (`0:30-off`), or a lock's release
     /// (`0:27-15`), into `out` (cleared first). `skip` and the bear-off
@@ -242,16 +263,8 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) {
-        // Stages 1 to 5 concern rule state that most positions do not have:
-        // one test says whether any of them may apply. The stages that
-        // follow are compiled twice, once for that calm state (where the
-        // compiler drops every test of it) and once for the others.
         let start = out.len();
-        if self.calm(pos) {
-            self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
-        } else {
-            self.generate_in_rule_state::<WHY>(pos, throw, out, why);
-        }
+        self.stages::<WHY>(pos, throw, out, why);
         // A move's `+` says that its player throws again: where a move may
         // give another throw by what it does (a landing, a held extra
         // throw, a return to the hand), the stages' marks, which say what
@@ -259,6 +272,27 @@ impl Ruleset {
         // referee runs, the test of the rule set is made every time.)
         if self.tables.move_marks || !self.tables.enabled {
             self.mark_moves(pos, &mut out[start..]);
+        }
+    }
+
+    /// The stages of [`generate`](Self::generate), without the moves'
+    /// marks completed.
+    #[inline(always)]
+    fn stages<const WHY: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) {
+        // Stages 1 to 5 concern rule state that most positions do not have:
+        // one test says whether any of them may apply. The stages that
+        // follow are compiled twice, once for that calm state (where the
+        // compiler drops every test of it) and once for the others.
+        if self.calm(pos) {
+            self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
+        } else {
+            self.generate_in_rule_state::<WHY>(pos, throw, out, why);
         }
     }
 

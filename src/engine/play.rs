@@ -470,11 +470,14 @@ impl Ruleset {
             // the bear-off from the water gives none.
             again &= !unit.off || lock.exit_gives_extra;
         }
-        let mut landed = Landed::default();
-        for part in unit.parts() {
-            let l = self.landed_by(&part);
-            landed.bound |= l.bound;
-            landed.extra |= l.extra;
+        // Most moves have one part: no walk over the parts for them.
+        let mut landed = self.landed_by(&unit.first_part());
+        if unit.split.is_some() || !unit.more.is_empty() {
+            for part in unit.parts().skip(1) {
+                let l = self.landed_by(&part);
+                landed.bound |= l.bound;
+                landed.extra |= l.extra;
+            }
         }
         if self.turn.held_extra && unit.from != 0 && !unit.forced {
             if self.uses_whole_throw(unit) {

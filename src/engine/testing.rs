@@ -364,6 +364,31 @@ mod tests {
         );
     }
 
+    /// The units a playout draws from, each marked only once it is
+    /// chosen, are the listed units, in the same order, with the same
+    /// marks.
+    #[test]
+    fn a_unit_marked_when_chosen_is_the_listed_unit() {
+        let mut rng = Pcg64::seed_from_u64(11);
+        let (mut listed, mut unmarked) = (Vec::new(), Vec::new());
+        let mut compared = 0;
+        for (name, rules) in variants() {
+            for _ in 0..200 {
+                let pos = random_position(&rules, &mut rng);
+                for throw in rules.throws.distinct_values() {
+                    rules.legal_units_inline(&pos, throw, &mut listed);
+                    rules.legal_units_unmarked(&pos, throw, &mut unmarked);
+                    for u in unmarked.iter_mut() {
+                        rules.mark_move(&pos, u);
+                    }
+                    assert_eq!(listed, unmarked, "{name}: throw {throw} in {pos:?}");
+                    compared += listed.len();
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared} units compared");
+    }
+
     #[test]
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);
