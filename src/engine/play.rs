@@ -463,7 +463,47 @@ impl Ruleset {
     /// to it, and a return to the hand, which ends the turn (PC-5). The
     /// general `play` decides the turn the same way; whether the game ends
     /// with the move is not asked.
+    ///
+    /// From the rule set's [`MarkSquares`] when it has its tables (one
+    /// pass over the parts, no branch per part on what it did); without
+    /// them, as the referee of the tables runs, from the square rules
+    /// themselves (`gives_another_throw_general`).
+    ///
+    /// From the rule set's [`MarkSquares`] when it has its tables (one
+    /// pass over the parts, no branch per part on what it did); without
+    /// them, as the referee of the tables runs, from the square rules
+    /// themselves (`gives_another_throw_general`). A unit already marked
+    /// so is marked the same again: what the parts gave is in the mark,
+    /// and is found again.
+    #[inline]
     pub(crate) fn gives_another_throw(&self, pos: &Position, unit: &Unit) -> bool {
+        if !self.tables.enabled {
+            return self.gives_another_throw_general(pos, unit);
+        }
+        let mut gives = Gives::default();
+        gives.add(self, unit.from, unit.to, unit.off, unit.relocated.is_some());
+        if let Some(p) = &unit.split {
+            gives.add(self, p.from, p.to, p.off, p.relocated.is_some());
+            for w in unit.more.words() {
+                if w == 0 {
+                    break;
+                }
+                // (The packing of `MoreParts`.)
+                gives.add(
+                    self,
+                    (w >> 1 & 63) as u8,
+                    (w >> 7 & 63) as u8,
+                    w >> 14 & 1 != 0,
+                    w >> 15 != 0,
+                );
+            }
+        }
+        gives.again(self, pos, unit)
+    }
+
+    /// [`gives_another_throw`](Self::gives_another_throw) from the square
+    /// rules, part by part.
+    fn gives_another_throw_general(&self, pos: &Position, unit: &Unit) -> bool {
         let from = &self.squares[unit.from as usize];
         let mut again = unit.extra_mark;
         if let Some(lock) = &from.lock {
@@ -626,6 +666,113 @@ impl Ruleset {
         p.end_turn_if(ends_turn);
         fx.turn_ended = ends_turn;
         fx
+    }
+}
+
+/// What the parts of a move played so far gave its player
+/// (`Ruleset::landed_by`) and how much of the throw they used
+/// (`Ruleset::uses_whole_throw`), from the rule set's [`MarkSquares`]: for
+/// [`Ruleset::gives_another_throw`], and for a generator that adds the
+/// parts one by one as it writes them.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Gives {
+    extra: bool,
+    bound: bool,
+    used: u32,
+}
+
+impl Gives {
+    /// Adds a part from `from` to `to` (borne off when `off`; `relocated`
+    /// elsewhere after landing), in the order of `landed_by`'s cases. (Its
+    /// branches are taken seldom: most parts land on the board where no
+    /// rule gives anything.)
+    #[inline(always)]
+    pub(crate) fn add(&mut self, rules: &Ruleset, from: u8, to: u8, off: bool, relocated: bool) {
+        let m = &rules.tables.marks;
+        if rules.turn.held_extra {
+            let end = if off { rules.board.off() } else { to };
+            self.used += u32::from(end.saturating_sub(from));
+        }
+        if from == 0 {
+            self.bound |= m.entry_bound;
+        } else if off {
+            self.extra |= has(m.off_extra, from);
+        } else if !relocated {
+            // (Square 0, the hand, is in neither set.)
+            self.extra |= has(m.land_extra, to);
+            self.bound |= has(m.land_bound, to);
+        }
+    }
+
+    /// Whether the move `unit`, whose parts these are, gives its player
+    /// another throw in `pos` (its mark as its stage made it, what its
+    /// throw gives, is `unit.extra_mark`).
+    #[inline(always)]
+    pub(crate) fn again(self, rules: &Ruleset, pos: &Position, unit: &Unit) -> bool {
+        let m = &rules.tables.marks;
+        // the bear-off from the water gives none.
+        let mut again = unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from));
+        let mut extra = self.extra;
+        if rules.turn.held_extra && unit.from != 0 && !unit.forced {
+            if self.used >= u32::from(unit.throw) {
+                extra |= pos.held;
+            } else {
+                extra = false;
+            }
+        }
+        again |= self.bound | extra;
+        again & !(unit.forced & has(m.stuck, unit.from))
+    }
+}
+
+/// Whether square `s` is in `mask`.
+#[inline(always)]
+fn has(mask: u64, s: u8) -> bool {
+    mask >> (s & 63) & 1 != 0
+}
+
+/// What a move's parts give its player by the squares they land on or
+/// leave, as square sets (bit `s` = square `s`), compiled with the rule
+/// set for [`Ruleset::gives_another_throw`]: each set is the squares whose
+/// rule says so in `landed_by` and `gives_another_throw`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MarkSquares {
+    /// A landing gives another throw (PC-6, LP-8).
+    pub land_extra: u64,
+    /// A landing binds an extra throw to the piece.
+    pub land_bound: u64,
+    /// A bear-off from the square gives another throw (LP-11e).
+    pub off_extra: u64,
+    /// A lock whose bear-off gives no other throw.
+    pub exit_without_extra: u64,
+    /// A piece that cannot move goes back to the hand, and the turn ends
+    /// (PC-5).
+    pub stuck: u64,
+    /// An entry binds an extra throw to the piece entered (PC-2).
+    pub entry_bound: bool,
+}
+
+impl MarkSquares {
+    /// The sets of a rule set's square rules (the board's squares, and
+    /// square 0, the hand, which has none of them).
+    pub(crate) fn compile(rules: &Ruleset) -> MarkSquares {
+        let mut m = MarkSquares {
+            entry_bound: rules.entry.as_ref().is_some_and(|e| e.bound_extra),
+            ..MarkSquares::default()
+        };
+        for (s, sq) in rules.squares.iter().enumerate().take(64) {
+            let b = 1u64 << s;
+            let set = |on: bool| if on { b } else { 0 };
+            // Landings on the board's squares only: a part that ends in
+            // the hand (square 0) lands nowhere.
+            let board = (1..=rules.board.len as usize).contains(&s);
+            m.land_extra |= set(board && sq.extra_throw);
+            m.land_bound |= set(board && sq.bound_extra);
+            m.off_extra |= set(sq.off_extra);
+            m.exit_without_extra |= set(sq.lock.as_ref().is_some_and(|l| !l.exit_gives_extra));
+            m.stuck |= set(sq.stuck_to_hand);
+        }
+        m
     }
 }
 
