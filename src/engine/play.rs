@@ -480,16 +480,16 @@ impl Ruleset {
         if !self.tables.enabled {
             return self.gives_another_throw_general(pos, unit);
         }
-        let mut gives = Gives::default();
-        gives.add(self, unit.from, unit.to, unit.off, unit.relocated.is_some());
+        let mut gives =
+            Gives::default().add(self, unit.from, unit.to, unit.off, unit.relocated.is_some());
         if let Some(p) = &unit.split {
-            gives.add(self, p.from, p.to, p.off, p.relocated.is_some());
+            gives = gives.add(self, p.from, p.to, p.off, p.relocated.is_some());
             for w in unit.more.words() {
                 if w == 0 {
                     break;
                 }
                 // (The packing of `MoreParts`.)
-                gives.add(
+                gives = gives.add(
                     self,
                     (w >> 1 & 63) as u8,
                     (w >> 7 & 63) as u8,
@@ -670,38 +670,53 @@ impl Ruleset {
 }
 
 /// What the parts of a move played so far gave its player
-/// (`Ruleset::landed_by`) and how much of the throw they used
-/// (`Ruleset::uses_whole_throw`), from the rule set's [`MarkSquares`]: for
+/// (`Ruleset::landed_by`: bit 0 another throw, bit 1 one bound to the
+/// piece) and how much of the throw they used (`Ruleset::uses_whole_throw`,
+/// from bit 8), from the rule set's [`MarkSquares`]: for
 /// [`Ruleset::gives_another_throw`], and for a generator that adds the
 /// parts one by one as it writes them.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Gives {
-    extra: bool,
-    bound: bool,
-    used: u32,
-}
+pub(crate) struct Gives(u32);
+
+/// [`Gives`]: another throw.
+const EXTRA: u8 = 1;
+/// [`Gives`]: an extra throw bound to the piece.
+const BOUND: u8 = 2;
 
 impl Gives {
     /// Adds a part from `from` to `to` (borne off when `off`; `relocated`
     /// elsewhere after landing), in the order of `landed_by`'s cases. (Its
-    /// branches are taken seldom: most parts land on the board where no
-    /// rule gives anything.)
+    /// branches are taken seldom: most parts land on the board.)
     #[inline(always)]
-    pub(crate) fn add(&mut self, rules: &Ruleset, from: u8, to: u8, off: bool, relocated: bool) {
+    #[must_use]
+    pub(crate) fn add(
+        self,
+        rules: &Ruleset,
+        from: u8,
+        to: u8,
+        off: bool,
+        relocated: bool,
+    ) -> Gives {
         let m = &rules.tables.marks;
-        if rules.turn.held_extra {
-            let end = if off { rules.board.off() } else { to };
-            self.used += u32::from(end.saturating_sub(from));
-        }
-        if from == 0 {
-            self.bound |= m.entry_bound;
+        let end = if off { rules.board.off() } else { to };
+        let got = if from == 0 {
+            m.entry
         } else if off {
-            self.extra |= has(m.off_extra, from);
-        } else if !relocated {
-            // (Square 0, the hand, is in neither set.)
-            self.extra |= has(m.land_extra, to);
-            self.bound |= has(m.land_bound, to);
-        }
+            m.off[from as usize & 63]
+        } else if relocated {
+            0
+        } else {
+            m.land[to as usize & 63]
+        };
+        Gives((self.0 | u32::from(got)) + (u32::from(end.saturating_sub(from)) << 8))
+    }
+
+    /// [`add`](Self::add) for an ordinary step by `v` onto `to`.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn step(self, rules: &Ruleset, to: u8, v: u8) -> Gives {
+        let got = rules.tables.marks.land[to as usize & 63];
+        Gives((self.0 | u32::from(got)) + (u32::from(v) << 8))
     }
 
     /// Whether the move `unit`, whose parts these are, gives its player
@@ -710,17 +725,19 @@ impl Gives {
     #[inline(always)]
     pub(crate) fn again(self, rules: &Ruleset, pos: &Position, unit: &Unit) -> bool {
         let m = &rules.tables.marks;
-        // the bear-off from the water gives none.
-        let mut again = unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from));
-        let mut extra = self.extra;
+        let mut got = self.0;
         if rules.turn.held_extra && unit.from != 0 && !unit.forced {
-            if self.used >= u32::from(unit.throw) {
-                extra |= pos.held;
+            // A throw used up takes the extra throw the game holds; a lost
+            // rest earns none now.
+            if self.0 >> 8 >= u32::from(unit.throw) {
+                got |= u32::from(pos.held);
             } else {
-                extra = false;
+                got &= !u32::from(EXTRA);
             }
         }
-        again |= self.bound | extra;
+        // the bear-off from the water gives none by its throw.
+        let again = (unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from)))
+            | (got & u32::from(EXTRA | BOUND) != 0);
         again & !(unit.forced & has(m.stuck, unit.from))
     }
 }
@@ -735,21 +752,32 @@ fn has(mask: u64, s: u8) -> bool {
 /// leave, as square sets (bit `s` = square `s`), compiled with the rule
 /// set for [`Ruleset::gives_another_throw`]: each set is the squares whose
 /// rule says so in `landed_by` and `gives_another_throw`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct MarkSquares {
-    /// A landing gives another throw (PC-6, LP-8).
-    pub land_extra: u64,
-    /// A landing binds an extra throw to the piece.
-    pub land_bound: u64,
-    /// A bear-off from the square gives another throw (LP-11e).
-    pub off_extra: u64,
+    /// What a landing on the square gives ([`Gives`]' bits): another
+    /// throw (PC-6, LP-8), one bound to the piece.
+    pub land: [u8; 64],
+    /// What a bear-off from the square gives: another throw (LP-11e).
+    pub off: [u8; 64],
+    /// What an entry gives: an extra throw bound to the piece (PC-2).
+    pub entry: u8,
     /// A lock whose bear-off gives no other throw.
     pub exit_without_extra: u64,
     /// A piece that cannot move goes back to the hand, and the turn ends
     /// (PC-5).
     pub stuck: u64,
-    /// An entry binds an extra throw to the piece entered (PC-2).
-    pub entry_bound: bool,
+}
+
+impl Default for MarkSquares {
+    fn default() -> MarkSquares {
+        MarkSquares {
+            land: [0; 64],
+            off: [0; 64],
+            entry: 0,
+            exit_without_extra: 0,
+            stuck: 0,
+        }
+    }
 }
 
 impl MarkSquares {
@@ -757,7 +785,11 @@ impl MarkSquares {
     /// square 0, the hand, which has none of them).
     pub(crate) fn compile(rules: &Ruleset) -> MarkSquares {
         let mut m = MarkSquares {
-            entry_bound: rules.entry.as_ref().is_some_and(|e| e.bound_extra),
+            entry: if rules.entry.as_ref().is_some_and(|e| e.bound_extra) {
+                BOUND
+            } else {
+                0
+            },
             ..MarkSquares::default()
         };
         for (s, sq) in rules.squares.iter().enumerate().take(64) {
@@ -765,10 +797,11 @@ impl MarkSquares {
             let set = |on: bool| if on { b } else { 0 };
             // Landings on the board's squares only: a part that ends in
             // the hand (square 0) lands nowhere.
-            let board = (1..=rules.board.len as usize).contains(&s);
-            m.land_extra |= set(board && sq.extra_throw);
-            m.land_bound |= set(board && sq.bound_extra);
-            m.off_extra |= set(sq.off_extra);
+            if (1..=rules.board.len as usize).contains(&s) {
+                m.land[s] =
+                    if sq.extra_throw { EXTRA } else { 0 } | if sq.bound_extra { BOUND } else { 0 };
+            }
+            m.off[s] = if sq.off_extra { EXTRA } else { 0 };
             m.exit_without_extra |= set(sq.lock.as_ref().is_some_and(|l| !l.exit_gives_extra));
             m.stuck |= set(sq.stuck_to_hand);
         }

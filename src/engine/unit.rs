@@ -86,6 +86,16 @@ impl MoreParts {
             | u16::from(part.off) << 14
             | u16::from(part.relocated.is_some()) << 15
     }
+    /// Keeps the first `n` parts and removes the others.
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        // (A fixed loop the compiler unrolls, not a call to clear memory.)
+        for i in 0..Self::CAPACITY {
+            if i >= n {
+                self.0[i] = 0;
+            }
+        }
+    }
     /// Sets the part at `index` (below [`CAPACITY`](Self::CAPACITY)) to a
     /// part that [`fits`](Self::fits); the parts before it must be set.
     /// For a generator that writes a unit part by part, overwriting the
@@ -208,8 +218,8 @@ impl Unit {
     }
     /// This unit with `part` as its part number `index` (0: the first,
     /// 1: the second of a split, then the later parts, which must fit
-    /// [`MoreParts`]); the parts before it must be set, and the unit
-    /// holds no part after it.
+    /// [`MoreParts`]); the parts before it must be set. Parts after it
+    /// stay as they were.
     #[inline(always)]
     pub(crate) fn with_part(self, index: usize, part: &Part) -> Unit {
         let mut u = self;
@@ -225,6 +235,15 @@ impl Unit {
             _ => u.more.set(index - 2, part),
         }
         u
+    }
+    /// Keeps the unit's first `n` parts (at least 1) and removes the
+    /// parts after them.
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n <= 1 {
+            self.split = None;
+        }
+        self.more.truncate(n.saturating_sub(2));
     }
     /// The part this unit's first piece plays, as a [`Part`].
     pub fn first_part(&self) -> Part {

@@ -796,16 +796,20 @@ impl Ruleset {
         // a time.
         let unit = Unit::step(throw, 0, 0, false, extra_mark);
         if self.tables.enabled && self.tables.steps.split_masks {
-            let cx = AnySplit {
+            let mark = self.tables.move_marks;
+            let mut cx = AnySplit {
+                rules: self,
                 pos,
+                out,
+                unit,
+                movers,
                 opp: pos.pieces[pos.to_move.other().index()].0,
                 sure: self.tables.bear_off.sure,
-                mark: self.tables.move_marks,
+                mark,
             };
             let me = pos.pieces[pos.to_move.index()].0;
-            let gives = Gives::default();
-            self.next_parts_masks(&cx, me, pos.arrived.0, throw, movers, unit, gives, 0, out);
-            cx.mark
+            cx.next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+            mark
         } else {
             self.next_parts(pos, throw, movers, unit, 0, out);
             false
@@ -880,44 +884,83 @@ impl Ruleset {
             self.next_parts(&mid, rest - v, movers, unit, depth + 1, out);
         }
     }
+}
 
-    /// [`next_parts`](Self::next_parts) in a rule set whose square sets
-    /// read nothing of the position but the two piece sets
-    /// (`Steps::split_masks`), on the pieces of the side to move after the
-    /// first `depth` parts (`me`, which reached `arrived` this turn). A
-    /// part without a hit that leaves the other side's pieces where they
-    /// were changes only where its piece stands, so the search goes on
-    /// from the piece sets, with no position built: ordinary steps and
-    /// sure bear-offs are written from the masks, and a position is built
-    /// only for a part `attempt` must try. A part that hits, or sends its
-    /// piece to the queue, goes on by `next_parts`. The same units in the
-    /// same order as `next_parts`. With `cx.mark`, each unit is written
-    /// with its mark complete, from what its parts gave (`gives`, the
-    /// first `depth`) and what each next part gives.
-    #[allow(clippy::too_many_arguments)]
-    fn next_parts_masks(
-        &self,
-        cx: &AnySplit,
-        me: u64,
-        arrived: u64,
-        rest: u8,
-        movers: u64,
-        unit: Unit,
-        gives: Gives,
-        depth: usize,
-        out: &mut Vec<Unit>,
-    ) {
-        let opp = cx.opp;
-        let off = self.board.off();
+/// A search of [`Ruleset::any_split_units`] from the piece sets, in a rule
+/// set whose square sets read nothing of the position but the two piece
+/// sets (`Steps::split_masks`): the unit being written, part by part, and
+/// what stays the same for the whole search.
+struct AnySplit<'a> {
+    rules: &'a Ruleset,
+    /// The position before the throw.
+    pos: &'a Position,
+    out: &'a mut Vec<Unit>,
+    /// The parts written so far (and none after them).
+    unit: Unit,
+    /// The pieces the first part may move.
+    movers: u64,
+    /// The other side's pieces: no part of this search moves them.
+    opp: u64,
+    /// The squares a bear-off is sure from (`BearOffSquares::sure`).
+    sure: u64,
+    /// The units are written with their marks complete.
+    mark: bool,
+}
+
+impl AnySplit<'_> {
+    /// [`Ruleset::next_parts`] on the pieces of the side to move after the
+    /// first `depth` parts (`me`, which reached `arrived` this turn), which
+    /// gave `gives`, with `rest` of the throw left. A part without a hit
+    /// that leaves the other side's pieces where they were changes only
+    /// where its piece stands, so the search goes on from the piece sets,
+    /// with no position built: ordinary steps and sure bear-offs are
+    /// written from the masks, and a position is built only for a part
+    /// `attempt` must try. A part that hits, or sends its piece to the
+    /// queue, goes on by `Ruleset::next_parts`. The same units in the same
+    /// order as `next_parts`; with `mark`, each with its mark complete.
+    fn next_parts(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives, depth: usize) {
+        let rules = self.rules;
+        let opp = self.opp;
+        let movers = if depth == 0 { self.movers } else { me };
         let mut possible = false;
         let longest = if depth == 0 { rest - 1 } else { rest };
+        // (`self.unit` holds the first `depth` parts; what it holds after
+        // them is left by the searches below this one, and is removed
+        // before a unit of this level is written.)
         for v in 1..=longest {
-            let sets = self.piece_step_sets(me, opp, v, movers);
+            let sets = rules.piece_step_sets(me, opp, v, movers);
             debug_assert!({
-                let general = self.step_sets(&cx.after(me, arrived), v, movers);
+                let general = rules.step_sets(&self.after(me, arrived), v, movers);
                 (general.steps, general.slow) == (sets.steps, sets.slow)
             });
             let mut xs = sets.steps | sets.slow;
+            if v == rest && sets.slow == 0 && sets.steps & (opp >> v) == 0 && depth < MAX_PARTS {
+                // The last parts, all ordinary steps without a hit (most
+                // of the units): written in a loop of their own.
+                possible |= xs != 0;
+                self.unit.truncate(depth);
+                let base = self.unit;
+                while xs != 0 {
+                    let x = xs.trailing_zeros() as u8;
+                    xs &= xs - 1;
+                    let to = x + v;
+                    let part = Part {
+                        from: x,
+                        to,
+                        relocated: None,
+                        hit: false,
+                        off: false,
+                    };
+                    let unit = base.with_part(depth, &part);
+                    let extra_mark = if self.mark {
+                        gives.step(rules, to, v).again(rules, self.pos, &unit)
+                    } else {
+                        unit.extra_mark
+                    };
+                    self.out.push(Unit { extra_mark, ..unit });
+                }
+                continue;
+            }
             while xs != 0 {
                 let x = xs.trailing_zeros() as u8;
                 xs &= xs - 1;
@@ -935,25 +978,23 @@ impl Ruleset {
                     };
                     if part.hit {
                         possible = true;
-                        let mid = cx.after(me, arrived);
-                        let from = out.len();
-                        self.part_then_rest(&mid, &part, v, rest, unit, depth, out);
-                        cx.mark_all(self, &mut out[from..]);
+                        let mid = self.after(me, arrived);
+                        self.by_position(&mid, &part, v, rest, depth);
                         continue;
                     }
                     (part, to)
-                } else if sets.off_from & cx.sure & bx != 0 {
+                } else if sets.off_from & self.sure & bx != 0 {
                     let part = Part {
                         from: x,
-                        to: off,
+                        to: rules.board.off(),
                         relocated: None,
                         hit: false,
                         off: true,
                     };
                     (part, 0)
                 } else {
-                    let mid = cx.after(me, arrived);
-                    let Ok(u) = self.attempt(&mid, x, v, Dir::Forward) else {
+                    let mid = self.after(me, arrived);
+                    let Ok(u) = rules.attempt(&mid, x, v, Dir::Forward) else {
                         continue;
                     };
                     let part = u.first_part();
@@ -965,80 +1006,80 @@ impl Ruleset {
                         None => Some(u.to),
                         Some(Relocated::Queue) => None,
                     };
+                    possible = true;
                     let Some(landed) = landed else {
-                        possible = true;
-                        let from = out.len();
-                        self.part_then_rest(&mid, &part, v, rest, unit, depth, out);
-                        cx.mark_all(self, &mut out[from..]);
+                        self.by_position(&mid, &part, v, rest, depth);
                         continue;
                     };
+                    // (The parts from the masks always fit.)
+                    if depth >= 2 && !MoreParts::fits(&part) {
+                        continue;
+                    }
                     (part, landed)
                 };
                 possible = true;
-                if depth >= MAX_PARTS || depth >= 2 && !MoreParts::fits(&part) {
+                // (The lowering keeps every throw within `MAX_PARTS`.)
+                if depth >= MAX_PARTS {
                     continue;
                 }
-                let unit = unit.with_part(depth, &part);
-                let mut gives = gives;
-                if cx.mark {
-                    gives.add(self, part.from, part.to, part.off, part.relocated.is_some());
-                }
+                self.unit = self.unit.with_part(depth, &part);
+                let gives = if self.mark {
+                    gives.add(
+                        rules,
+                        part.from,
+                        part.to,
+                        part.off,
+                        part.relocated.is_some(),
+                    )
+                } else {
+                    gives
+                };
                 if v == rest {
-                    out.push(cx.marked(self, unit, gives));
+                    self.unit.truncate(depth + 1);
+                    self.push(gives);
                 } else {
                     let now = (1u64 << landed) & !1;
                     let me = (me & !bx) | now;
                     let arrived = (arrived & !bx) | now;
-                    self.next_parts_masks(
-                        cx,
-                        me,
-                        arrived,
-                        rest - v,
-                        me,
-                        unit,
-                        gives,
-                        depth + 1,
-                        out,
-                    );
+                    self.next_parts(me, arrived, rest - v, gives, depth + 1);
                 }
             }
         }
         if depth > 0 && !possible {
-            out.push(cx.marked(self, unit, gives));
+            // No part possible: the rest is lost.
+            self.unit.truncate(depth);
+            self.push(gives);
         }
     }
-}
 
-/// What [`Ruleset::next_parts_masks`] keeps for a whole search: the
-/// position before the throw, the other side's pieces (no part of the
-/// search by masks moves them) and the squares a bear-off is sure from.
-struct AnySplit<'a> {
-    pos: &'a Position,
-    opp: u64,
-    sure: u64,
-    /// The units are written with their marks complete.
-    mark: bool,
-}
-
-impl AnySplit<'_> {
-    /// `unit` with its mark complete (with `mark`), from what its parts
-    /// gave.
+    /// Writes the unit as it stands, with its mark complete (with
+    /// `mark`), from what its parts gave.
     #[inline(always)]
-    fn marked(&self, rules: &Ruleset, unit: Unit, gives: Gives) -> Unit {
-        if !self.mark {
-            return unit;
-        }
-        Unit {
-            extra_mark: gives.again(rules, self.pos, &unit),
-            ..unit
-        }
+    fn push(&mut self, gives: Gives) {
+        let extra_mark = if self.mark {
+            gives.again(self.rules, self.pos, &self.unit)
+        } else {
+            self.unit.extra_mark
+        };
+        self.out.push(Unit {
+            extra_mark,
+            ..self.unit
+        });
     }
 
-    /// Completes the marks of units written by `next_parts` (with `mark`).
-    fn mark_all(&self, rules: &Ruleset, units: &mut [Unit]) {
+    /// The part of the piece on `part.from` by `v` of `rest`, in `mid`,
+    /// the position after the parts so far, and the parts after it, by
+    /// [`Ruleset::part_then_rest`], their marks completed (with `mark`).
+    #[cold]
+    fn by_position(&mut self, mid: &Position, part: &Part, v: u8, rest: u8, depth: usize) {
+        let from = self.out.len();
+        // (`part_then_rest` writes from the first `depth` parts on.)
+        self.unit.truncate(depth);
+        self.rules
+            .part_then_rest(mid, part, v, rest, self.unit, depth, self.out);
         if self.mark {
-            for u in units {
-                u.extra_mark = rules.gives_another_throw(self.pos, u);
+            for u in &mut self.out[from..] {
+                u.extra_mark = self.rules.gives_another_throw(self.pos, u);
             }
         }
     }
