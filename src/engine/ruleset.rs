@@ -6,7 +6,7 @@
 //! (`K-9a`) that the rule file cited for it, so that the engine can say which
 //! rule forbids a move.
 
-use super::constructs::{bear_off, entry, lock, movement, opening, protection, squares};
+use super::constructs::{bear_off, blockade, entry, lock, movement, opening, protection, squares};
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
     Protection, SquareRule, Starter, TargetBlockade, Throws, TurnRules,
@@ -83,6 +83,9 @@ pub(crate) struct Tables {
     pub steps: movement::Steps,
     /// The protection rule's masks (`constructs/protection.rs`).
     pub protection: protection::Masks,
+    /// A single blockade of consecutive pieces as masks
+    /// (`constructs/blockade.rs`).
+    pub blockade: blockade::BlockadeRuns,
     /// The lock squares (`constructs/lock.rs`).
     pub lock: lock::LockSquares,
     /// What landing on a square does (`constructs/squares.rs`).
@@ -123,6 +126,7 @@ impl Tables {
             crate::engine::Reach::WithoutThrow { from, .. } => 1u64 << from,
             _ => 0,
         };
+        let steps = movement::Steps::compile(rules);
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -133,7 +137,8 @@ impl Tables {
                     .squares
                     .iter()
                     .any(|sq| sq.off_extra || sq.leave.is_some()),
-            steps: movement::Steps::compile(rules),
+            blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
+            steps,
             protection: protection::Masks::compile(&rules.protection),
             squares: squares::Landings::compile(rules),
             bear_off: bear_off::BearOffSquares::compile(rules),
