@@ -6,7 +6,7 @@
 //! (`K-9a`) that the rule file cited for it, so that the engine can say which
 //! rule forbids a move.
 
-use super::constructs::{bear_off, entry, lock, movement, opening, protection, squares};
+use super::constructs::{bear_off, blockade, entry, lock, movement, opening, protection, squares};
 use super::play::MarkSquares;
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
@@ -84,6 +84,9 @@ pub(crate) struct Tables {
     pub steps: movement::Steps,
     /// The protection rule's masks (`constructs/protection.rs`).
     pub protection: protection::Masks,
+    /// A single blockade of consecutive pieces as masks
+    /// (`constructs/blockade.rs`).
+    pub blockade: blockade::BlockadeRuns,
     /// The lock squares (`constructs/lock.rs`).
     pub lock: lock::LockSquares,
     /// What landing on a square does (`constructs/squares.rs`).
@@ -95,6 +98,11 @@ pub(crate) struct Tables {
     /// Stage 9 runs: entries from the hand or split throws
     /// (`constructs/entry.rs`).
     pub hand_stage: bool,
+    /// The rule set has none of the setup guard, blockades, the blockade
+    /// at half the throw, a bear-off region, priority squares, the hand's
+    /// stage and the last piece's move: its calm positions are generated
+    /// by a copy of stages 6 to 12 without their tests (`move_stages`).
+    pub plain_shape: bool,
     /// Squares whose piece may take the position out of the calm state:
     /// the lock squares and the square of a bear-off without a throw
     /// (`constructs/auto_off.rs`).
@@ -122,6 +130,7 @@ impl Tables {
             crate::engine::Reach::WithoutThrow { from, .. } => 1u64 << from,
             _ => 0,
         };
+        let steps = movement::Steps::compile(rules);
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -132,12 +141,20 @@ impl Tables {
                     .squares
                     .iter()
                     .any(|sq| sq.off_extra || sq.leave.is_some()),
-            steps: movement::Steps::compile(rules),
+            blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
+            steps,
             protection: protection::Masks::compile(&rules.protection),
             squares: squares::Landings::compile(rules),
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
             hand_stage: entry::hand_stage(rules),
+            plain_shape: !rules.movement.setup_guard
+                && rules.blockades.is_empty()
+                && rules.halfway.is_none()
+                && rules.bear_off.all_in.is_none()
+                && rules.movement.priority.0 == 0
+                && !entry::hand_stage(rules)
+                && rules.movement.last_piece.is_none(),
             held: lock.squares | auto_off,
             free_from: lock.releases | auto_off,
             move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)

@@ -203,6 +203,15 @@ impl Position {
                     ));
                 }
                 seen.push(key);
+                // `NAME:N`, N a square of the board.
+                let square_flag = |name: &str| match flag[name.len() + 1..].parse::<u8>() {
+                    Ok(s) if (1..=len).contains(&s) => Ok(s),
+                    _ => Err(err(
+                        format!("`{flag}`: {name} takes a square 1..{len}"),
+                        at,
+                        flag.len(),
+                    )),
+                };
                 match flag {
                     "extra" => extra = true,
                     "held" => held = true,
@@ -229,26 +238,8 @@ impl Position {
                             }
                         }
                     }
-                    _ if flag.starts_with("mark:") => match flag[5..].parse::<u8>() {
-                        Ok(s) if (1..=len).contains(&s) => marked = Some(s),
-                        _ => {
-                            return Err(err(
-                                format!("`{flag}`: mark takes a square 1..{len}"),
-                                at,
-                                flag.len(),
-                            ));
-                        }
-                    },
-                    _ if flag.starts_with("bound:") => match flag[6..].parse::<u8>() {
-                        Ok(s) if (1..=len).contains(&s) => bound = Some(s),
-                        _ => {
-                            return Err(err(
-                                format!("`{flag}`: bound takes a square 1..{len}"),
-                                at,
-                                flag.len(),
-                            ));
-                        }
-                    },
+                    _ if flag.starts_with("mark:") => marked = Some(square_flag("mark")?),
+                    _ if flag.starts_with("bound:") => bound = Some(square_flag("bound")?),
                     _ if flag.starts_with("q:") && flag.len() > 2 => {
                         if flag.len() - 2 > Queue::CAPACITY {
                             return Err(err(
@@ -564,5 +555,25 @@ mod tests {
         let e = Position::parse("WBWBWBWBWB/10/10 w 0-0 bound:26 1", 30, 10).unwrap_err();
         assert!(e.message.contains("extra"));
         assert!(Position::parse("WBWBWBWBWB/10/10 w 0-0 -", 30, 10).is_err());
+    }
+
+    /// `mark:N` and `bound:N` take a square of the board; anything else is
+    /// refused with the flag underlined.
+    #[test]
+    fn square_flags_take_a_square_of_the_board() {
+        let text = "WBWBWBWBWB/10/10 w 0-0";
+        for (flags, message) in [
+            ("extra;mark:0", "`mark:0`: mark takes a square 1..30"),
+            ("extra;mark:31", "`mark:31`: mark takes a square 1..30"),
+            ("extra;bound:x", "`bound:x`: bound takes a square 1..30"),
+            ("extra;bound:", "`bound:`: bound takes a square 1..30"),
+        ] {
+            let e = Position::parse(&format!("{text} {flags} 1"), 30, 10).unwrap_err();
+            assert_eq!(e.message, message, "{flags}");
+            assert_eq!(e.at, text.len() + 1 + "extra;".len(), "{flags}");
+            assert_eq!(e.len, flags.len() - "extra;".len(), "{flags}");
+        }
+        let p = Position::parse(&format!("{text} extra;bound:30 1"), 30, 10).unwrap();
+        assert_eq!(p.bound, Some(30));
     }
 }

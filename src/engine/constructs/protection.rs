@@ -327,9 +327,14 @@ pub(crate) struct Masks {
     pub any_by_run: bool,
     /// Those terms protect the pieces off the counted squares (run length 0).
     pub by_run_zero: bool,
-    /// The other terms, evaluated one by one.
-    pub other_terms: Vec<Term>,
-    /// Some term of `other_terms` asks for exact run lengths or the middle
+    /// The terms of `by_run` when they come to "a run of k or more"
+    /// (2 <= k < 8): `k`, found by shift-ands with no loop over the runs;
+    /// 0 otherwise.
+    pub by_run_at_least: u8,
+    /// The other terms, evaluated one by one, each compiled for
+    /// evaluation without a branch on the position (see [`TermMask`]).
+    pub term_masks: Vec<TermMask>,
+    /// Some term of `term_masks` asks for exact run lengths or the middle
     /// of a run.
     pub terms_runs: bool,
     /// Under [`Protect::Tree`], the predicate in postfix form, evaluated
@@ -400,6 +405,20 @@ impl Masks {
         if !any_by_run {
             by_run.clear();
         }
+        let by_run_at_least = (2..8u8)
+            .find(|&k| {
+                any_by_run
+                    && !by_run_zero
+                    && by_run.iter().enumerate().skip(1).all(|(n, &slot)| {
+                        slot == if n >= usize::from(k) {
+                            u64::MAX >> (64 - n)
+                        } else {
+                            0
+                        }
+                    })
+            })
+            .unwrap_or(0);
+        let term_masks = other_terms.iter().map(TermMask::compile).collect();
         let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
@@ -410,7 +429,8 @@ impl Masks {
             by_run,
             any_by_run,
             by_run_zero,
-            other_terms,
+            by_run_at_least,
+            term_masks,
             terms_runs,
             program,
             program_runs,
@@ -520,6 +540,103 @@ pub(crate) struct Term {
     pub squares: u64,
     pub conds: [Cond; TERM_CONDS],
     pub n_conds: u8,
+}
+
+/// The run-length part of a [`TermMask`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunPart {
+    /// Any run length.
+    Any,
+    /// A run of this many or more (2 <= k < 8), by shift-ands.
+    AtLeast(u8),
+    /// The lengths of this set (bit n: length n), from the decomposition
+    /// of the runs.
+    Lengths(u64),
+}
+
+/// A position-wide condition of a [`TermMask`] as masks: it holds when
+/// the pieces on `occupied` (any side's), the owner's pieces on `mine`, or
+/// (with `skips` all ones) the owner's missed turn are there, negated by
+/// `negated`. One form for the three kinds of [`Cond`], so that a term's
+/// conditions cost no branch on their kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct CondMask {
+    occupied: u64,
+    mine: u64,
+    skips: u64,
+    negated: bool,
+}
+
+impl CondMask {
+    fn compile(c: &Cond) -> CondMask {
+        match *c {
+            Cond::Taken(sq, negated) => CondMask {
+                occupied: sq,
+                negated,
+                ..CondMask::default()
+            },
+            Cond::OwnerOn(sq, negated) => CondMask {
+                mine: sq,
+                negated,
+                ..CondMask::default()
+            },
+            Cond::OwnerSkips(negated) => CondMask {
+                skips: u64::MAX,
+                negated,
+                ..CondMask::default()
+            },
+        }
+    }
+
+    /// Whether the condition holds, given the occupied squares, the
+    /// owner's pieces and the owner's missed turn as a mask.
+    #[inline(always)]
+    fn holds(&self, occupied: u64, mine: u64, skips: u64) -> bool {
+        let seen = (occupied & self.occupied) | (mine & self.mine) | (skips & self.skips);
+        (seen != 0) != self.negated
+    }
+}
+
+/// A [`Term`] compiled for evaluation: its run part, its middle-of-run
+/// part as `middle & middle_and ^ middle_xor` (all ones for none, the
+/// middles, or the others), its squares and its conditions as masks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TermMask {
+    run: RunPart,
+    middle_and: u64,
+    middle_xor: u64,
+    squares: u64,
+    conds: [CondMask; TERM_CONDS],
+    n_conds: u8,
+}
+
+impl TermMask {
+    fn compile(t: &Term) -> TermMask {
+        let run = if t.lengths == u64::MAX {
+            RunPart::Any
+        } else if let Some(k) = run_at_least(t.lengths) {
+            RunPart::AtLeast(k)
+        } else {
+            RunPart::Lengths(t.lengths)
+        };
+        let (middle_and, middle_xor) = match t.middle {
+            None => (0, u64::MAX),
+            Some(true) => (u64::MAX, 0),
+            Some(false) => (u64::MAX, u64::MAX),
+        };
+        let mut conds = [CondMask::default(); TERM_CONDS];
+        for (m, c) in conds.iter_mut().zip(&t.conds[..t.n_conds as usize]) {
+            *m = CondMask::compile(c);
+        }
+        TermMask {
+            run,
+            middle_and,
+            middle_xor,
+            squares: t.squares,
+            conds,
+            n_conds: t.n_conds,
+        }
+    }
 }
 
 /// `pred` as a union of terms, if it is an `or` (nested `or`s included)
@@ -804,7 +921,9 @@ impl Ruleset {
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
         let mut mask = f.on_squares;
-        if f.any_by_run {
+        if f.by_run_at_least != 0 {
+            mask |= in_runs_of(bits, u32::from(f.by_run_at_least));
+        } else if f.any_by_run {
             // One step per run: its first square `lo` and length `n`.
             let mut rest = bits;
             while rest != 0 {
@@ -816,41 +935,34 @@ impl Ruleset {
             }
             mask |= !counted & mask_of(f.by_run_zero);
         }
-        if f.other_terms.is_empty() {
+        if f.term_masks.is_empty() {
             return mask & mine;
         }
         let max = self.run_bound() as usize;
-        let mut exact = [0u64; 17];
-        let middle = if f.terms_runs {
-            match runs_by_length(bits, max, &mut exact) {
-                Some(m) => m,
+        // The decomposition by run length, only where a term asks for it.
+        static NO_RUNS: [u64; 17] = [0; 17];
+        let mut exact_runs: [u64; 17];
+        let (exact, middle) = if f.terms_runs {
+            exact_runs = [0; 17];
+            match runs_by_length(bits, max, &mut exact_runs) {
+                Some(m) => (&exact_runs, m),
                 None => return self.protected_mask_walk(pos, owner),
             }
         } else {
-            0
+            (&NO_RUNS, 0)
         };
         let occupied = pos.occupied().0;
-        let skips = pos.skip[owner.index()];
-        for t in &f.other_terms {
-            let by_run = if t.lengths == u64::MAX {
-                u64::MAX
-            } else if let Some(k) = run_at_least(t.lengths) {
-                in_runs_of(bits, k as u32)
-            } else {
-                of_lengths(&exact, t.lengths, counted, max)
+        let skips = mask_of(pos.skip[owner.index()]);
+        for t in &f.term_masks {
+            let by_run = match t.run {
+                RunPart::Any => u64::MAX,
+                RunPart::AtLeast(k) => in_runs_of(bits, u32::from(k)),
+                RunPart::Lengths(lengths) => of_lengths(exact, lengths, counted, max),
             };
-            let by_middle = match t.middle {
-                None => u64::MAX,
-                Some(true) => middle,
-                Some(false) => !middle,
-            };
+            let by_middle = (middle & t.middle_and) ^ t.middle_xor;
             let mut holds = true;
             for c in &t.conds[..t.n_conds as usize] {
-                holds &= match *c {
-                    Cond::Taken(sq, negated) => (occupied & sq != 0) != negated,
-                    Cond::OwnerOn(sq, negated) => (mine & sq != 0) != negated,
-                    Cond::OwnerSkips(negated) => skips != negated,
-                };
+                holds &= c.holds(occupied, mine, skips);
             }
             mask |= by_run & by_middle & t.squares & mask_of(holds);
         }

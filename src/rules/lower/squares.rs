@@ -288,6 +288,13 @@ impl Lowerer<'_> {
                 LockPart::RefusedExitPasses => spec.refused_exit_passes = true,
             }
         }
+        // Where a part of the lock is written, for an error about it.
+        let part_span = |part: LockPart| {
+            parts
+                .iter()
+                .find(|p| p.node == part)
+                .map_or(d.span, |p| p.span)
+        };
         // LK-12: the mark binds the piece the lock moves out; a lock that
         // leaves its piece where it is moves none.
         if spec.binds_next
@@ -296,13 +303,9 @@ impl Lowerer<'_> {
                 Relocation::Stay | Relocation::Hand | Relocation::Queue(_)
             )
         {
-            let span = parts
-                .iter()
-                .find(|p| p.node == LockPart::BindsNextPly)
-                .map_or(d.span, |p| p.span);
             self.bad(
                 layer,
-                &span,
+                &part_span(LockPart::BindsNextPly),
                 "`moved piece binds next ply` binds the piece this lock's other throws move to a square, but they do not move it to one",
                 "no piece is moved out",
                 "add e.g. `otherwise relocate to 15`, or remove `moved piece binds next ply`",
@@ -313,13 +316,9 @@ impl Lowerer<'_> {
         // a lock whose other throws leave the piece where it is passes
         // them already.
         if spec.pass_allowed && spec.otherwise == Relocation::Stay {
-            let span = parts
-                .iter()
-                .find(|p| p.node == LockPart::PassAllowed)
-                .map_or(d.span, |p| p.span);
             self.bad(
                 layer,
-                &span,
+                &part_span(LockPart::PassAllowed),
                 "`pass allowed` offers a pass beside the move `otherwise` makes, but this lock's other throws leave the piece where it is",
                 "nothing to pass instead of",
                 "add e.g. `otherwise relocate to 15`, or remove `pass allowed`",
