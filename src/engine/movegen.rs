@@ -154,10 +154,52 @@ impl Ruleset {
     /// does: for a playout that plays one of them, marked first by
     /// [`mark_move`](Self::mark_move). The units are the same, in the same
     /// order; only their marks may differ.
-    #[inline]
+    // (The simulator's driver uses the shaped form below, one copy per
+    // shape of rule set.)
+    #[cfg(test)]
     pub(crate) fn legal_units_unmarked(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
         self.stages::<false>(pos, throw, out, &mut Vec::new());
+    }
+
+    /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
+    /// of the calm positions' stages: with `PLAIN`, the copy for a rule
+    /// set of the plain shape (`Tables::plain_shape`, which the caller has
+    /// tested), else the general one. For a playout loop that is itself
+    /// compiled once per shape, so that it holds one copy of the generator.
+    #[inline(always)]
+    pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &mut Vec<Unit>,
+    ) {
+        debug_assert!(!PLAIN || self.tables.plain_shape);
+        out.clear();
+        let why = &mut Vec::new();
+        if self.calm(pos) {
+            self.move_stages::<false, PLAIN>(pos, throw, TurnState::CALM, out, why);
+        } else {
+            self.generate_in_rule_state::<false>(pos, throw, out, why);
+        }
+    }
+
+    /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
+    /// for [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped).
+    #[inline]
+    pub(crate) fn plain_shape(&self) -> bool {
+        self.tables.plain_shape
+    }
+
+    /// Completes the `+` of every unit of
+    /// [`legal_units_unmarked`](Self::legal_units_unmarked), in `units`:
+    /// the two together give what [`legal_units`](Self::legal_units)
+    /// gives, for a playout that looks at every unit.
+    #[inline]
+    pub(crate) fn mark_listed(&self, pos: &Position, units: &mut [Unit]) {
+        if self.tables.move_marks || !self.tables.enabled {
+            self.mark_moves(pos, units);
+        }
     }
 
     /// Completes the `+` of one unit of
@@ -181,11 +223,12 @@ impl Ruleset {
         out.clear();
         // Only a missed turn, a piece on a lock square with a release or
         // one on the square of a bear-off without a throw gives a unit
-        // here.
-        if self.tables.enabled
-            && !self.skip_due(pos)
-            && pos.pieces[pos.to_move.index()].0 & self.tables.free_from == 0
-        {
+        // here. The tests are joined with `&`: one branch for most
+        // positions, as in `calm`.
+        let side = pos.to_move.index();
+        let quiet =
+            !(pos.skip[side] & !pos.extra) & (pos.pieces[side].0 & self.tables.free_from == 0);
+        if self.tables.enabled & quiet {
             return;
         }
         self.free_units_general(pos, out);
@@ -290,7 +333,13 @@ impl Ruleset {
         // follow are compiled twice, once for that calm state (where the
         // compiler drops every test of it) and once for the others.
         if self.calm(pos) {
-            self.move_stages::<WHY>(pos, throw, TurnState::CALM, out, why);
+            // A rule set of the plain shape (`Tables::plain_shape`) has its
+            // own copy, without the tests of the constructs it lacks.
+            if self.tables.plain_shape {
+                self.move_stages::<WHY, true>(pos, throw, TurnState::CALM, out, why);
+            } else {
+                self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why);
+            }
         } else {
             self.generate_in_rule_state::<WHY>(pos, throw, out, why);
         }
@@ -321,13 +370,18 @@ impl Ruleset {
                 opening,
                 bound: pos.bound,
             };
-            self.move_stages::<WHY>(pos, throw, state, out, why);
+            self.move_stages::<WHY, false>(pos, throw, state, out, why);
         }
     }
 
-    /// Stages 6 to 12, in the turn state that stages 1 to 5 left.
+    /// Stages 6 to 12, in the turn state that stages 1 to 5 left. With
+    /// `PLAIN`, for a rule set of the plain shape (`Tables::plain_shape`):
+    /// the compiler then drops the tests of the constructs such a rule set
+    /// lacks (the setup guard, the blockades, the blockade at half the
+    /// throw, a bear-off region, priority squares, the hand, the last
+    /// piece's move), as it drops those of the turn state in the calm one.
     #[inline(always)]
-    fn move_stages<const WHY: bool>(
+    fn move_stages<const WHY: bool, const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -361,7 +415,7 @@ impl Ruleset {
                 }
                 movers &= bound;
             }
-            self.forward_stage::<WHY>(pos, throw, movers, out, why, &mut divert);
+            self.forward_stage::<WHY, PLAIN>(pos, throw, movers, out, why, &mut divert);
         }
         // The square the opening moves from (K-5, K-7).
         if let Some(rule) = opening
@@ -370,8 +424,10 @@ impl Ruleset {
             return;
         }
         // Priority squares.
-        self.priority_stage::<WHY>(me, start, out, why);
-        if self.tables.hand_stage && heading != Heading::Backward {
+        if !PLAIN {
+            self.priority_stage::<WHY>(me, start, out, why);
+        }
+        if !PLAIN && self.tables.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
@@ -395,7 +451,7 @@ impl Ruleset {
         // refusals of backward moves (PC-4, B-8).
         self.backward_moves::<WHY>(pos, throw, heading, bound, start, out, why);
         // The last piece's move when nothing else moves (HK-6).
-        if self.movement.last_piece.is_some() {
+        if !PLAIN && self.movement.last_piece.is_some() {
             self.last_piece_stage(pos, throw, bound, start, out);
         }
         // The passes and the return to the hand (PC-5).

@@ -97,6 +97,11 @@ pub(crate) struct Tables {
     /// Stage 9 runs: entries from the hand or split throws
     /// (`constructs/entry.rs`).
     pub hand_stage: bool,
+    /// The rule set has none of the setup guard, blockades, the blockade
+    /// at half the throw, a bear-off region, priority squares, the hand's
+    /// stage and the last piece's move: its calm positions are generated
+    /// by a copy of stages 6 to 12 without their tests (`move_stages`).
+    pub plain_shape: bool,
     /// Squares whose piece may take the position out of the calm state:
     /// the lock squares and the square of a bear-off without a throw
     /// (`constructs/auto_off.rs`).
@@ -139,6 +144,13 @@ impl Tables {
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
             hand_stage: entry::hand_stage(rules),
+            plain_shape: !rules.movement.setup_guard
+                && rules.blockades.is_empty()
+                && rules.halfway.is_none()
+                && rules.bear_off.all_in.is_none()
+                && rules.movement.priority.0 == 0
+                && !entry::hand_stage(rules)
+                && rules.movement.last_piece.is_none(),
             held: lock.squares | auto_off,
             free_from: lock.releases | auto_off,
             move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)

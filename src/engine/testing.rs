@@ -372,6 +372,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(11);
         let (mut listed, mut unmarked) = (Vec::new(), Vec::new());
         let mut compared = 0;
+        let mut plain = 0;
         for (name, rules) in variants() {
             for _ in 0..200 {
                 let pos = random_position(&rules, &mut rng);
@@ -383,10 +384,33 @@ mod tests {
                     }
                     assert_eq!(listed, unmarked, "{name}: throw {throw} in {pos:?}");
                     compared += listed.len();
+                    // The simulator's forms, one per shape of rule set:
+                    // the general copy serves every rule set, the plain
+                    // one those of the plain shape.
+                    rules.legal_units_unmarked_shaped::<false>(&pos, throw, &mut unmarked);
+                    for u in unmarked.iter_mut() {
+                        rules.mark_move(&pos, u);
+                    }
+                    assert_eq!(
+                        listed, unmarked,
+                        "{name}: general copy, throw {throw} in {pos:?}"
+                    );
+                    if rules.plain_shape() {
+                        rules.legal_units_unmarked_shaped::<true>(&pos, throw, &mut unmarked);
+                        for u in unmarked.iter_mut() {
+                            rules.mark_move(&pos, u);
+                        }
+                        assert_eq!(
+                            listed, unmarked,
+                            "{name}: plain copy, throw {throw} in {pos:?}"
+                        );
+                        plain += 1;
+                    }
                 }
             }
         }
         assert!(compared > 100_000, "{compared} units compared");
+        assert!(plain > 10_000, "{plain} lists of the plain shape compared");
     }
 
     #[test]
@@ -403,6 +427,8 @@ mod tests {
             // move tried by `attempt`) and the general `play` only.
             slow.tables.enabled = false;
             slow.tables.steps.tabled = 0;
+            // (and the stages' general copy, not the plain shape's)
+            slow.tables.plain_shape = false;
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
                 compare(&name, &fast, &slow, &pos, &mut rng);

@@ -1249,7 +1249,7 @@ impl Ruleset {
     // Always inlined: in the simulator's driver the compiler kept it out
     // of line (a call per unit, 30 instructions per unit on bga).
     #[inline(always)]
-    pub(crate) fn forward_stage<const WHY: bool>(
+    pub(crate) fn forward_stage<const WHY: bool, const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -1264,13 +1264,17 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
-        let guarded = if self.movement.setup_guard {
+        let guarded = if !PLAIN && self.movement.setup_guard {
             movers & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
         // LJ-4: a row of taken squares half the throw ahead.
-        let guarded = guarded | (movers & self.halfway_held(pos, throw));
+        let guarded = if PLAIN {
+            guarded
+        } else {
+            guarded | (movers & self.halfway_held(pos, throw))
+        };
         if WHY {
             for from in SquareSet(guarded).iter() {
                 self.explain(pos, from, throw, Dir::Forward, why);
@@ -1281,7 +1285,7 @@ impl Ruleset {
             steps,
             slow,
             off_from,
-        } = self.step_sets(pos, throw, movers);
+        } = self.step_sets_of::<PLAIN>(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit::step(throw, 0, 0, false, extra_mark);
         let step = |from: u8, to: u8, hit: bool| Unit {
@@ -1374,6 +1378,13 @@ impl Ruleset {
     /// them in `off_from`). A square in neither has no legal move.
     #[inline(always)]
     pub(crate) fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+        self.step_sets_of::<false>(pos, throw, movers)
+    }
+
+    /// [`step_sets`](Self::step_sets); with `PLAIN`, for a rule set of the
+    /// plain shape (`Tables::plain_shape`: no blockade, no bear-off region).
+    #[inline(always)]
+    fn step_sets_of<const PLAIN: bool>(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
         let f = &self.tables.steps;
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
@@ -1396,7 +1407,7 @@ impl Ruleset {
         // The protected opposing pieces, if an ordinary step lands on one
         // (the shift-and of B-7 costs less than the test).
         let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-        let blocked = if self.blockades.is_empty() || !tabled {
+        let blocked = if PLAIN || self.blockades.is_empty() || !tabled {
             0
         } else {
             self.blocked_steps(me, opp, throw, false)
@@ -1409,7 +1420,8 @@ impl Ruleset {
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
         // would refuse each one.
-        if let Some(region) = self.bear_off.all_in
+        if !PLAIN
+            && let Some(region) = self.bear_off.all_in
             && (me & !region.0 != 0 || pos.queue.count(side) > 0)
         {
             slow &= !off_from;
