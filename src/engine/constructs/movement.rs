@@ -1421,7 +1421,7 @@ impl Ruleset {
         let blocked = if PLAIN || !f.blocks || !tabled {
             0
         } else {
-            self.forward_blocked(pos, me, opp, throw)
+            self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw)
         };
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
@@ -1442,14 +1442,6 @@ impl Ruleset {
             slow,
             off_from,
         }
-    }
-
-    /// The squares from which a tabled forward step of `throw` passes a
-    /// blockade or the blockade on forward moves by target. (Out of line:
-    /// the driver's inlined loop keeps its registers.)
-    #[inline(never)]
-    fn forward_blocked(&self, pos: &Position, me: u64, opp: u64, throw: u8) -> u64 {
-        self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw)
     }
 
     /// [`step_sets`](Self::step_sets) in a rule set whose square sets read
