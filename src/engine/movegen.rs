@@ -91,6 +91,10 @@ pub enum Forbid {
     DropTaken(u8),
 }
 
+/// The units `out[a..b]` that a stage wrote with their marks complete
+/// (`Some((a, b))`), which `generate` does not mark again.
+type Marked = Option<(usize, usize)>;
+
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Refusal {
@@ -307,19 +311,27 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
     ) {
         let start = out.len();
-        self.stages::<WHY>(pos, throw, out, why);
+        let marked = self.stages::<WHY>(pos, throw, out, why);
         // A move's `+` says that its player throws again: where a move may
         // give another throw by what it does (a landing, a held extra
         // throw, a return to the hand), the stages' marks, which say what
-        // the throw gives, are completed here. (Without tables, as the
-        // referee runs, the test of the rule set is made every time.)
+        // the throw gives, are completed here, but for the units a stage
+        // wrote with their marks complete (`marked`). (Without tables, as
+        // the referee runs, the test of the rule set is made every time.)
         if self.tables.move_marks || !self.tables.enabled {
-            self.mark_moves(pos, &mut out[start..]);
+            match marked {
+                None => self.mark_moves(pos, &mut out[start..]),
+                Some((a, b)) => {
+                    self.mark_moves(pos, &mut out[start..a]);
+                    self.mark_moves(pos, &mut out[b..]);
+                }
+            }
         }
     }
 
     /// The stages of [`generate`](Self::generate), without the moves'
-    /// marks completed.
+    /// marks completed, but for the units `out[a..b]` of the returned
+    /// `Some((a, b))`, which a stage wrote with their marks complete.
     #[inline(always)]
     fn stages<const WHY: bool>(
         &self,
@@ -327,7 +339,7 @@ impl Ruleset {
         throw: u8,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) {
+    ) -> Marked {
         // Stages 1 to 5 concern rule state that most positions do not have:
         // one test says whether any of them may apply. The stages that
         // follow are compiled twice, once for that calm state (where the
@@ -336,12 +348,12 @@ impl Ruleset {
             // A rule set of the plain shape (`Tables::plain_shape`) has its
             // own copy, without the tests of the constructs it lacks.
             if self.tables.plain_shape {
-                self.move_stages::<WHY, true>(pos, throw, TurnState::CALM, out, why);
+                self.move_stages::<WHY, true>(pos, throw, TurnState::CALM, out, why)
             } else {
-                self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why);
+                self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why)
             }
         } else {
-            self.generate_in_rule_state::<WHY>(pos, throw, out, why);
+            self.generate_in_rule_state::<WHY>(pos, throw, out, why)
         }
     }
 
@@ -363,15 +375,14 @@ impl Ruleset {
         throw: u8,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) {
-        if let Some((heading, opening)) = self.rule_state_stages::<WHY>(pos, throw, out, why) {
-            let state = TurnState {
-                heading,
-                opening,
-                bound: pos.bound,
-            };
-            self.move_stages::<WHY, false>(pos, throw, state, out, why);
-        }
+    ) -> Marked {
+        let (heading, opening) = self.rule_state_stages::<WHY>(pos, throw, out, why)?;
+        let state = TurnState {
+            heading,
+            opening,
+            bound: pos.bound,
+        };
+        self.move_stages::<WHY, false>(pos, throw, state, out, why)
     }
 
     /// Stages 6 to 12, in the turn state that stages 1 to 5 left. With
@@ -388,8 +399,9 @@ impl Ruleset {
         state: TurnState<'_>,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) {
+    ) -> Marked {
         let side = pos.to_move;
+        let mut marked = None;
         let me = pos.pieces[side.index()];
         let extra_mark = self.throws.gives_extra(throw);
         let start = out.len();
@@ -421,7 +433,7 @@ impl Ruleset {
         if let Some(rule) = opening
             && self.opening_from_stage::<WHY>(rule, throw, start, out, why)
         {
-            return;
+            return None;
         }
         // Priority squares.
         if !PLAIN {
@@ -438,7 +450,10 @@ impl Ruleset {
             }
             // A throw spent in any number of parts.
             if self.movement.split_any {
-                self.any_split_units(pos, throw, extra_mark, out);
+                let a = out.len();
+                if self.any_split_units(pos, throw, extra_mark, out) {
+                    marked = Some((a, out.len()));
+                }
             }
         }
         // B-13: a diverted move counts as a forward move when no other exists.
@@ -456,6 +471,7 @@ impl Ruleset {
         }
         // The passes and the return to the hand (PC-5).
         self.pass_stage(me, throw, bound, start, out);
+        marked
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece

@@ -463,7 +463,47 @@ impl Ruleset {
     /// to it, and a return to the hand, which ends the turn (PC-5). The
     /// general `play` decides the turn the same way; whether the game ends
     /// with the move is not asked.
+    ///
+    /// From the rule set's [`MarkSquares`] when it has its tables (one
+    /// pass over the parts, no branch per part on what it did); without
+    /// them, as the referee of the tables runs, from the square rules
+    /// themselves (`gives_another_throw_general`).
+    ///
+    /// From the rule set's [`MarkSquares`] when it has its tables (one
+    /// pass over the parts, no branch per part on what it did); without
+    /// them, as the referee of the tables runs, from the square rules
+    /// themselves (`gives_another_throw_general`). A unit already marked
+    /// so is marked the same again: what the parts gave is in the mark,
+    /// and is found again.
+    #[inline]
     pub(crate) fn gives_another_throw(&self, pos: &Position, unit: &Unit) -> bool {
+        if !self.tables.enabled {
+            return self.gives_another_throw_general(pos, unit);
+        }
+        let mut gives =
+            Gives::default().add(self, unit.from, unit.to, unit.off, unit.relocated.is_some());
+        if let Some(p) = &unit.split {
+            gives = gives.add(self, p.from, p.to, p.off, p.relocated.is_some());
+            for w in unit.more.words() {
+                if w == 0 {
+                    break;
+                }
+                // (The packing of `MoreParts`.)
+                gives = gives.add(
+                    self,
+                    (w >> 1 & 63) as u8,
+                    (w >> 7 & 63) as u8,
+                    w >> 14 & 1 != 0,
+                    w >> 15 != 0,
+                );
+            }
+        }
+        gives.again(self, pos, unit)
+    }
+
+    /// [`gives_another_throw`](Self::gives_another_throw) from the square
+    /// rules, part by part.
+    fn gives_another_throw_general(&self, pos: &Position, unit: &Unit) -> bool {
         let from = &self.squares[unit.from as usize];
         let mut again = unit.extra_mark;
         if let Some(lock) = &from.lock {
@@ -626,6 +666,146 @@ impl Ruleset {
         p.end_turn_if(ends_turn);
         fx.turn_ended = ends_turn;
         fx
+    }
+}
+
+/// What the parts of a move played so far gave its player
+/// (`Ruleset::landed_by`: bit 0 another throw, bit 1 one bound to the
+/// piece) and how much of the throw they used (`Ruleset::uses_whole_throw`,
+/// from bit 8), from the rule set's [`MarkSquares`]: for
+/// [`Ruleset::gives_another_throw`], and for a generator that adds the
+/// parts one by one as it writes them.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Gives(u32);
+
+/// [`Gives`]: another throw.
+const EXTRA: u8 = 1;
+/// [`Gives`]: an extra throw bound to the piece.
+const BOUND: u8 = 2;
+
+impl Gives {
+    /// Adds a part from `from` to `to` (borne off when `off`; `relocated`
+    /// elsewhere after landing), in the order of `landed_by`'s cases. (Its
+    /// branches are taken seldom: most parts land on the board.)
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn add(
+        self,
+        rules: &Ruleset,
+        from: u8,
+        to: u8,
+        off: bool,
+        relocated: bool,
+    ) -> Gives {
+        let m = &rules.tables.marks;
+        let end = if off { rules.board.off() } else { to };
+        let got = if from == 0 {
+            m.entry
+        } else if off {
+            m.off[from as usize & 63]
+        } else if relocated {
+            0
+        } else {
+            m.land[to as usize & 63]
+        };
+        Gives((self.0 | u32::from(got)) + (u32::from(end.saturating_sub(from)) << 8))
+    }
+
+    /// [`add`](Self::add) for an ordinary step by `v` onto `to`.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn step(self, rules: &Ruleset, to: u8, v: u8) -> Gives {
+        let got = rules.tables.marks.land[to as usize & 63];
+        Gives((self.0 | u32::from(got)) + (u32::from(v) << 8))
+    }
+
+    /// Whether the move `unit`, whose parts these are, gives its player
+    /// another throw in `pos` (its mark as its stage made it, what its
+    /// throw gives, is `unit.extra_mark`).
+    #[inline(always)]
+    pub(crate) fn again(self, rules: &Ruleset, pos: &Position, unit: &Unit) -> bool {
+        let m = &rules.tables.marks;
+        let mut got = self.0;
+        if rules.turn.held_extra && unit.from != 0 && !unit.forced {
+            // A throw used up takes the extra throw the game holds; a lost
+            // rest earns none now.
+            if self.0 >> 8 >= u32::from(unit.throw) {
+                got |= u32::from(pos.held);
+            } else {
+                got &= !u32::from(EXTRA);
+            }
+        }
+        // the bear-off from the water gives none by its throw.
+        let again = (unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from)))
+            | (got & u32::from(EXTRA | BOUND) != 0);
+        again & !(unit.forced & has(m.stuck, unit.from))
+    }
+}
+
+/// Whether square `s` is in `mask`.
+#[inline(always)]
+fn has(mask: u64, s: u8) -> bool {
+    mask >> (s & 63) & 1 != 0
+}
+
+/// What a move's parts give its player by the squares they land on or
+/// leave, as square sets (bit `s` = square `s`), compiled with the rule
+/// set for [`Ruleset::gives_another_throw`]: each set is the squares whose
+/// rule says so in `landed_by` and `gives_another_throw`.
+#[derive(Debug, Clone)]
+pub(crate) struct MarkSquares {
+    /// What a landing on the square gives ([`Gives`]' bits): another
+    /// throw (PC-6, LP-8), one bound to the piece.
+    pub land: [u8; 64],
+    /// What a bear-off from the square gives: another throw (LP-11e).
+    pub off: [u8; 64],
+    /// What an entry gives: an extra throw bound to the piece (PC-2).
+    pub entry: u8,
+    /// A lock whose bear-off gives no other throw.
+    pub exit_without_extra: u64,
+    /// A piece that cannot move goes back to the hand, and the turn ends
+    /// (PC-5).
+    pub stuck: u64,
+}
+
+impl Default for MarkSquares {
+    fn default() -> MarkSquares {
+        MarkSquares {
+            land: [0; 64],
+            off: [0; 64],
+            entry: 0,
+            exit_without_extra: 0,
+            stuck: 0,
+        }
+    }
+}
+
+impl MarkSquares {
+    /// The sets of a rule set's square rules (the board's squares, and
+    /// square 0, the hand, which has none of them).
+    pub(crate) fn compile(rules: &Ruleset) -> MarkSquares {
+        let mut m = MarkSquares {
+            entry: if rules.entry.as_ref().is_some_and(|e| e.bound_extra) {
+                BOUND
+            } else {
+                0
+            },
+            ..MarkSquares::default()
+        };
+        for (s, sq) in rules.squares.iter().enumerate().take(64) {
+            let b = 1u64 << s;
+            let set = |on: bool| if on { b } else { 0 };
+            // Landings on the board's squares only: a part that ends in
+            // the hand (square 0) lands nowhere.
+            if (1..=rules.board.len as usize).contains(&s) {
+                m.land[s] =
+                    if sq.extra_throw { EXTRA } else { 0 } | if sq.bound_extra { BOUND } else { 0 };
+            }
+            m.off[s] = if sq.off_extra { EXTRA } else { 0 };
+            m.exit_without_extra |= set(sq.lock.as_ref().is_some_and(|l| !l.exit_gives_extra));
+            m.stuck |= set(sq.stuck_to_hand);
+        }
+        m
     }
 }
 

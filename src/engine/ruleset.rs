@@ -10,6 +10,7 @@ use super::constructs::{
     bear_off, blockade, entry, groups, lock, movement, opening, protection, squares,
     target_blockade,
 };
+use super::play::MarkSquares;
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
     Protection, SquareRule, Starter, TargetBlockade, Throws, TurnRules,
@@ -125,6 +126,9 @@ pub(crate) struct Tables {
     /// (`Ruleset::gives_another_throw`). The generator then marks its
     /// moves by that; other rule sets pay one test per throw.
     pub move_marks: bool,
+    /// What a move's parts give by their squares, for those marks
+    /// (`play.rs`).
+    pub marks: MarkSquares,
 }
 
 impl Tables {
@@ -175,6 +179,7 @@ impl Tables {
                     .squares
                     .iter()
                     .any(|sq| sq.bound_extra || sq.extra_throw || sq.off_extra || sq.stuck_to_hand),
+            marks: MarkSquares::compile(rules),
             lock,
         }
     }

@@ -74,13 +74,42 @@ impl MoreParts {
         if n == Self::CAPACITY || !Self::fits(part) {
             return false;
         }
-        self.0[n] = 1
-            | u16::from(part.from) << 1
+        self.0[n] = Self::pack(part);
+        true
+    }
+    /// The packed word of a part that [`fits`](Self::fits).
+    #[inline(always)]
+    fn pack(part: &Part) -> u16 {
+        1 | u16::from(part.from) << 1
             | u16::from(part.to) << 7
             | u16::from(part.hit) << 13
             | u16::from(part.off) << 14
-            | u16::from(part.relocated.is_some()) << 15;
-        true
+            | u16::from(part.relocated.is_some()) << 15
+    }
+    /// Keeps the first `n` parts and removes the others.
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        // (A fixed loop the compiler unrolls, not a call to clear memory.)
+        for i in 0..Self::CAPACITY {
+            if i >= n {
+                self.0[i] = 0;
+            }
+        }
+    }
+    /// Sets the part at `index` (below [`CAPACITY`](Self::CAPACITY)) to a
+    /// part that [`fits`](Self::fits); the parts before it must be set.
+    /// For a generator that writes a unit part by part, overwriting the
+    /// last part for each choice of it.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, index: usize, part: &Part) {
+        debug_assert!(Self::fits(part) && self.0[..index].iter().all(|&w| w != 0));
+        self.0[index] = Self::pack(part);
+    }
+    /// The packed words, each 0 (no part) or a part's bits: 1, then `from`
+    /// (6 bits), `to` (6 bits), `hit`, `off`, relocated to the hand.
+    #[inline(always)]
+    pub(crate) fn words(&self) -> [u16; Self::CAPACITY] {
+        self.0
     }
     /// The parts, in the order played.
     pub fn iter(&self) -> impl Iterator<Item = Part> + '_ {
@@ -186,6 +215,35 @@ impl Unit {
         std::iter::once(self.first_part())
             .chain(self.split)
             .chain(self.more.iter())
+    }
+    /// This unit with `part` as its part number `index` (0: the first,
+    /// 1: the second of a split, then the later parts, which must fit
+    /// [`MoreParts`]); the parts before it must be set. Parts after it
+    /// stay as they were.
+    #[inline(always)]
+    pub(crate) fn with_part(self, index: usize, part: &Part) -> Unit {
+        let mut u = self;
+        match index {
+            0 => {
+                u.from = part.from;
+                u.to = part.to;
+                u.relocated = part.relocated;
+                u.hit = part.hit;
+                u.off = part.off;
+            }
+            1 => u.split = Some(*part),
+            _ => u.more.set(index - 2, part),
+        }
+        u
+    }
+    /// Keeps the unit's first `n` parts (at least 1) and removes the
+    /// parts after them.
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n <= 1 {
+            self.split = None;
+        }
+        self.more.truncate(n.saturating_sub(2));
     }
     /// The part this unit's first piece plays, as a [`Part`].
     pub fn first_part(&self) -> Part {

@@ -12,7 +12,7 @@
 use super::squares;
 use super::words::*;
 use crate::engine::movegen::Dir;
-use crate::engine::play::Effects;
+use crate::engine::play::{Effects, Gives};
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -768,37 +768,62 @@ impl Ruleset {
     /// forward by 1 up to the rest as a whole throw of that value would,
     /// until the throw is used, or until no part is possible and the rest
     /// is lost. A throw bound to a piece (PC-2) binds the first part.
+    /// Units come depth first: by the first part's value, then its square,
+    /// then likewise for the second part, and so on.
+    ///
+    /// Returns whether the units' marks are complete (in a rule set whose
+    /// moves may give another throw by what they do, `Tables::move_marks`,
+    /// and whose square sets read only the piece sets): the search then
+    /// adds up what the parts give as it writes them, so that no unit is
+    /// walked over again ([`Gives`]).
     pub(crate) fn any_split_units(
         &self,
         pos: &Position,
         throw: u8,
         extra_mark: bool,
         out: &mut Vec<Unit>,
-    ) {
+    ) -> bool {
         // A first part shorter than the throw needs a throw of 2 or more
         // (a throw of 0 is a starting or skipped unit).
         if throw < 2 {
-            return;
+            return false;
         }
         let mut movers = self.unguarded(pos);
         if let Some(b) = pos.bound {
             movers &= 1u64.checked_shl(u32::from(b)).unwrap_or(0);
         }
-        let mut parts = [Unit::pass(0, false, false).first_part(); MAX_PARTS];
-        self.next_parts(pos, throw, extra_mark, throw, movers, &mut parts, 0, out);
+        // The unit the parts are written into, one level of the search at
+        // a time.
+        let unit = Unit::step(throw, 0, 0, false, extra_mark);
+        if self.tables.enabled && self.tables.steps.split_masks {
+            let mark = self.tables.move_marks;
+            let mut cx = AnySplit {
+                rules: self,
+                pos,
+                out,
+                unit,
+                movers,
+                opp: pos.pieces[pos.to_move.other().index()].0,
+                sure: self.tables.bear_off.sure,
+                mark,
+            };
+            let me = pos.pieces[pos.to_move.index()].0;
+            cx.next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+            mark
+        } else {
+            self.next_parts(pos, throw, movers, unit, 0, out);
+            false
+        }
     }
 
-    /// The parts after the first `depth` (in `parts`), played to `pos`,
-    /// with `rest` of the throw left.
-    #[allow(clippy::too_many_arguments)]
+    /// The parts after the first `depth` (written in `unit`), played to
+    /// `pos`, with `rest` of the throw left.
     fn next_parts(
         &self,
         pos: &Position,
-        throw: u8,
-        extra_mark: bool,
         rest: u8,
         movers: u64,
-        parts: &mut [Part; MAX_PARTS],
+        unit: Unit,
         depth: usize,
         out: &mut Vec<Unit>,
     ) {
@@ -820,59 +845,256 @@ impl Ruleset {
                     }
                 };
                 possible = true;
-                let part = u.first_part();
-                // (The lowering keeps every throw within `MAX_PARTS` and
-                // every landing within what a packed part holds.)
-                if depth >= MAX_PARTS || depth >= 2 && !MoreParts::fits(&part) {
-                    continue;
-                }
-                parts[depth] = part;
-                if v == rest {
-                    out.push(split_unit(throw, extra_mark, &parts[..=depth]));
-                } else {
-                    let mut mid = *pos;
-                    let mut fx = Effects::default();
-                    self.move_part(pos, &mut mid, &mut fx, &part, v);
-                    let movers = self.unguarded(&mid);
-                    self.next_parts(
-                        &mid,
-                        throw,
-                        extra_mark,
-                        rest - v,
-                        movers,
-                        parts,
-                        depth + 1,
-                        out,
-                    );
-                }
+                self.part_then_rest(pos, &u.first_part(), v, rest, unit, depth, out);
             }
         }
         // No part possible: the rest is lost.
         if depth > 0 && !possible {
-            out.push(split_unit(throw, extra_mark, &parts[..depth]));
+            out.push(unit);
+        }
+    }
+
+    /// A possible part by `v` of `rest`, played in `pos`, after the first
+    /// `depth` parts written in `unit`: the unit it ends, or the units of
+    /// the parts after it.
+    #[allow(clippy::too_many_arguments)]
+    fn part_then_rest(
+        &self,
+        pos: &Position,
+        part: &Part,
+        v: u8,
+        rest: u8,
+        unit: Unit,
+        depth: usize,
+        out: &mut Vec<Unit>,
+    ) {
+        // (The lowering keeps every throw within `MAX_PARTS` and every
+        // landing within what a packed part holds.)
+        if depth >= MAX_PARTS || depth >= 2 && !MoreParts::fits(part) {
+            return;
+        }
+        let unit = unit.with_part(depth, part);
+        if v == rest {
+            out.push(unit);
+        } else {
+            let mut mid = *pos;
+            let mut fx = Effects::default();
+            self.move_part(pos, &mut mid, &mut fx, part, v);
+            let movers = self.unguarded(&mid);
+            self.next_parts(&mid, rest - v, movers, unit, depth + 1, out);
         }
     }
 }
 
-/// The unit of a throw played in `parts` (one or more).
-fn split_unit(throw: u8, extra_mark: bool, parts: &[Part]) -> Unit {
-    let first = parts[0];
-    let mut more = MoreParts::default();
-    for part in parts.iter().skip(2) {
-        more.push(part);
+/// A search of [`Ruleset::any_split_units`] from the piece sets, in a rule
+/// set whose square sets read nothing of the position but the two piece
+/// sets (`Steps::split_masks`): the unit being written, part by part, and
+/// what stays the same for the whole search.
+struct AnySplit<'a> {
+    rules: &'a Ruleset,
+    /// The position before the throw.
+    pos: &'a Position,
+    out: &'a mut Vec<Unit>,
+    /// The parts written so far (and none after them).
+    unit: Unit,
+    /// The pieces the first part may move.
+    movers: u64,
+    /// The other side's pieces: no part of this search moves them.
+    opp: u64,
+    /// The squares a bear-off is sure from (`BearOffSquares::sure`).
+    sure: u64,
+    /// The units are written with their marks complete.
+    mark: bool,
+}
+
+impl AnySplit<'_> {
+    /// [`Ruleset::next_parts`] on the pieces of the side to move after the
+    /// first `depth` parts (`me`, which reached `arrived` this turn), which
+    /// gave `gives`, with `rest` of the throw left. A part without a hit
+    /// that leaves the other side's pieces where they were changes only
+    /// where its piece stands, so the search goes on from the piece sets,
+    /// with no position built: ordinary steps and sure bear-offs are
+    /// written from the masks, and a position is built only for a part
+    /// `attempt` must try. A part that hits, or sends its piece to the
+    /// queue, goes on by `Ruleset::next_parts`. The same units in the same
+    /// order as `next_parts`; with `mark`, each with its mark complete.
+    fn next_parts(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives, depth: usize) {
+        let rules = self.rules;
+        let opp = self.opp;
+        let movers = if depth == 0 { self.movers } else { me };
+        let mut possible = false;
+        let longest = if depth == 0 { rest - 1 } else { rest };
+        // (`self.unit` holds the first `depth` parts; what it holds after
+        // them is left by the searches below this one, and is removed
+        // before a unit of this level is written.)
+        for v in 1..=longest {
+            let sets = rules.piece_step_sets(me, opp, v, movers);
+            debug_assert!({
+                let general = rules.step_sets(&self.after(me, arrived), v, movers);
+                (general.steps, general.slow) == (sets.steps, sets.slow)
+            });
+            let mut xs = sets.steps | sets.slow;
+            if v == rest && sets.slow == 0 && sets.steps & (opp >> v) == 0 && depth < MAX_PARTS {
+                // The last parts, all ordinary steps without a hit (most
+                // of the units): written in a loop of their own.
+                possible |= xs != 0;
+                self.unit.truncate(depth);
+                let base = self.unit;
+                while xs != 0 {
+                    let x = xs.trailing_zeros() as u8;
+                    xs &= xs - 1;
+                    let to = x + v;
+                    let part = Part {
+                        from: x,
+                        to,
+                        relocated: None,
+                        hit: false,
+                        off: false,
+                    };
+                    let unit = base.with_part(depth, &part);
+                    let extra_mark = if self.mark {
+                        gives.step(rules, to, v).again(rules, self.pos, &unit)
+                    } else {
+                        unit.extra_mark
+                    };
+                    self.out.push(Unit { extra_mark, ..unit });
+                }
+                continue;
+            }
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let bx = 1u64 << x;
+                // The part, and where it leaves its piece (0: off the
+                // board or in the hand).
+                let (part, landed) = if sets.steps & bx != 0 {
+                    let to = x + v;
+                    let part = Part {
+                        from: x,
+                        to,
+                        relocated: None,
+                        hit: opp >> to & 1 != 0,
+                        off: false,
+                    };
+                    if part.hit {
+                        possible = true;
+                        let mid = self.after(me, arrived);
+                        self.by_position(&mid, &part, v, rest, depth);
+                        continue;
+                    }
+                    (part, to)
+                } else if sets.off_from & self.sure & bx != 0 {
+                    let part = Part {
+                        from: x,
+                        to: rules.board.off(),
+                        relocated: None,
+                        hit: false,
+                        off: true,
+                    };
+                    (part, 0)
+                } else {
+                    let mid = self.after(me, arrived);
+                    let Ok(u) = rules.attempt(&mid, x, v, Dir::Forward) else {
+                        continue;
+                    };
+                    let part = u.first_part();
+                    let landed = match u.relocated {
+                        _ if u.hit => None,
+                        Some(Relocated::Square(s)) => Some(s),
+                        Some(Relocated::Hand) => Some(0),
+                        None if u.off => Some(0),
+                        None => Some(u.to),
+                        Some(Relocated::Queue) => None,
+                    };
+                    possible = true;
+                    let Some(landed) = landed else {
+                        self.by_position(&mid, &part, v, rest, depth);
+                        continue;
+                    };
+                    // (The parts from the masks always fit.)
+                    if depth >= 2 && !MoreParts::fits(&part) {
+                        continue;
+                    }
+                    (part, landed)
+                };
+                possible = true;
+                // (The lowering keeps every throw within `MAX_PARTS`.)
+                if depth >= MAX_PARTS {
+                    continue;
+                }
+                self.unit = self.unit.with_part(depth, &part);
+                let gives = if self.mark {
+                    gives.add(
+                        rules,
+                        part.from,
+                        part.to,
+                        part.off,
+                        part.relocated.is_some(),
+                    )
+                } else {
+                    gives
+                };
+                if v == rest {
+                    self.unit.truncate(depth + 1);
+                    self.push(gives);
+                } else {
+                    let now = (1u64 << landed) & !1;
+                    let me = (me & !bx) | now;
+                    let arrived = (arrived & !bx) | now;
+                    self.next_parts(me, arrived, rest - v, gives, depth + 1);
+                }
+            }
+        }
+        if depth > 0 && !possible {
+            // No part possible: the rest is lost.
+            self.unit.truncate(depth);
+            self.push(gives);
+        }
     }
-    Unit {
-        kind: UnitKind::Move,
-        throw,
-        from: first.from,
-        to: first.to,
-        relocated: first.relocated,
-        hit: first.hit,
-        extra_mark,
-        off: first.off,
-        forced: false,
-        split: parts.get(1).copied(),
-        more,
+
+    /// Writes the unit as it stands, with its mark complete (with
+    /// `mark`), from what its parts gave.
+    #[inline(always)]
+    fn push(&mut self, gives: Gives) {
+        let extra_mark = if self.mark {
+            gives.again(self.rules, self.pos, &self.unit)
+        } else {
+            self.unit.extra_mark
+        };
+        self.out.push(Unit {
+            extra_mark,
+            ..self.unit
+        });
+    }
+
+    /// The part of the piece on `part.from` by `v` of `rest`, in `mid`,
+    /// the position after the parts so far, and the parts after it, by
+    /// [`Ruleset::part_then_rest`], their marks completed (with `mark`).
+    #[cold]
+    fn by_position(&mut self, mid: &Position, part: &Part, v: u8, rest: u8, depth: usize) {
+        let from = self.out.len();
+        // (`part_then_rest` writes from the first `depth` parts on.)
+        self.unit.truncate(depth);
+        self.rules
+            .part_then_rest(mid, part, v, rest, self.unit, depth, self.out);
+        if self.mark {
+            for u in &mut self.out[from..] {
+                u.extra_mark = self.rules.gives_another_throw(self.pos, u);
+            }
+        }
+    }
+
+    /// The position after parts that moved only the side to move's
+    /// pieces, to `me`, which reached `arrived` this turn, as far as
+    /// generation reads it: the pieces, and `arrived` for A-14 (a part
+    /// played changes besides only what no stage of a throw's later parts
+    /// reads: the hand, the pieces borne off, the turns missed and the
+    /// throw bound).
+    fn after(&self, me: u64, arrived: u64) -> Position {
+        let mut p = *self.pos;
+        p.pieces[p.to_move.index()].0 = me;
+        p.arrived.0 = arrived;
+        p
     }
 }
 
