@@ -6,7 +6,10 @@
 //! (`K-9a`) that the rule file cited for it, so that the engine can say which
 //! rule forbids a move.
 
-use super::constructs::{bear_off, blockade, entry, lock, movement, opening, protection, squares};
+use super::constructs::{
+    bear_off, blockade, entry, groups, lock, movement, opening, protection, squares,
+    target_blockade,
+};
 use super::play::MarkSquares;
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
@@ -89,6 +92,12 @@ pub(crate) struct Tables {
     pub blockade: blockade::BlockadeRuns,
     /// The lock squares (`constructs/lock.rs`).
     pub lock: lock::LockSquares,
+    /// The grid neighbours of the board's squares, for groups
+    /// (`constructs/groups.rs`).
+    pub grid: groups::Grid,
+    /// The blockade on forward moves by target, as masks
+    /// (`constructs/target_blockade.rs`).
+    pub target: target_blockade::Masks,
     /// What landing on a square does (`constructs/squares.rs`).
     pub squares: squares::Landings,
     /// The squares a bear-off is sure from (`constructs/bear_off.rs`).
@@ -98,8 +107,9 @@ pub(crate) struct Tables {
     /// Stage 9 runs: entries from the hand or split throws
     /// (`constructs/entry.rs`).
     pub hand_stage: bool,
-    /// The rule set has none of the setup guard, blockades, the blockade
-    /// at half the throw, a bear-off region, priority squares, the hand's
+    /// The rule set has none of the setup guard, blockades (including
+    /// one on forward moves by target with masks), the blockade at half
+    /// the throw, a bear-off region, priority squares, the hand's
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
@@ -131,6 +141,9 @@ impl Tables {
             _ => 0,
         };
         let steps = movement::Steps::compile(rules);
+        // (The forward stage also clears the steps the blockade on forward
+        // moves by target blocks, where it has masks.)
+        let steps_blocks = steps.blocks;
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -144,12 +157,15 @@ impl Tables {
             blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
             steps,
             protection: protection::Masks::compile(&rules.protection),
+            grid: groups::Grid::compile(rules.board),
+            target: target_blockade::Masks::compile(rules),
             squares: squares::Landings::compile(rules),
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
             hand_stage: entry::hand_stage(rules),
             plain_shape: !rules.movement.setup_guard
                 && rules.blockades.is_empty()
+                && !steps_blocks
                 && rules.halfway.is_none()
                 && rules.bear_off.all_in.is_none()
                 && rules.movement.priority.0 == 0

@@ -236,7 +236,7 @@ impl Ruleset {
                     // Every square from the one after the mover's to the
                     // target counts: forward from s, a member on
                     // s+1 ..= s+step; backward, on s-step ..= s-1.
-                    let g = self.board.in_groups_of(opp, b.length);
+                    let g = self.in_groups(opp, b.length);
                     let k = u32::from(step);
                     m |= if backward {
                         spread_up(g << 1, k)
@@ -283,7 +283,7 @@ fn run_starts(bits: u64, n: u32) -> u64 {
 /// Widths 1, 2, 4, 8 and 16 by doubling; `k` is covered by two windows of
 /// the largest of them not above it, the second shifted by the rest.
 #[inline(always)]
-fn spread_down(x: u64, k: u32) -> u64 {
+pub(crate) fn spread_down(x: u64, k: u32) -> u64 {
     debug_assert!(k < 32);
     let w2 = x | x >> 1;
     let w4 = w2 | w2 >> 2;
@@ -350,7 +350,7 @@ impl Ruleset {
                 BlockadeKind::OpposingGroup => {
                     let all = pos.pieces[pos.to_move.other().index()].0;
                     let on = path | 1u64.checked_shl(u32::from(target)).unwrap_or(0);
-                    self.board.in_groups_of(all, b.length) & on != 0
+                    self.in_groups(all, b.length) & on != 0
                 }
             };
             if hit {

@@ -9,7 +9,7 @@
 //! square below 1 is 20 and the square below 11 is 30, while 9 and 12,
 //! three squares apart along the track, are not neighbours at all.
 
-use crate::engine::Board;
+use crate::engine::{Board, Ruleset};
 
 impl Board {
     /// The grid neighbours of `square`, as a square set (bit `s` = square
@@ -84,6 +84,202 @@ impl Board {
     }
 }
 
+/// The grid neighbours of every square at once, as shifts and masks:
+/// what [`Board::in_groups_of`] finds square by square, compiled with the
+/// rule set ([`Grid::compile`]) for the generator's stages.
+///
+/// Beside each other in a row are the squares `s` and `s + 1` of one row.
+/// Above and below each other are the squares of two neighbouring rows
+/// `r` and `r + 1` that the track's turn mirrors: `s` and
+/// `2(r + 1)w + 1 - s` on a board in rows of `w`. That is a reflection of
+/// the square set, which a bit reversal and a shift make for all squares
+/// of the two rows at once.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Grid {
+    /// Squares whose next square along the track lies in their row.
+    next_in_row: u64,
+    /// The reflections of the first two pairs of rows (0 and 1, 1 and 2),
+    /// which every board of up to three rows has at most: no loop for
+    /// them. An absent pair has no squares.
+    first: [RowPair; 2],
+    /// The reflections of the other pairs of rows (2 and 3, ...).
+    more: Vec<RowPair>,
+    /// The neighbours of each square in the rows above and below.
+    vertical: Vec<u64>,
+}
+
+/// The rows `r` and `r + 1`: bit `s` of a reversed square set (at
+/// `63 - s`) goes to `2(r + 1)w + 1 - s` by `<< left` then `>> right`.
+#[derive(Debug, Clone, Copy, Default)]
+struct RowPair {
+    left: u32,
+    right: u32,
+    /// The squares of the two rows.
+    rows: u64,
+    /// `r` is odd: a square's neighbour above and its neighbour below
+    /// come from pairs of different parity.
+    odd: usize,
+}
+
+impl RowPair {
+    /// The squares of the two rows with a neighbour in the other row in
+    /// `x`, given `x` reversed.
+    #[inline(always)]
+    fn across(&self, rev: u64) -> u64 {
+        ((rev << self.left) >> self.right) & self.rows
+    }
+}
+
+impl Grid {
+    /// The neighbour masks of `board`.
+    pub(crate) fn compile(board: Board) -> Grid {
+        let w = u32::from(board.row_len.max(1));
+        let len = u32::from(board.len);
+        let row =
+            |r: u32| -> u64 { (r * w + 1..=((r + 1) * w).min(len)).fold(0, |m, s| m | 1u64 << s) };
+        let mut next_in_row = 0;
+        for s in 1..len {
+            if (s - 1) / w == s / w {
+                next_in_row |= 1u64 << s;
+            }
+        }
+        let rows = len.div_ceil(w);
+        let mut pairs = (0..rows.saturating_sub(1)).map(|r| {
+            let k = 2 * (r + 1) * w + 1;
+            RowPair {
+                left: k.saturating_sub(63),
+                right: 63u32.saturating_sub(k),
+                rows: row(r) | row(r + 1),
+                odd: (r % 2) as usize,
+            }
+        });
+        let first = [
+            pairs.next().unwrap_or_default(),
+            pairs.next().unwrap_or_default(),
+        ];
+        Grid {
+            next_in_row,
+            first,
+            more: pairs.collect(),
+            vertical: (0..64u32)
+                .map(|s| match u8::try_from(s) {
+                    Ok(q) if (1..=board.len).contains(&q) => {
+                        let bit = 1u64 << q;
+                        // q - 1 beside q when q - 1 is followed in its
+                        // row; q + 1 when q is.
+                        let beside = ((bit >> 1) & next_in_row) | ((bit & next_in_row) << 1);
+                        board.grid_neighbours(q) & !beside
+                    }
+                    _ => 0,
+                })
+                .collect(),
+        }
+    }
+
+    /// The squares with a grid neighbour in `x`, by direction: the next
+    /// square along the row, the previous one, and the neighbour in the
+    /// row pair starting on an even row and on an odd row. A square has at
+    /// most one neighbour in each.
+    #[inline(always)]
+    fn sides(&self, x: u64) -> [u64; 4] {
+        let ahead = (x >> 1) & self.next_in_row;
+        let behind = (x << 1) & (self.next_in_row << 1);
+        let rev = x.reverse_bits();
+        let mut v = [self.first[0].across(rev), self.first[1].across(rev)];
+        if !self.more.is_empty() {
+            for p in &self.more {
+                v[p.odd] |= p.across(rev);
+            }
+        }
+        [ahead, behind, v[0], v[1]]
+    }
+
+    /// The squares with a grid neighbour in `x`.
+    #[inline(always)]
+    fn neighbours(&self, x: u64) -> u64 {
+        let [a, b, c, d] = self.sides(x);
+        a | b | c | d
+    }
+
+    /// The pieces of `pieces` whose group has at least `n` pieces, as
+    /// [`Board::in_groups_of`]. Groups of 2 or more are the pieces with a
+    /// neighbour; groups of 3 or more, the pieces with two neighbours and
+    /// the neighbours of those (in a connected group of three or more, a
+    /// piece with one neighbour is joined to one with two); larger groups
+    /// are grown piece set by piece set.
+    #[inline(always)]
+    pub(crate) fn in_groups_of(&self, pieces: u64, n: u8) -> u64 {
+        match n {
+            0 | 1 => pieces,
+            2 => self.in_pairs(pieces),
+            3 => self.in_threes(pieces),
+            _ => self.in_larger_groups(pieces, n),
+        }
+    }
+
+    /// The pieces in groups of 2 or more: those with a neighbour. (Out of
+    /// line, as `in_threes`: a small leaf that loads the masks only when
+    /// it is called.)
+    #[inline(never)]
+    pub(crate) fn in_pairs(&self, pieces: u64) -> u64 {
+        pieces & self.neighbours(pieces)
+    }
+
+    /// The pieces in groups of 3 or more: those with two neighbours
+    /// (`hubs`) and the neighbours of those. The hubs are few (none in
+    /// most positions): their neighbours in other rows come from a table,
+    /// hub by hub.
+    #[inline(never)]
+    pub(crate) fn in_threes(&self, pieces: u64) -> u64 {
+        let [a, b, c, d] = self.sides(pieces);
+        let two = (a & b) | ((a | b) & c) | ((a | b | c) & d);
+        let hubs = pieces & two;
+        let mut near = ((hubs >> 1) & self.next_in_row) | ((hubs << 1) & (self.next_in_row << 1));
+        let mut rest = hubs;
+        while rest != 0 {
+            near |= self.vertical[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        hubs | (pieces & near)
+    }
+
+    /// [`in_groups_of`](Self::in_groups_of) for `n` > 3: each group grown
+    /// from one of its pieces, neighbours by neighbours.
+    #[inline(never)]
+    fn in_larger_groups(&self, pieces: u64, n: u8) -> u64 {
+        let (mut rest, mut out) = (pieces, 0);
+        while rest != 0 {
+            let mut group = rest & rest.wrapping_neg();
+            loop {
+                let next = (group | self.neighbours(group)) & pieces;
+                if next == group {
+                    break;
+                }
+                group = next;
+            }
+            if group.count_ones() >= u32::from(n) {
+                out |= group;
+            }
+            rest &= !group;
+        }
+        out
+    }
+}
+
+impl Ruleset {
+    /// The pieces of `pieces` whose group has at least `n` pieces: from
+    /// the compiled [`Grid`], or, without tables (the referee), square by
+    /// square ([`Board::in_groups_of`]).
+    #[inline(always)]
+    pub(crate) fn in_groups(&self, pieces: u64, n: u8) -> u64 {
+        if self.tables.enabled {
+            self.tables.grid.in_groups_of(pieces, n)
+        } else {
+            self.board.in_groups_of(pieces, n)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +331,41 @@ mod tests {
             vec![1, 20, 21]
         );
         assert_eq!(b.group_of(set(&[1, 20]), 5), 0);
+    }
+
+    /// The masks against the square-by-square walk, on boards of every
+    /// shape (rows of 1 to 12, full and partial last rows) and random
+    /// piece sets, for every group size.
+    #[test]
+    fn grid_masks_equal_the_walk() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in [2u8, 5, 9, 10, 17, 29, 30, 31, 36, 44, 62] {
+            for row_len in 1..=12u8 {
+                let b = Board { len, row_len };
+                let grid = Grid::compile(b);
+                let board = (u64::MAX >> (63 - len)) & !1;
+                for s in 1..=len {
+                    assert_eq!(
+                        grid.neighbours(1u64 << s),
+                        b.grid_neighbours(s),
+                        "{len}/{row_len}: {s}"
+                    );
+                }
+                for _ in 0..300 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Sparse and dense sets.
+                    let pieces = board & (x & x.rotate_left(23) | (x >> 40) & x.rotate_left(5));
+                    for n in 0..=7 {
+                        assert_eq!(
+                            grid.in_groups_of(pieces, n),
+                            b.in_groups_of(pieces, n),
+                            "{len}/{row_len}: {pieces:#x} {n}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

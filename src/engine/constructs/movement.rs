@@ -1305,12 +1305,15 @@ pub(crate) struct Steps {
     /// All ones when that square is looked for before the move, the
     /// mover's square counting as taken (LJ-6); else 0.
     pub hit_origin_taken: u64,
+    /// The forward stage clears blocked steps: the rule set has
+    /// blockades, or one on forward moves by target with masks.
+    pub blocks: bool,
     /// A unit list with a move may still end in a pass: voluntary passes
     /// (T-10) or bear-offs that are never compulsory (KD-6).
     pub pass_beside_moves: bool,
     /// The forward square sets read nothing of the position but the two
-    /// piece sets (no blockade, no protection, no bear-off region, no
-    /// setup guard), and `attempt` refuses no first part for the blockade
+    /// piece sets (no blockade, none on forward moves by target in the
+    /// tables, no protection, no bear-off region, no setup guard), and `attempt` refuses no first part for the blockade
     /// at half the throw (none declared): a split throw's second parts are then found from the
     /// piece sets after the first part (`Ruleset::piece_step_sets`).
     pub split_masks: bool,
@@ -1328,6 +1331,9 @@ impl Steps {
             f.throws |= 1 << v;
             f.max_throw = f.max_throw.max(v);
         }
+        // The blockade on forward moves by target clears ordinary steps
+        // by its masks (`target_blockade.rs`), where it has them.
+        let target_tabled = super::target_blockade::Masks::compile(rules).tabled;
         for t in 1..THROWS as u8 {
             for from in 1..=len {
                 let b = 1u64 << from;
@@ -1362,8 +1368,9 @@ impl Steps {
                     } else {
                         f.fwd_dead[t as usize] |= b;
                     }
-                } else if rules.target_blockade.is_some() {
-                    // general: the blockade depends on the target.
+                } else if rules.target_blockade.is_some() && !target_tabled {
+                    // general: the blockade depends on the target, and
+                    // has no masks.
                 } else if squares::leaves_plainly(sq(from))
                     && to <= len
                     && squares::lands_plainly(sq(to))
@@ -1411,10 +1418,12 @@ impl Steps {
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary || mv.pass_beside_entry;
         f.tabled = u64::from(f.throws);
+        f.blocks = !rules.blockades.is_empty() || target_tabled;
         f.split_masks = rules.blockades.is_empty()
             && rules.protection.rule.is_none()
             && rules.bear_off.all_in.is_none()
             && rules.halfway.is_none()
+            && !target_tabled
             && !mv.setup_guard;
         f
     }
@@ -1629,10 +1638,12 @@ impl Ruleset {
         // The protected opposing pieces, if an ordinary step lands on one
         // (the shift-and of B-7 costs less than the test).
         let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-        let blocked = if PLAIN || self.blockades.is_empty() || !tabled {
+        // The blockades, and the one on forward moves by target (tabled
+        // steps only): one test in the rule sets without either.
+        let blocked = if PLAIN || !f.blocks || !tabled {
             0
         } else {
-            self.blocked_steps(me, opp, throw, false)
+            self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw)
         };
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))

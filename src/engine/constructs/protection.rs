@@ -256,9 +256,10 @@ impl Protection {
 
     /// Whether the predicate asks for the place of a piece in its run
     /// (`end of run`, `inner of run`) or runs have an exception: the
-    /// masks then walk the predicate ([`Protect::Tree`] without terms or
-    /// program).
-    fn walks(&self) -> bool {
+    /// masks then take the postfix program or walk the predicate
+    /// ([`Protect::Tree`] without terms), which find runs without the
+    /// excepted ones (`Ruleset::run_bits`).
+    fn placed(&self) -> bool {
         fn places(p: &Pred) -> bool {
             match p {
                 Pred::EndOfRun { .. } | Pred::InnerOfRun { .. } => true,
@@ -343,33 +344,40 @@ pub(crate) struct Masks {
     pub program: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     pub program_runs: bool,
+    /// Under [`Protect::Tree`], the rule "in a group of `.0` or more",
+    /// alone or or'ed with "on one of the squares `.1`" (MC-3, MC-4):
+    /// the group masks (`groups.rs`) and one mask, before terms and
+    /// programs.
+    pub groups: Option<(u8, u64)>,
 }
 
 impl Masks {
     /// The masks of a protection rule: the shift-and form where the rule
     /// has it, else a union of terms, else a postfix program.
     pub(crate) fn compile(protection: &Protection) -> Masks {
-        let walks = protection.walks();
+        let placed = protection.placed();
         let protect = match &protection.rule {
             None => Protect::Nothing,
-            Some(_) if walks => Protect::Tree,
+            Some(_) if placed => Protect::Tree,
             Some(p) => runs_or_squares(p).map_or(Protect::Tree, |(run, squares)| Protect::Runs {
                 run,
                 squares,
             }),
         };
+        let groups = match &protection.rule {
+            Some(p) if protect == Protect::Tree && !placed => group_or_squares(p),
+            _ => None,
+        };
         let mut program = Vec::new();
         if let Some(p) = &protection.rule
             && protect == Protect::Tree
-            && (walks || postfix(p, &mut program, 0).is_none())
+            && postfix(p, &mut program, 0).is_none()
         {
             program.clear();
         }
-        let program_runs = program
-            .iter()
-            .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle));
+        let program_runs = program_runs(&program);
         let terms = match &protection.rule {
-            Some(p) if protect == Protect::Tree && !walks => union_of_terms(p).unwrap_or_default(),
+            Some(p) if protect == Protect::Tree && !placed => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
         };
         let mut on_squares = 0;
@@ -434,6 +442,7 @@ impl Masks {
             terms_runs,
             program,
             program_runs,
+            groups,
         }
     }
 }
@@ -512,6 +521,18 @@ fn of_lengths(exact: &[u64; 17], lengths: u64, counted: u64, max: usize) -> u64 
 fn run_at_least(lengths: u64) -> Option<u8> {
     let k = lengths.trailing_zeros();
     ((2..8).contains(&k) && lengths == u64::MAX << k).then_some(k as u8)
+}
+
+/// "A run of `lo` to `hi`" (1 <= lo <= hi < 8) as a set of lengths:
+/// `Some((lo, hi))`.
+fn run_range(lengths: u64) -> Option<(u8, u8)> {
+    if lengths == 0 {
+        return None;
+    }
+    let lo = lengths.trailing_zeros();
+    let hi = 63 - lengths.leading_zeros();
+    (lo >= 1 && hi < 8 && lengths == (u64::MAX >> (63 - hi)) & (u64::MAX << lo))
+        .then_some((lo as u8, hi as u8))
 }
 
 /// A position-wide condition of a [`Term`]; the flag negates it.
@@ -719,18 +740,25 @@ fn beside(mine: u64, before: u64, after: u64) -> u64 {
 }
 
 /// Values a protection program holds at once at most.
-const PROGRAM_DEPTH: usize = 16;
+pub(crate) const PROGRAM_DEPTH: usize = 16;
 
 /// One step of a protection predicate in postfix form: a leaf pushes its
-/// mask, `And(n)` and `Or(n)` replace the top `n` masks by their
-/// intersection or union, `Not` complements the top one. Leaves as in
+/// mask, `And` and `Or` replace the top two masks by their intersection
+/// or union, `Not` complements the top one. Leaves as in
 /// [`Pred`]; position-wide facts push all ones or all zeros.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PredOp {
     /// A run of this length or more (2 <= k < 8), by shift-ands.
     RunAtLeast(u8),
+    /// A run of `.0` to `.1` squares (1 <= `.0` <= `.1` < 8), by
+    /// shift-ands: in a run of `.0` or more and not of `.1 + 1` or more.
+    RunRange(u8, u8),
     Run(u64),
     Middle,
+    /// The first or last piece of its run (`end of run`).
+    EndOfRun,
+    /// A piece of its run that is neither first nor last (`inner of run`).
+    InnerOfRun,
     On(u64),
     Taken(u64),
     OwnerOn(u64),
@@ -740,27 +768,35 @@ pub(crate) enum PredOp {
     Beside(u64, u64),
     /// Pieces in a group of this many or more (`groups.rs`).
     Group(u8),
-    And(u8),
-    Or(u8),
+    And,
+    Or,
     Not,
+}
+
+/// Whether a program has run-length or middle-of-run leaves, for which
+/// [`Ruleset::program_mask`] splits the runs by length.
+pub(crate) fn program_runs(prog: &[PredOp]) -> bool {
+    prog.iter()
+        .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle))
 }
 
 /// Appends `pred` in postfix form; `depth` values are already on the stack.
 /// The stack depth reached, or `None` when it would exceed
 /// [`PROGRAM_DEPTH`].
-fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
+pub(crate) fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
     let leaf = |op, out: &mut Vec<PredOp>| {
         out.push(op);
         (depth < PROGRAM_DEPTH).then_some(depth + 1)
     };
     match pred {
-        Pred::RunLength { lengths, .. } => match run_at_least(*lengths) {
-            Some(k) => leaf(PredOp::RunAtLeast(k), out),
-            None => leaf(PredOp::Run(*lengths), out),
+        Pred::RunLength { lengths, .. } => match (run_at_least(*lengths), run_range(*lengths)) {
+            (Some(k), _) => leaf(PredOp::RunAtLeast(k), out),
+            (None, Some((lo, hi))) => leaf(PredOp::RunRange(lo, hi), out),
+            (None, None) => leaf(PredOp::Run(*lengths), out),
         },
         Pred::Middle { .. } => leaf(PredOp::Middle, out),
-        // (`Masks::compile` walks these: no program.)
-        Pred::EndOfRun { .. } | Pred::InnerOfRun { .. } => None,
+        Pred::EndOfRun { .. } => leaf(PredOp::EndOfRun, out),
+        Pred::InnerOfRun { .. } => leaf(PredOp::InnerOfRun, out),
         Pred::OnSquare { squares, .. } => leaf(PredOp::On(squares.0), out),
         Pred::Taken { squares, .. } => leaf(PredOp::Taken(squares.0), out),
         Pred::OwnerOn { squares, .. } => leaf(PredOp::OwnerOn(squares.0), out),
@@ -773,23 +809,17 @@ fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Option<usize> {
             Some(reached)
         }
         Pred::And(ps) | Pred::Or(ps) => {
-            let n = u8::try_from(ps.len()).ok()?;
-            let mut reached = depth;
-            for (i, p) in ps.iter().enumerate() {
-                reached = reached.max(postfix(p, out, depth + i)?);
-            }
-            if ps.is_empty() {
+            let and = matches!(pred, Pred::And(_));
+            let Some((first, rest)) = ps.split_first() else {
                 // Empty `and` is true, empty `or` false: as the walk's folds.
-                reached = reached.max(depth + 1);
-                if reached > PROGRAM_DEPTH {
-                    return None;
-                }
+                return leaf(PredOp::On(mask_of(and)), out);
+            };
+            // Each operand after the first joins the value before it.
+            let mut reached = postfix(first, out, depth)?;
+            for p in rest {
+                reached = reached.max(postfix(p, out, depth + 1)?);
+                out.push(if and { PredOp::And } else { PredOp::Or });
             }
-            out.push(if matches!(pred, Pred::And(_)) {
-                PredOp::And(n)
-            } else {
-                PredOp::Or(n)
-            });
             Some(reached)
         }
     }
@@ -825,6 +855,20 @@ fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
     }
 }
 
+/// A protection rule of the form "group of n or more", or that or "on one
+/// of these squares" joined by `or`: `Some((n, squares))`.
+fn group_or_squares(pred: &Pred) -> Option<(u8, u64)> {
+    match pred {
+        Pred::Group { min, .. } => Some((*min, 0)),
+        Pred::Or(ps) => match ps.as_slice() {
+            [Pred::Group { min, .. }, Pred::OnSquare { squares, .. }]
+            | [Pred::OnSquare { squares, .. }, Pred::Group { min, .. }] => Some((*min, squares.0)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Ruleset {
     /// The squares of `owner`'s pieces that the protection rule protects in
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
@@ -854,6 +898,10 @@ impl Ruleset {
     #[allow(clippy::needless_range_loop)]
     fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
+        if let Some((min, squares)) = f.groups {
+            let mine = pos.pieces[owner.index()].0;
+            return self.in_groups(mine, min) | (mine & squares);
+        }
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
         }
@@ -861,42 +909,82 @@ impl Ruleset {
         if prog.is_empty() {
             return self.protected_mask_walk(pos, owner);
         }
-        let counted = self.protection.run_squares.0;
+        match self.program_mask(prog, f.program_runs, pos, owner) {
+            Some(m) => m & pos.pieces[owner.index()].0,
+            // A run longer than a side's pieces: the walk finds it.
+            None => self.protected_mask_walk(pos, owner),
+        }
+    }
+
+    /// The squares on which a piece of `owner` satisfies the predicate
+    /// whose postfix program is `prog` (exact on `owner`'s pieces, as
+    /// [`pred_mask`](Self::pred_mask)); `runs`: the program has
+    /// run-length or middle-of-run leaves ([`program_runs`]). `None` when
+    /// a run is longer than a side's pieces (in a position written by
+    /// hand): the walk finds it.
+    #[inline]
+    pub(crate) fn program_mask(
+        &self,
+        prog: &[PredOp],
+        runs: bool,
+        pos: &Position,
+        owner: Side,
+    ) -> Option<u64> {
+        let mut stack = [0u64; PROGRAM_DEPTH];
+        self.program_stack(prog, runs, pos, owner, &mut stack)?;
+        Some(stack[0])
+    }
+
+    /// Runs the postfix program `prog` as
+    /// [`program_mask`](Self::program_mask) does, leaving its values on
+    /// `stack`: a program made of several predicates' programs, one after
+    /// another, leaves each one's mask, in their order (the runs and
+    /// their places are found once for all of them).
+    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    #[inline]
+    pub(crate) fn program_stack(
+        &self,
+        prog: &[PredOp],
+        runs: bool,
+        pos: &Position,
+        owner: Side,
+        stack: &mut [u64; PROGRAM_DEPTH],
+    ) -> Option<()> {
         let mine = pos.pieces[owner.index()].0;
-        let bits = mine & counted;
+        let (counted, bits) = self.run_bits(pos, owner);
         let max = self.run_bound() as usize;
         let mut exact = [0u64; 17];
-        let middle = if f.program_runs {
-            match runs_by_length(bits, max, &mut exact) {
-                Some(m) => m,
-                // A run longer than a side's pieces: the walk finds it.
-                None => return self.protected_mask_walk(pos, owner),
-            }
+        let middle = if runs {
+            runs_by_length(bits, max, &mut exact)?
         } else {
             0
         };
-        let mut stack = [0u64; PROGRAM_DEPTH];
         let mut sp = 0;
         for op in prog {
             let v = match *op {
+                // (A run of two or more, the usual rule, without loops.)
+                PredOp::RunAtLeast(2) => bits & ((bits << 1) | (bits >> 1)),
                 PredOp::RunAtLeast(k) => in_runs_of(bits, k as u32),
+                PredOp::RunRange(lo, hi) => {
+                    in_runs_of(bits, lo as u32) & !in_runs_of(bits, hi as u32 + 1)
+                }
                 PredOp::Run(lengths) => of_lengths(&exact, lengths, counted, max),
                 PredOp::Middle => middle,
+                PredOp::EndOfRun => bits & (!(bits << 1) | !(bits >> 1)),
+                PredOp::InnerOfRun => bits & (bits << 1) & (bits >> 1),
                 PredOp::On(sq) => sq,
                 PredOp::Taken(sq) => mask_of(pos.occupied().0 & sq != 0),
                 PredOp::OwnerOn(sq) => mask_of(mine & sq != 0),
                 PredOp::OwnerSkips => mask_of(pos.skip[owner.index()]),
                 PredOp::Beside(before, after) => beside(mine, before, after),
-                PredOp::Group(min) => self.board.in_groups_of(mine, min),
-                PredOp::And(n) => {
-                    sp -= n as usize;
-                    stack[sp..sp + n as usize]
-                        .iter()
-                        .fold(u64::MAX, |m, x| m & x)
+                PredOp::Group(min) => self.in_groups(mine, min),
+                PredOp::And => {
+                    sp -= 2;
+                    stack[sp] & stack[sp + 1]
                 }
-                PredOp::Or(n) => {
-                    sp -= n as usize;
-                    stack[sp..sp + n as usize].iter().fold(0, |m, x| m | x)
+                PredOp::Or => {
+                    sp -= 2;
+                    stack[sp] | stack[sp + 1]
                 }
                 PredOp::Not => {
                     sp -= 1;
@@ -906,7 +994,7 @@ impl Ruleset {
             stack[sp] = v;
             sp += 1;
         }
-        stack[0] & mine
+        Some(())
     }
 
     /// The mask of a rule that is a union of [`Term`]s: the terms of
@@ -1109,7 +1197,7 @@ impl Ruleset {
             Pred::OwnerBeside { before, after, .. } => {
                 beside(pos.pieces[owner.index()].0, *before, *after)
             }
-            Pred::Group { min, .. } => self.board.in_groups_of(pos.pieces[owner.index()].0, *min),
+            Pred::Group { min, .. } => self.in_groups(pos.pieces[owner.index()].0, *min),
             Pred::And(ps) => ps
                 .iter()
                 .fold(u64::MAX, |m, p| m & self.pred_mask(p, pos, owner)),
@@ -1359,6 +1447,21 @@ mod tests {
                 squares: sq(&[20, 21, 22])
             }
         );
+    }
+
+    /// Groups, alone or beside squares, take the group masks.
+    #[test]
+    fn group_protection_takes_the_group_masks() {
+        let rules = crate::rules::load("macabot", None, &[]).unwrap();
+        let sq = |s: &[u8]| s.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(rules.tables.protection.protect, Protect::Tree);
+        assert_eq!(rules.tables.protection.groups, Some((2, sq(&[26, 28, 29]))));
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"macabot\"\nprotect when group >= 3 [X-1]\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert_eq!(r.tables.protection.groups, Some((3, 0)));
     }
 
     /// `end of run`, `inner of run` and `except runs reaching`, on the

@@ -8,10 +8,14 @@
 //! piece (`passing run = 2`). Backward moves are never concerned.
 //!
 //! The model value with its clauses, the test `attempt` and a bear-off
-//! make (the forward stage leaves every forward move of a rule set with
-//! this blockade to `attempt`), and its words: how `senet rules show` says
-//! it, its token in `senet rules summary`, and how a move it refuses reads.
+//! make, its compiled masks (the squares from which an ordinary forward
+//! step is blocked, for the forward stage: `Masks`,
+//! `Ruleset::target_blocked_steps`), and its words: how `senet rules
+//! show` says it, its token in `senet rules summary`, and how a move it
+//! refuses reads.
 
+use super::blockade::spread_down;
+use super::protection::{PROGRAM_DEPTH, PredOp, postfix, program_runs};
 use super::words::*;
 use crate::engine::*;
 
@@ -110,6 +114,180 @@ pub(crate) fn refused(cx: &Refused, i: u8) -> Said {
             cx.side().other()
         ),
     )
+}
+
+// The compiled form: each case's targets and the pieces it forbids
+// passing as masks, for every ordinary forward step at once.
+
+/// The blockade on forward moves as the forward stage applies it to
+/// ordinary steps, compiled with the rule set ([`Masks::compile`]): the
+/// cases' conditions as one postfix program (as protection's,
+/// `protection.rs`) over the opposing pieces, which leaves each
+/// condition's mask on its stack.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Masks {
+    /// The rule set has the blockade and every case has this form: the
+    /// forward tables keep its ordinary steps, which
+    /// [`Ruleset::target_blocked_steps`] clears. Otherwise every forward
+    /// move of a rule set with the blockade is left to `attempt`.
+    pub tabled: bool,
+    /// The programs of the conditions, one after another.
+    prog: Vec<PredOp>,
+    /// The program has run-length or middle-of-run leaves.
+    runs: bool,
+    /// The cases, in the order of the model's.
+    cases: Vec<CaseMasks>,
+}
+
+#[derive(Debug, Clone)]
+struct CaseMasks {
+    onto: OntoMasks,
+    /// Where the program leaves the mask of the pieces it forbids passing.
+    passing: usize,
+}
+
+/// A case's targets.
+#[derive(Debug, Clone)]
+enum OntoMasks {
+    /// These squares (all of them for `otherwise`).
+    Squares(u64),
+    /// The squares for which a condition holds: on an opposing piece as
+    /// the program's value `at` says, on an empty square as `empty` says
+    /// (a square a piece of the side to move stands on is never an
+    /// ordinary step's target).
+    Pred { at: usize, empty: u64 },
+}
+
+impl Masks {
+    /// The masks of the rule set's blockade on forward moves; not
+    /// `tabled` without one, or when the conditions nest too deep for a
+    /// program or a target's condition reads the whole board (`taken`).
+    pub(crate) fn compile(rules: &Ruleset) -> Masks {
+        let Some(b) = &rules.target_blockade else {
+            return Masks::default();
+        };
+        let mut prog = Vec::new();
+        let mut depth = 0;
+        let mut push = |p: &Pred, prog: &mut Vec<PredOp>| {
+            postfix(p, prog, depth)?;
+            depth += 1;
+            Some(depth - 1)
+        };
+        let cases: Option<Vec<CaseMasks>> = b
+            .cases
+            .iter()
+            .map(|c| {
+                let onto = match &c.onto {
+                    None => OntoMasks::Squares(u64::MAX),
+                    Some(Onto::Squares(s)) => OntoMasks::Squares(s.0),
+                    Some(Onto::Pred(p)) => OntoMasks::Pred {
+                        empty: on_empty(p)?,
+                        at: push(p, &mut prog)?,
+                    },
+                };
+                Some(CaseMasks {
+                    onto,
+                    passing: push(&c.passing, &mut prog)?,
+                })
+            })
+            .collect();
+        match cases {
+            Some(cases) => Masks {
+                tabled: true,
+                runs: program_runs(&prog),
+                prog,
+                cases,
+            },
+            None => Masks::default(),
+        }
+    }
+}
+
+/// The squares on which an empty square meets `pred`, as `Ruleset::eval`
+/// finds for a square without a piece (in no run, no owner); `None` when
+/// that depends on the position (`taken`).
+fn on_empty(pred: &Pred) -> Option<u64> {
+    Some(match pred {
+        Pred::RunLength { lengths, .. } => mask_of(lengths & 1 != 0),
+        Pred::Middle { .. }
+        | Pred::EndOfRun { .. }
+        | Pred::InnerOfRun { .. }
+        | Pred::OwnerSkips { .. }
+        | Pred::OwnerOn { .. }
+        | Pred::OwnerBeside { .. }
+        | Pred::Group { .. } => 0,
+        Pred::OnSquare { squares, .. } => squares.0,
+        Pred::Taken { .. } => return None,
+        Pred::And(ps) => ps
+            .iter()
+            .try_fold(u64::MAX, |m, q| Some(m & on_empty(q)?))?,
+        Pred::Or(ps) => ps.iter().try_fold(0, |m, q| Some(m | on_empty(q)?))?,
+        Pred::Not(q) => !on_empty(q)?,
+    })
+}
+
+impl Ruleset {
+    /// The squares from which an ordinary forward step of `step` squares
+    /// (one the forward tables keep: it ends on the board, `step` squares
+    /// on) is refused by the blockade on forward moves, as
+    /// [`target_blocked`](Self::target_blocked) finds move by move; 0
+    /// without the masks.
+    #[inline(always)]
+    pub(crate) fn target_blocked_steps(&self, pos: &Position, step: u8) -> u64 {
+        if self.tables.target.tabled {
+            self.target_blocked_masks(pos, step)
+        } else {
+            0
+        }
+    }
+
+    /// [`target_blocked_steps`](Self::target_blocked_steps) from the
+    /// masks: each case takes the targets that meet it and no earlier
+    /// case, and blocks a step to one of them that passes a piece for
+    /// which its condition holds.
+    #[inline(never)]
+    fn target_blocked_masks(&self, pos: &Position, step: u8) -> u64 {
+        let f = &self.tables.target;
+        let them = pos.to_move.other();
+        let opp = pos.pieces[them.index()].0;
+        let empty = !(opp | pos.pieces[pos.to_move.index()].0);
+        let mut values = [0u64; PROGRAM_DEPTH];
+        if self
+            .program_stack(&f.prog, f.runs, pos, them, &mut values)
+            .is_none()
+        {
+            self.target_walk(pos, them, &mut values);
+        }
+        // From s, the squares strictly between: s+1 ..= s+step-1.
+        let between = u32::from(step).saturating_sub(1);
+        let (mut decided, mut blocked) = (0u64, 0u64);
+        for c in &f.cases {
+            let targets = match c.onto {
+                OntoMasks::Squares(s) => s,
+                OntoMasks::Pred { at, empty: e } => (values[at] & opp) | (e & empty),
+            } & !decided;
+            decided |= targets;
+            let passing = values[c.passing] & opp;
+            blocked |= spread_down(passing >> 1, between) & (targets >> step);
+        }
+        blocked
+    }
+
+    /// The values of the blockade's program, each condition walked
+    /// ([`pred_mask`](Self::pred_mask)): for a run longer than a side's
+    /// pieces, in a position written by hand.
+    #[cold]
+    fn target_walk(&self, pos: &Position, them: Side, values: &mut [u64; PROGRAM_DEPTH]) {
+        let Some(b) = &self.target_blockade else {
+            return;
+        };
+        for (c, model) in self.tables.target.cases.iter().zip(&b.cases) {
+            if let (OntoMasks::Pred { at, .. }, Some(Onto::Pred(p))) = (&c.onto, &model.onto) {
+                values[*at] = self.pred_mask(p, pos, them);
+            }
+            values[c.passing] = self.pred_mask(&model.passing, pos, them);
+        }
+    }
 }
 
 // The generator's side: the test of one forward move.
