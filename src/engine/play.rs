@@ -467,11 +467,6 @@ impl Ruleset {
     /// From the rule set's [`MarkSquares`] when it has its tables (one
     /// pass over the parts, no branch per part on what it did); without
     /// them, as the referee of the tables runs, from the square rules
-    /// themselves (`gives_another_throw_general`).
-    ///
-    /// From the rule set's [`MarkSquares`] when it has its tables (one
-    /// pass over the parts, no branch per part on what it did); without
-    /// them, as the referee of the tables runs, from the square rules
     /// themselves (`gives_another_throw_general`). A unit already marked
     /// so is marked the same again: what the parts gave is in the mark,
     /// and is found again.

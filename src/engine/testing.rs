@@ -43,6 +43,13 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         "extends \"kendall\"\nprotect when (run >= 3 [X-1]) or (on 15, 26 [X-2])\nblockade 4 any   [X-3]\n",
         "extends \"thai\"\nprotect when (on 20..22 [X-2]) or (run >= 4 [X-1])\nblockade 2 of one colour   [X-3]\n",
         "extends \"jequier\"\nblockade 2 any   [X-3]\n",
+        // Several blockades: the loop over them, not the one mask form.
+        "extends \"kendall\"\nblockade 3 opposing, 2 of one colour   [X-3]\n",
+        "extends \"meub\"\nblockade 4 any, 2 opposing where runs count   [X-3]\n",
+        // A throw in any number of parts whose parts may hit: the search's
+        // parts played on a position.
+        "extends \"ludii-piccione\"\nlanding on opposing piece swaps   [X-1]\n",
+        "extends \"ludii-piccione\"\nlanding on opposing piece sends it to lowest empty   [X-1]\nprotect when run >= 2   [X-2]\n",
         // Places in a run, runs that do not count, a blockade by target
         // beside an ordinary one, taken squares that divert and a piece
         // that leaves its square for another.

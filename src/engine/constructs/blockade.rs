@@ -313,6 +313,10 @@ fn spread_up(x: u64, k: u32) -> u64 {
 #[inline(always)]
 fn spread_down_in(x: u64, k: u32, levels: u32) -> u64 {
     let lg = 31 - (k | 1).leading_zeros();
+    debug_assert!(
+        lg <= levels,
+        "a step of {k} beyond the rule set's largest throw"
+    );
     let mut w = x;
     for i in 0..levels {
         w |= (w >> (1 << i)) & mask_of(i < lg);
@@ -324,6 +328,10 @@ fn spread_down_in(x: u64, k: u32, levels: u32) -> u64 {
 #[inline(always)]
 fn spread_up_in(x: u64, k: u32, levels: u32) -> u64 {
     let lg = 31 - (k | 1).leading_zeros();
+    debug_assert!(
+        lg <= levels,
+        "a step of {k} beyond the rule set's largest throw"
+    );
     let mut w = x;
     for i in 0..levels {
         w |= (w << (1 << i)) & mask_of(i < lg);
@@ -338,7 +346,11 @@ impl Ruleset {
     pub(crate) fn blocked(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
         let me = pos.pieces[pos.to_move.index()].0 & path;
         let opp = pos.pieces[pos.to_move.other().index()].0 & path;
-        if let Some(b) = &self.tables.blockade.single {
+        // Without tables (the referee) the loop below decides, so that the
+        // masks are compared with it.
+        if self.tables.enabled
+            && let Some(b) = &self.tables.blockade.single
+        {
             return (b.starts(b.n, me, opp) != 0).then_some(0);
         }
         for (i, b) in self.blockades.iter().enumerate() {

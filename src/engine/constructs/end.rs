@@ -188,12 +188,12 @@ impl Ruleset {
     }
 
     /// Whether the game has ended (with a winner, or drawn under BL-7).
-    // Inlined, with a short way for a position where both sides have a
-    // piece on the board (every position of a game but its last): then
-    // both have pieces in play, no goal is reached, and the game is over
-    // only at its turn limit (LK-19). A playout under a turn limit asks
-    // this after every unit. (Out of line: inlined into a playout loop,
-    // it cost the rule sets without a turn limit registers there.)
+    // A short way for a position where both sides have a piece on the
+    // board (every position of a game but its last): then both have
+    // pieces in play, no goal is reached, and the game is over only at its
+    // turn limit (LK-19). A playout under a turn limit asks this after
+    // every unit. (Not marked `#[inline]`: forced inline into a playout
+    // loop, it cost the rule sets without a turn limit registers there.)
     pub fn game_over(&self, pos: &Position) -> bool {
         if pos.pieces[0].0 != 0 && pos.pieces[1].0 != 0 {
             return self
