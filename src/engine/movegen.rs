@@ -226,12 +226,14 @@ impl Ruleset {
     pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         out.clear();
         // Only a missed turn, a piece on a lock square with a release or
-        // one on the square of a bear-off without a throw gives a unit
-        // here. The tests are joined with `&`: one branch for most
-        // positions, as in `calm`.
+        // a bear-off without a throw that may be due gives a unit here.
+        // The tests are joined with `&`: one branch for most positions, as
+        // in `calm`.
         let side = pos.to_move.index();
-        let quiet =
-            !(pos.skip[side] & !pos.extra) & (pos.pieces[side].0 & self.tables.free_from == 0);
+        let me = pos.pieces[side].0;
+        let quiet = !(pos.skip[side] & !pos.extra)
+            & (me & self.tables.free_from == 0)
+            & !self.tables.auto_off.may_be_due(me);
         if self.tables.enabled & quiet {
             return;
         }
@@ -475,15 +477,18 @@ impl Ruleset {
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece
-    /// on a lock square, no opening or starting throw pending, no direction
-    /// taken this turn and no bound throw. Combined without branches: in
-    /// most positions all are false, and one test decides.
+    /// on a lock square, no bear-off without a throw that may be due, no
+    /// opening or starting throw pending, no direction taken this turn and
+    /// no bound throw. Combined without branches: in most positions all
+    /// are false, and one test decides.
     #[inline(always)]
     fn calm(&self, pos: &Position) -> bool {
         let side = pos.to_move.index();
         let f = &self.tables;
+        let me = pos.pieces[side].0;
         let quiet = !(pos.skip[side] & !pos.extra)
-            & (pos.pieces[side].0 & f.held == 0)
+            & (me & f.held == 0)
+            & !f.auto_off.may_be_due(me)
             & pos.bound.is_none()
             & pos.marked.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));

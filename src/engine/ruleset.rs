@@ -7,7 +7,7 @@
 //! rule forbids a move.
 
 use super::constructs::{
-    bear_off, blockade, entry, groups, lock, movement, opening, protection, squares,
+    auto_off, bear_off, blockade, entry, groups, lock, movement, opening, protection, squares,
     target_blockade,
 };
 use super::play::MarkSquares;
@@ -113,13 +113,16 @@ pub(crate) struct Tables {
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
-    /// Squares whose piece may take the position out of the calm state:
-    /// the lock squares and the square of a bear-off without a throw
-    /// (`constructs/auto_off.rs`).
+    /// Squares whose piece takes the position out of the calm state: the
+    /// lock squares.
     pub held: u64,
     /// Squares whose piece may have a unit without a throw: a lock's
-    /// release, or a bear-off without a throw.
+    /// release (a bear-off without a throw is in `auto_off`).
     pub free_from: u64,
+    /// A bear-off without a throw as masks: whether it may be due, which
+    /// also takes a position out of the calm state and gives a unit
+    /// without a throw (`constructs/auto_off.rs`).
+    pub auto_off: auto_off::AutoOffSquares,
     /// Whether a move gives another throw also by what it does, not only
     /// by its throw and its stage: a landing or bear-off that gives one or
     /// binds one, the extra throw the game holds, a return to the hand
@@ -136,10 +139,6 @@ impl Tables {
     /// they are compiled.
     pub(crate) fn compile(rules: &Ruleset) -> Tables {
         let lock = lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]);
-        let auto_off = match rules.bear_off.reach {
-            crate::engine::Reach::WithoutThrow { from, .. } => 1u64 << from,
-            _ => 0,
-        };
         let steps = movement::Steps::compile(rules);
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
@@ -171,8 +170,9 @@ impl Tables {
                 && rules.movement.priority.0 == 0
                 && !entry::hand_stage(rules)
                 && rules.movement.last_piece.is_none(),
-            held: lock.squares | auto_off,
-            free_from: lock.releases | auto_off,
+            held: lock.squares,
+            free_from: lock.releases,
+            auto_off: auto_off::AutoOffSquares::compile(rules.bear_off.reach),
             move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)
                 || rules.turn.held_extra
                 || rules

@@ -13,13 +13,50 @@
 //! throws (a move that ends outside the region leaves a piece outside it,
 //! and the opponent's moves never complete it: a hit piece goes back).
 //!
-//! Its parts: whether a bear-off is due (`auto_off_due`), the unit
+//! Its parts: whether a bear-off is due (`auto_off_due`), the squares
+//! that rule it out by the side's pieces alone (`AutoOffSquares`), the unit
 //! (`auto_off_unit`), the generator's stage that keeps every throw back
 //! while it is due (`auto_off_stage`), and its words.
 
 use super::words::*;
 use crate::engine::movegen::{Refusal, refuse_all};
 use crate::engine::*;
+
+/// The bear-off without a throw as two masks, compiled with the rule set:
+/// whether it may be due is read from the side's pieces with two tests and
+/// no branch, so that a position with a piece waiting on the square while
+/// the others are still on their way stays calm (`Ruleset::calm`) and has
+/// no unit without a throw (`Ruleset::free_units`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AutoOffSquares {
+    /// The square the piece leaves from; empty without the construct.
+    pub from: u64,
+    /// Every square outside the region: a piece there means the bear-off
+    /// is not due.
+    pub away: u64,
+}
+
+impl AutoOffSquares {
+    /// The masks of a rule set's bear-off.
+    pub(crate) fn compile(reach: Reach) -> AutoOffSquares {
+        match reach {
+            Reach::WithoutThrow { from, region } => AutoOffSquares {
+                from: 1u64 << from,
+                away: !region.0,
+            },
+            _ => AutoOffSquares::default(),
+        }
+    }
+
+    /// Whether a bear-off without a throw may be due for a side with the
+    /// pieces `me`: a piece on the square and none outside the region.
+    /// `false` says it is not due; `true` leaves the hand and the queue
+    /// to [`Ruleset::auto_off_due`].
+    #[inline(always)]
+    pub(crate) fn may_be_due(&self, me: u64) -> bool {
+        (me & self.from != 0) & (me & self.away == 0)
+    }
+}
 
 impl Ruleset {
     /// The square of the piece that leaves without a throw now, if the
