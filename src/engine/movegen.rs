@@ -226,14 +226,12 @@ impl Ruleset {
     pub fn free_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         out.clear();
         // Only a missed turn, a piece on a lock square with a release or
-        // a bear-off without a throw that may be due gives a unit here.
-        // The tests are joined with `&`: one branch for most positions, as
-        // in `calm`.
+        // one on the square of a bear-off without a throw gives a unit
+        // here. The tests are joined with `&`: one branch for most
+        // positions, as in `calm`.
         let side = pos.to_move.index();
-        let me = pos.pieces[side].0;
-        let quiet = !(pos.skip[side] & !pos.extra)
-            & (me & self.tables.free_from == 0)
-            & !self.tables.auto_off.may_be_due(me);
+        let quiet =
+            !(pos.skip[side] & !pos.extra) & (pos.pieces[side].0 & self.tables.free_from == 0);
         if self.tables.enabled & quiet {
             return;
         }
@@ -252,7 +250,11 @@ impl Ruleset {
         if pos.extra && pos.bound.is_some() {
             return;
         }
-        self.release_units(pos, out);
+        // (A piece waiting on the square of a bear-off without a throw
+        // that is not due has no release to look for.)
+        if pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases != 0 {
+            self.release_units(pos, out);
+        }
     }
 
     /// Why each move of the side to move with `throw` is not legal. Moves
@@ -378,6 +380,13 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Marked {
+        // A piece waiting on the square of a bear-off without a throw while
+        // the others are on their way (a third of `macabot`'s positions):
+        // the stages of a calm position, here rather than in `calm`, which
+        // every position pays for.
+        if self.calm_waiting(pos) {
+            return self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why);
+        }
         let (heading, opening) = self.rule_state_stages::<WHY>(pos, throw, out, why)?;
         let state = TurnState {
             heading,
@@ -477,18 +486,35 @@ impl Ruleset {
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece
-    /// on a lock square, no bear-off without a throw that may be due, no
+    /// on a lock square or on the square of a bear-off without a throw, no
     /// opening or starting throw pending, no direction taken this turn and
     /// no bound throw. Combined without branches: in most positions all
     /// are false, and one test decides.
     #[inline(always)]
     fn calm(&self, pos: &Position) -> bool {
+        self.calm_holding(pos, self.tables.held)
+    }
+
+    /// Whether a position that is not [`calm`](Self::calm) is so but for a
+    /// piece on the square of a bear-off without a throw that cannot be
+    /// due, a piece of its side being outside the region: the position
+    /// then has no rule state either.
+    #[inline(always)]
+    fn calm_waiting(&self, pos: &Position) -> bool {
+        let f = &self.tables;
+        (f.auto_off.from != 0)
+            && !f.auto_off.may_be_due(pos.pieces[pos.to_move.index()].0)
+            && self.calm_holding(pos, f.lock.squares)
+    }
+
+    /// The test of [`calm`](Self::calm) with `held` the squares whose
+    /// piece takes the position out of the calm state.
+    #[inline(always)]
+    fn calm_holding(&self, pos: &Position, held: u64) -> bool {
         let side = pos.to_move.index();
         let f = &self.tables;
-        let me = pos.pieces[side].0;
         let quiet = !(pos.skip[side] & !pos.extra)
-            & (me & f.held == 0)
-            & !f.auto_off.may_be_due(me)
+            & (pos.pieces[side].0 & held == 0)
             & pos.bound.is_none()
             & pos.marked.is_none()
             & (!self.movement.one_direction | (pos.heading == Heading::Any));

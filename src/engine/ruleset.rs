@@ -113,15 +113,15 @@ pub(crate) struct Tables {
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
-    /// Squares whose piece takes the position out of the calm state: the
-    /// lock squares.
+    /// Squares whose piece may take the position out of the calm state:
+    /// the lock squares and the square of a bear-off without a throw
+    /// (`constructs/auto_off.rs`).
     pub held: u64,
     /// Squares whose piece may have a unit without a throw: a lock's
-    /// release (a bear-off without a throw is in `auto_off`).
+    /// release, or a bear-off without a throw.
     pub free_from: u64,
-    /// A bear-off without a throw as masks: whether it may be due, which
-    /// also takes a position out of the calm state and gives a unit
-    /// without a throw (`constructs/auto_off.rs`).
+    /// A bear-off without a throw as masks, for the positions with a piece
+    /// on its square: whether it may be due (`constructs/auto_off.rs`).
     pub auto_off: auto_off::AutoOffSquares,
     /// Whether a move gives another throw also by what it does, not only
     /// by its throw and its stage: a landing or bear-off that gives one or
@@ -139,6 +139,7 @@ impl Tables {
     /// they are compiled.
     pub(crate) fn compile(rules: &Ruleset) -> Tables {
         let lock = lock::LockSquares::compile(&rules.squares[..=rules.board.len as usize]);
+        let auto_off = auto_off::AutoOffSquares::compile(rules.bear_off.reach);
         let steps = movement::Steps::compile(rules);
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
@@ -170,9 +171,9 @@ impl Tables {
                 && rules.movement.priority.0 == 0
                 && !entry::hand_stage(rules)
                 && rules.movement.last_piece.is_none(),
-            held: lock.squares,
-            free_from: lock.releases,
-            auto_off: auto_off::AutoOffSquares::compile(rules.bear_off.reach),
+            held: lock.squares | auto_off.from,
+            free_from: lock.releases | auto_off.from,
+            auto_off,
             move_marks: rules.entry.as_ref().is_some_and(|e| e.bound_extra)
                 || rules.turn.held_extra
                 || rules

@@ -25,8 +25,7 @@ use crate::engine::*;
 /// The bear-off without a throw as two masks, compiled with the rule set:
 /// whether it may be due is read from the side's pieces with two tests and
 /// no branch, so that a position with a piece waiting on the square while
-/// the others are still on their way stays calm (`Ruleset::calm`) and has
-/// no unit without a throw (`Ruleset::free_units`).
+/// the others are still on their way is calm (`Ruleset::calm`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct AutoOffSquares {
     /// The square the piece leaves from; empty without the construct.
