@@ -366,7 +366,7 @@ impl Ruleset {
     #[inline(never)]
     fn mark_moves(&self, pos: &Position, units: &mut [Unit]) {
         for u in units.iter_mut().filter(|u| u.kind == UnitKind::Move) {
-            u.extra_mark = self.gives_another_throw(pos, u);
+            u.extra_mark = self.gives_another_throw_inline(pos, u);
         }
     }
 

@@ -470,13 +470,35 @@ impl Ruleset {
     /// themselves (`gives_another_throw_general`). A unit already marked
     /// so is marked the same again: what the parts gave is in the mark,
     /// and is found again.
-    #[inline]
+    // Out of line: a playout marks one unit per ply, and its loop keeps
+    // its registers without the test in it.
+    #[inline(never)]
     pub(crate) fn gives_another_throw(&self, pos: &Position, unit: &Unit) -> bool {
+        self.gives_another_throw_inline(pos, unit)
+    }
+
+    /// [`gives_another_throw`](Self::gives_another_throw), always inlined:
+    /// for a loop over a throw's moves, where a call per move costs as much
+    /// as the test (the parts after the first and the form without tables
+    /// are out of line).
+    #[inline(always)]
+    pub(crate) fn gives_another_throw_inline(&self, pos: &Position, unit: &Unit) -> bool {
         if !self.tables.enabled {
             return self.gives_another_throw_general(pos, unit);
         }
         let mut gives =
             Gives::default().add(self, unit.from, unit.to, unit.off, unit.relocated.is_some());
+        // Most moves have one part: the walk over the others is out of
+        // line, so that the one-part case is inlined into its callers.
+        if unit.split.is_some() {
+            gives = self.gives_of_later_parts(gives, unit);
+        }
+        gives.again(self, pos, unit)
+    }
+
+    /// `gives` with the parts of a split `unit` after its first added.
+    #[inline(never)]
+    fn gives_of_later_parts(&self, mut gives: Gives, unit: &Unit) -> Gives {
         if let Some(p) = &unit.split {
             gives = gives.add(self, p.from, p.to, p.off, p.relocated.is_some());
             for w in unit.more.words() {
@@ -493,11 +515,12 @@ impl Ruleset {
                 );
             }
         }
-        gives.again(self, pos, unit)
+        gives
     }
 
     /// [`gives_another_throw`](Self::gives_another_throw) from the square
     /// rules, part by part.
+    #[inline(never)]
     fn gives_another_throw_general(&self, pos: &Position, unit: &Unit) -> bool {
         let from = &self.squares[unit.from as usize];
         let mut again = unit.extra_mark;
