@@ -84,6 +84,26 @@ impl Ruleset {
         self.play_general(pos, unit)
     }
 
+    /// [`apply`](Self::apply) for a playout that only counts what the
+    /// unit did: `tally` sees the unit's `Effects` where they are made,
+    /// and nothing is returned through memory. Called in each of the two
+    /// forms apart, so that in the plain one the compiler keeps the
+    /// effects in registers and computes only those `tally` reads.
+    #[inline(always)]
+    pub(crate) fn apply_tallied(
+        &self,
+        pos: &mut Position,
+        unit: &Unit,
+        mut tally: impl FnMut(&Effects),
+    ) -> Result<(), Refusal> {
+        if self.tables.plain_play && self.plays_plainly(pos, unit) {
+            tally(&self.play_plain(pos, unit));
+        } else {
+            tally(&self.play_general(pos, unit)?);
+        }
+        Ok(())
+    }
+
     /// Any unit, in place. Every refusal is decided before the first
     /// change to `p`, so a refused unit leaves it as it was, and no
     /// position is copied in or out.
