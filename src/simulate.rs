@@ -303,6 +303,8 @@ fn play_one_shaped<const PLAIN: bool>(
         // The unit is played where the engine wrote it, by reference: the
         // engine writes a unit field by field, and copying it out whole
         // right after stalls the CPU on the store-to-load forward.
+        // The unit drawn is known to play plainly (see below).
+        let mut plainly = false;
         let unit: &Unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
             &buf[0]
         } else if !buf.is_empty() && draws.coin() {
@@ -318,7 +320,9 @@ fn play_one_shaped<const PLAIN: bool>(
             // generator in this loop cost registers and code).
             // The random player plays one unit without looking at the
             // others: only that one needs its `+` completed.
-            rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, &mut buf);
+            // Every unit listed plays plainly: the forward stage's
+            // ordinary steps alone.
+            plainly = rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, &mut buf);
             if player != Player::Random {
                 rules.mark_listed(&pos, &mut buf);
             }
@@ -345,7 +349,7 @@ fn play_one_shaped<const PLAIN: bool>(
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
         // `Effects` returned through memory.
-        let played = rules.apply_tallied(&mut pos, unit, |fx| {
+        let played = rules.apply_tallied(&mut pos, unit, plainly, |fx| {
             events.add(fx);
             turns += fx.turn_ended as u32;
         });
