@@ -303,8 +303,6 @@ fn play_one_shaped<const PLAIN: bool>(
         // The unit is played where the engine wrote it, by reference: the
         // engine writes a unit field by field, and copying it out whole
         // right after stalls the CPU on the store-to-load forward.
-        // The unit drawn is known to play plainly (see below).
-        let mut plainly = false;
         let unit: &Unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
             &buf[0]
         } else if !buf.is_empty() && draws.coin() {
@@ -320,9 +318,7 @@ fn play_one_shaped<const PLAIN: bool>(
             // generator in this loop cost registers and code).
             // The random player plays one unit without looking at the
             // others: only that one needs its `+` completed.
-            // Every unit listed plays plainly: the forward stage's
-            // ordinary steps alone.
-            plainly = rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, &mut buf);
+            rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, &mut buf);
             if player != Player::Random {
                 rules.mark_listed(&pos, &mut buf);
             }
@@ -349,7 +345,7 @@ fn play_one_shaped<const PLAIN: bool>(
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
         // `Effects` returned through memory.
-        let played = rules.apply_tallied(&mut pos, unit, plainly, |fx| {
+        let played = rules.apply_tallied(&mut pos, unit, |fx| {
             events.add(fx);
             turns += fx.turn_ended as u32;
         });

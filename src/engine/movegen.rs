@@ -171,32 +171,20 @@ impl Ruleset {
     /// set of the plain shape (`Tables::plain_shape`, which the caller has
     /// tested), else the general one. For a playout loop that is itself
     /// compiled once per shape, so that it holds one copy of the generator.
-    ///
-    /// Returns whether every unit listed [`plays_plainly`](Self::plays_plainly)
-    /// (and the rule set plays such units by `play_plain`): the units are
-    /// the forward stage's ordinary steps alone, decided by its tables,
-    /// whose every landing plays plainly (`Tables::plain_steps`), in a
-    /// calm position with the queue empty. The caller may then play the
-    /// one it chooses without that test
-    /// ([`apply_tallied`](Self::apply_tallied)).
     #[inline(always)]
     pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
         out: &mut Vec<Unit>,
-    ) -> bool {
+    ) {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
         let why = &mut Vec::new();
         if self.calm(pos) {
-            let (_, steps_only) =
-                self.move_stages::<false, PLAIN>(pos, throw, TurnState::CALM, out, why);
-            // (`calm` leaves no own piece on a lock square and no mark.)
-            steps_only & self.tables.plain_steps & pos.queue.is_empty()
+            self.move_stages::<false, PLAIN>(pos, throw, TurnState::CALM, out, why);
         } else {
             self.generate_in_rule_state::<false>(pos, throw, out, why);
-            false
         }
     }
 
@@ -361,10 +349,8 @@ impl Ruleset {
             // own copy, without the tests of the constructs it lacks.
             if self.tables.plain_shape {
                 self.move_stages::<WHY, true>(pos, throw, TurnState::CALM, out, why)
-                    .0
             } else {
                 self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why)
-                    .0
             }
         } else {
             self.generate_in_rule_state::<WHY>(pos, throw, out, why)
@@ -397,7 +383,6 @@ impl Ruleset {
             bound: pos.bound,
         };
         self.move_stages::<WHY, false>(pos, throw, state, out, why)
-            .0
     }
 
     /// Stages 6 to 12, in the turn state that stages 1 to 5 left. With
@@ -406,8 +391,6 @@ impl Ruleset {
     /// lacks (the setup guard, the blockades, the blockade at half the
     /// throw, a bear-off region, priority squares, the hand, the last
     /// piece's move), as it drops those of the turn state in the calm one.
-    /// The flag returned says that the units written are the forward
-    /// stage's ordinary steps alone, decided by its tables.
     #[inline(always)]
     fn move_stages<const WHY: bool, const PLAIN: bool>(
         &self,
@@ -416,7 +399,7 @@ impl Ruleset {
         state: TurnState<'_>,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) -> (Marked, bool) {
+    ) -> Marked {
         let side = pos.to_move;
         let mut marked = None;
         let me = pos.pieces[side.index()];
@@ -428,7 +411,6 @@ impl Ruleset {
             opening,
             bound,
         } = state;
-        let mut tabled = false;
         if heading != Heading::Backward {
             // A throw bound to a piece (R-11, PC-2) moves that piece only.
             let mut movers = me.0;
@@ -445,14 +427,13 @@ impl Ruleset {
                 }
                 movers &= bound;
             }
-            tabled = self.forward_stage::<WHY, PLAIN>(pos, throw, movers, out, why, &mut divert);
+            self.forward_stage::<WHY, PLAIN>(pos, throw, movers, out, why, &mut divert);
         }
-        let stepped = out.len();
         // The square the opening moves from (K-5, K-7).
         if let Some(rule) = opening
             && self.opening_from_stage::<WHY>(rule, throw, start, out, why)
         {
-            return (None, false);
+            return None;
         }
         // Priority squares.
         if !PLAIN {
@@ -490,9 +471,7 @@ impl Ruleset {
         }
         // The passes and the return to the hand (PC-5).
         self.pass_stage(me, throw, bound, start, out);
-        // Only the forward stage's ordinary steps: no later stage wrote.
-        let steps_only = tabled & (stepped > start) & (out.len() == stepped);
-        (marked, steps_only)
+        marked
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece

@@ -89,19 +89,14 @@ impl Ruleset {
     /// and nothing is returned through memory. Called in each of the two
     /// forms apart, so that in the plain one the compiler keeps the
     /// effects in registers and computes only those `tally` reads.
-    /// `plainly` says that the unit is known to play plainly (a unit of a
-    /// list for which `legal_units_unmarked_shaped` said so), sparing the
-    /// test.
     #[inline(always)]
     pub(crate) fn apply_tallied(
         &self,
         pos: &mut Position,
         unit: &Unit,
-        plainly: bool,
         mut tally: impl FnMut(&Effects),
     ) -> Result<(), Refusal> {
-        debug_assert!(!plainly || (self.tables.plain_play && self.plays_plainly(pos, unit)));
-        if plainly || (self.tables.plain_play && self.plays_plainly(pos, unit)) {
+        if self.tables.plain_play && self.plays_plainly(pos, unit) {
             tally(&self.play_plain(pos, unit));
         } else {
             tally(&self.play_general(pos, unit)?);
@@ -112,7 +107,7 @@ impl Ruleset {
     /// Any unit, in place. Every refusal is decided before the first
     /// change to `p`, so a refused unit leaves it as it was, and no
     /// position is copied in or out.
-    pub(super) fn play_general(&self, p: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
+    fn play_general(&self, p: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();

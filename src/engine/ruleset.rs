@@ -113,11 +113,6 @@ pub(crate) struct Tables {
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
-    /// Units are played by `play_plain` (`plain_play`), and every ordinary
-    /// step of the forward stage's tables lands where `plays_plainly`
-    /// plays it (`Steps::land_plainly`): a list of such steps alone plays
-    /// plainly, in a calm position with the queue empty.
-    pub plain_steps: bool,
     /// Squares whose piece may take the position out of the calm state:
     /// the lock squares and the square of a bear-off without a throw
     /// (`constructs/auto_off.rs`).
@@ -149,7 +144,7 @@ impl Tables {
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
         let steps_blocks = steps.blocks;
-        let mut tables = Tables {
+        Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
             // with`, moves forward to a lower square: the general `play`
@@ -186,11 +181,7 @@ impl Tables {
                     .any(|sq| sq.bound_extra || sq.extra_throw || sq.off_extra || sq.stuck_to_hand),
             marks: MarkSquares::compile(rules),
             lock,
-            plain_steps: false,
-        };
-        tables.plain_steps =
-            tables.plain_play && tables.steps.land_plainly(tables.squares.land_plain);
-        tables
+        }
     }
 }
 

@@ -420,57 +420,6 @@ mod tests {
         assert!(plain > 10_000, "{plain} lists of the plain shape compared");
     }
 
-    /// A list the simulator's generator says plays plainly (the forward
-    /// stage's ordinary steps alone) has only units that `plays_plainly`,
-    /// in a rule set that plays them by `play_plain`; and the play of each
-    /// by `play_plain` is the general `play`'s.
-    #[test]
-    fn units_listed_as_plain_play_plainly() {
-        let mut rng = Pcg64::seed_from_u64(17);
-        let mut units = Vec::new();
-        let (mut said, mut rule_sets) = (0, 0);
-        for (name, rules) in variants() {
-            let before = said;
-            for _ in 0..200 {
-                let pos = random_position(&rules, &mut rng);
-                for throw in rules.throws.distinct_values() {
-                    let shapes: &[bool] = if rules.plain_shape() {
-                        &[false, true]
-                    } else {
-                        &[false]
-                    };
-                    for &plain in shapes {
-                        let plainly = if plain {
-                            rules.legal_units_unmarked_shaped::<true>(&pos, throw, &mut units)
-                        } else {
-                            rules.legal_units_unmarked_shaped::<false>(&pos, throw, &mut units)
-                        };
-                        if !plainly {
-                            continue;
-                        }
-                        said += 1;
-                        assert!(!units.is_empty(), "{name}: an empty list said plain");
-                        for u in units.iter_mut() {
-                            rules.mark_move(&pos, u);
-                            assert!(
-                                rules.tables.plain_play && rules.plays_plainly(&pos, u),
-                                "{name}: {u} said plain in {pos:?}"
-                            );
-                            let mut general = pos;
-                            let fx = rules.play_general(&mut general, u).expect("listed");
-                            let mut plain_pos = pos;
-                            let plain_fx = rules.play_plain(&mut plain_pos, u);
-                            assert_eq!((general, fx), (plain_pos, plain_fx), "{name}: {u}");
-                        }
-                    }
-                }
-            }
-            rule_sets += (said > before) as usize;
-        }
-        assert!(said > 10_000, "{said} lists said plain");
-        assert!(rule_sets >= 8, "lists said plain in {rule_sets} rule sets");
-    }
-
     #[test]
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);

@@ -1320,18 +1320,6 @@ pub(crate) struct Steps {
 }
 
 impl Steps {
-    /// Whether every step the forward stage writes from these tables alone
-    /// (`fwd_plain`, and `fwd_unhit` onto an empty square) lands where
-    /// `Ruleset::plays_plainly` plays it: on `land_plain`, and, for a step
-    /// that may hit, on a square where the hit piece is swapped plainly.
-    pub(crate) fn land_plainly(&self, land_plain: u64) -> bool {
-        (0..THROWS).all(|t| {
-            let plain_to = self.fwd_plain[t].checked_shl(t as u32).unwrap_or(0);
-            let unhit_to = self.fwd_unhit[t].checked_shl(t as u32).unwrap_or(0);
-            (plain_to & !(land_plain & self.swap_plain)) | (unhit_to & !land_plain) == 0
-        })
-    }
-
     /// The square sets of a rule set.
     pub(crate) fn compile(rules: &Ruleset) -> Steps {
         let mut f = Steps::default();
@@ -1488,9 +1476,7 @@ impl Ruleset {
     /// protected pieces, a bear-off region). Squares whose move the tables
     /// do not decide (truncation, overshoot, landings that relocate, hits
     /// that divert) are tried one by one by [`attempt`](Self::attempt).
-    /// Units come in the order of the squares moved from. Returns whether
-    /// the tables alone decided (no square went to `attempt` or to a
-    /// bear-off's test): the units it wrote are then ordinary steps only.
+    /// Units come in the order of the squares moved from.
     // Always inlined: in the simulator's driver the compiler kept it out
     // of line (a call per unit, 30 instructions per unit on bga).
     #[inline(always)]
@@ -1502,7 +1488,7 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
-    ) -> bool {
+    ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
@@ -1561,7 +1547,6 @@ impl Ruleset {
                 self.explain(pos, from, throw, Dir::Forward, why);
             }
         }
-        slow == 0
     }
 
     /// The forward moves of stage 6 from `squares` when some of them are
