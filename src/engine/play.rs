@@ -1,7 +1,8 @@
 //! Playing a unit: the position after it and what it did (`Effects`).
 //!
 //! One entry point, [`Ruleset::apply`], in place; [`Ruleset::play`] is its
-//! copying form.
+//! copying form, and `Ruleset::apply_tallied` the form for a playout that
+//! only counts what each unit did (the simulator's driver).
 //!
 //! Behind it, two forms: `play_general` plays any unit, and `play_plain`
 //! plays the ordinary ones (`plays_plainly`: a step, a bear-off or a pass
