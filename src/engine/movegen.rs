@@ -180,12 +180,7 @@ impl Ruleset {
     ) {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        let why = &mut Vec::new();
-        if self.calm(pos) {
-            self.move_stages::<false, PLAIN, false>(pos, throw, TurnState::CALM, out, why);
-        } else {
-            self.generate_in_rule_state::<false, false>(pos, throw, out, why);
-        }
+        self.calm_stages::<false, false>(pos, throw, PLAIN, out, &mut Vec::new());
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
@@ -201,7 +196,7 @@ impl Ruleset {
     /// gives, for a playout that looks at every unit.
     #[inline]
     pub(crate) fn mark_listed(&self, pos: &Position, units: &mut [Unit]) {
-        if self.tables.move_marks || !self.tables.enabled {
+        if self.marks_after_stages() {
             self.mark_moves(pos, units);
         }
     }
@@ -211,7 +206,7 @@ impl Ruleset {
     /// [`generate`](Self::generate) does for each.
     #[inline]
     pub(crate) fn mark_move(&self, pos: &Position, unit: &mut Unit) {
-        if (self.tables.move_marks || !self.tables.enabled) && unit.kind == UnitKind::Move {
+        if self.marks_after_stages() && unit.kind == UnitKind::Move {
             unit.extra_mark = self.gives_another_throw(pos, unit);
         }
     }
@@ -318,7 +313,7 @@ impl Ruleset {
         // the throw gives, are completed here, but for the units a stage
         // wrote with their marks complete (`marked`). (Without tables, as
         // the referee runs, the test of the rule set is made every time.)
-        if self.tables.move_marks || !self.tables.enabled {
+        if self.marks_after_stages() {
             match marked {
                 None => self.mark_moves(pos, &mut out[start..]),
                 Some((a, b)) => {
@@ -343,14 +338,31 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Marked {
-        // Stages 1 to 5 concern rule state that most positions do not have:
-        // one test says whether any of them may apply. The stages that
-        // follow are compiled twice, once for that calm state (where the
-        // compiler drops every test of it) and once for the others.
+        self.calm_stages::<WHY, MARK>(pos, throw, self.tables.plain_shape, out, why)
+    }
+
+    /// [`stages`](Self::stages) with the calm positions' copy of stages 6
+    /// to 12 chosen by `plain`: the copy for a rule set of the plain shape
+    /// (`Tables::plain_shape`), without the tests of the constructs it
+    /// lacks, or the general one. A caller compiled once per shape passes
+    /// a constant, and holds one copy (see
+    /// [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped)).
+    /// Stages 1 to 5 concern rule state that most positions do not have:
+    /// one test says whether any of them may apply. The stages that follow
+    /// are compiled twice, once for that calm state (where the compiler
+    /// drops every test of it) and once for the others. `MARK` as in
+    /// `stages`.
+    #[inline(always)]
+    fn calm_stages<const WHY: bool, const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        plain: bool,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Marked {
         if self.calm(pos) {
-            // A rule set of the plain shape (`Tables::plain_shape`) has its
-            // own copy, without the tests of the constructs it lacks.
-            if self.tables.plain_shape {
+            if plain {
                 self.move_stages::<WHY, true, MARK>(pos, throw, TurnState::CALM, out, why)
             } else {
                 self.move_stages::<WHY, false, MARK>(pos, throw, TurnState::CALM, out, why)
@@ -358,6 +370,16 @@ impl Ruleset {
         } else {
             self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why)
         }
+    }
+
+    /// Whether the moves' `+` are completed after the stages, by what
+    /// each move does (a landing, a held extra throw, a return to the
+    /// hand): for a rule set where a move may give another throw so, and
+    /// always without tables (as the referee runs, the test of the rule
+    /// set made every time).
+    #[inline(always)]
+    fn marks_after_stages(&self) -> bool {
+        self.tables.move_marks || !self.tables.enabled
     }
 
     /// Marks each move of `units` by whether its player throws again

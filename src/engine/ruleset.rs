@@ -140,7 +140,12 @@ impl Tables {
             crate::engine::Reach::WithoutThrow { from, .. } => 1u64 << from,
             _ => 0,
         };
-        let steps = movement::Steps::compile(rules);
+        // The blockade on forward moves by target clears ordinary steps by
+        // its masks, where it has them: the steps are compiled knowing
+        // whether it does.
+        let target = target_blockade::Masks::compile(rules);
+        let steps = movement::Steps::compile(rules, target.tabled);
+        let hand_stage = entry::hand_stage(rules);
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
         let steps_blocks = steps.blocks;
@@ -158,18 +163,18 @@ impl Tables {
             steps,
             protection: protection::Masks::compile(&rules.protection),
             grid: groups::Grid::compile(rules.board),
-            target: target_blockade::Masks::compile(rules),
+            target,
             squares: squares::Landings::compile(rules),
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
-            hand_stage: entry::hand_stage(rules),
+            hand_stage,
             plain_shape: !rules.movement.setup_guard
                 && rules.blockades.is_empty()
                 && !steps_blocks
                 && rules.halfway.is_none()
                 && rules.bear_off.all_in.is_none()
                 && rules.movement.priority.0 == 0
-                && !entry::hand_stage(rules)
+                && !hand_stage
                 && rules.movement.last_piece.is_none(),
             held: lock.squares | auto_off,
             free_from: lock.releases | auto_off,

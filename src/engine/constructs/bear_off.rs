@@ -263,27 +263,24 @@ impl Ruleset {
         }
         // P-1: the path of a bearing-off move runs to the last square.
         let path = between(from, off);
-        if let Some(i) = self.blocked(pos, path, off) {
-            return Err((
+        let forbid = self
+            .blocked(pos, path, off)
+            .map(Forbid::Blockade)
+            .or_else(|| {
+                self.target_blocked(pos, path, off)
+                    .map(Forbid::TargetBlockade)
+            });
+        match forbid {
+            Some(forbid) => Err((
                 Refusal {
                     from,
                     to: off,
-                    forbid: Forbid::Blockade(i),
+                    forbid,
                 },
                 None,
-            ));
+            )),
+            None => Ok(Unit::bear_off(throw, from, off, extra_mark)),
         }
-        if let Some(i) = self.target_blocked(pos, path, off) {
-            return Err((
-                Refusal {
-                    from,
-                    to: off,
-                    forbid: Forbid::TargetBlockade(i),
-                },
-                None,
-            ));
-        }
-        Ok(Unit::bear_off(throw, from, off, extra_mark))
     }
 }
 

@@ -190,9 +190,9 @@ impl RunBlockade {
         let r = self.starts(n, me, opp);
         let k = u32::from(step).saturating_sub(n);
         if backward {
-            spread_up_in(r << n, k, self.levels)
+            spread_in::<true>(r << n, k, self.levels)
         } else {
-            spread_down_in(r >> 1, k, self.levels)
+            spread_in::<false>(r >> 1, k, self.levels)
         }
     }
 }
@@ -202,7 +202,7 @@ impl Ruleset {
     /// `backward`) passes a blockade: some blockade's run of `length`
     /// pieces lies wholly strictly between the two ends, as
     /// `Ruleset::blocked` finds on the move's path.
-    // Branch-free in the throw and the position: `spread_down`/`spread_up`
+    // Branch-free in the throw and the position: `spread`
     // take the distance as a number, so no loop ends on a mispredicted
     // branch, and a single blockade of consecutive pieces is masks
     // (`BlockadeRuns`). Out of line: inlined into the forward stage, it
@@ -239,9 +239,9 @@ impl Ruleset {
                     let g = self.in_groups(opp, b.length);
                     let k = u32::from(step);
                     m |= if backward {
-                        spread_up(g << 1, k)
+                        spread::<true>(g << 1, k)
                     } else {
-                        spread_down(g >> 1, k)
+                        spread::<false>(g >> 1, k)
                     };
                     continue;
                 }
@@ -256,9 +256,9 @@ impl Ruleset {
             // never lies wholly strictly inside the path.
             let k = u32::from(step).saturating_sub(n);
             m |= if backward {
-                spread_up(r << n, k)
+                spread::<true>(r << n, k)
             } else {
-                spread_down(r >> 1, k)
+                spread::<false>(r >> 1, k)
             };
         }
         m
@@ -279,39 +279,34 @@ fn run_starts(bits: u64, n: u32) -> u64 {
     a & (a >> (n - w))
 }
 
-/// The windows of `k` (< 32) squares: `x >> j` for `j` in `0..k`, or'ed.
-/// Widths 1, 2, 4, 8 and 16 by doubling; `k` is covered by two windows of
-/// the largest of them not above it, the second shifted by the rest.
+/// `x` moved `n` squares toward the higher squares when `UP`, else
+/// toward the lower ones.
 #[inline(always)]
-pub(crate) fn spread_down(x: u64, k: u32) -> u64 {
-    debug_assert!(k < 32);
-    let w2 = x | x >> 1;
-    let w4 = w2 | w2 >> 2;
-    let w8 = w4 | w4 >> 4;
-    let w16 = w8 | w8 >> 8;
-    let lg = 31 - (k | 1).leading_zeros();
-    let w = [x, w2, w4, w8, w16][lg as usize];
-    (w | w >> k.saturating_sub(1 << lg)) & mask_of(k != 0)
+fn shift<const UP: bool>(x: u64, n: u32) -> u64 {
+    if UP { x << n } else { x >> n }
 }
 
-/// As [`spread_down`], toward the higher squares: `x << j` for `j` in
-/// `0..k`.
+/// The windows of `k` (< 32) squares: `x` moved by `j` squares (toward
+/// the higher squares when `UP`, else toward the lower ones) for `j` in
+/// `0..k`, or'ed. Widths 1, 2, 4, 8 and 16 by doubling; `k` is covered by
+/// two windows of the largest of them not above it, the second moved by
+/// the rest.
 #[inline(always)]
-fn spread_up(x: u64, k: u32) -> u64 {
+pub(crate) fn spread<const UP: bool>(x: u64, k: u32) -> u64 {
     debug_assert!(k < 32);
-    let w2 = x | x << 1;
-    let w4 = w2 | w2 << 2;
-    let w8 = w4 | w4 << 4;
-    let w16 = w8 | w8 << 8;
+    let w2 = x | shift::<UP>(x, 1);
+    let w4 = w2 | shift::<UP>(w2, 2);
+    let w8 = w4 | shift::<UP>(w4, 4);
+    let w16 = w8 | shift::<UP>(w8, 8);
     let lg = 31 - (k | 1).leading_zeros();
     let w = [x, w2, w4, w8, w16][lg as usize];
-    (w | w << k.saturating_sub(1 << lg)) & mask_of(k != 0)
+    (w | shift::<UP>(w, k.saturating_sub(1 << lg))) & mask_of(k != 0)
 }
 
-/// [`spread_down`] for `k` below `2 << levels`, with `levels` doublings
-/// (a number fixed by the rule set: a loop the branch predictor learns).
+/// [`spread`] for `k` below `2 << levels`, with `levels` doublings (a
+/// number fixed by the rule set: a loop the branch predictor learns).
 #[inline(always)]
-fn spread_down_in(x: u64, k: u32, levels: u32) -> u64 {
+fn spread_in<const UP: bool>(x: u64, k: u32, levels: u32) -> u64 {
     let lg = 31 - (k | 1).leading_zeros();
     debug_assert!(
         lg <= levels,
@@ -319,24 +314,9 @@ fn spread_down_in(x: u64, k: u32, levels: u32) -> u64 {
     );
     let mut w = x;
     for i in 0..levels {
-        w |= (w >> (1 << i)) & mask_of(i < lg);
+        w |= shift::<UP>(w, 1 << i) & mask_of(i < lg);
     }
-    (w | w >> k.saturating_sub(1 << lg)) & mask_of(k != 0)
-}
-
-/// [`spread_up`] for `k` below `2 << levels`, as [`spread_down_in`].
-#[inline(always)]
-fn spread_up_in(x: u64, k: u32, levels: u32) -> u64 {
-    let lg = 31 - (k | 1).leading_zeros();
-    debug_assert!(
-        lg <= levels,
-        "a step of {k} beyond the rule set's largest throw"
-    );
-    let mut w = x;
-    for i in 0..levels {
-        w |= (w << (1 << i)) & mask_of(i < lg);
-    }
-    (w | w << k.saturating_sub(1 << lg)) & mask_of(k != 0)
+    (w | shift::<UP>(w, k.saturating_sub(1 << lg))) & mask_of(k != 0)
 }
 
 impl Ruleset {
@@ -409,12 +389,12 @@ mod tests {
                     down |= bits >> j;
                     up |= bits << j;
                 }
-                assert_eq!(spread_down(bits, k), down, "{bits:#x} {k}");
-                assert_eq!(spread_up(bits, k), up, "{bits:#x} {k}");
+                assert_eq!(spread::<false>(bits, k), down, "{bits:#x} {k}");
+                assert_eq!(spread::<true>(bits, k), up, "{bits:#x} {k}");
                 let lg = 31 - (k | 1).leading_zeros();
                 for levels in lg..5 {
-                    assert_eq!(spread_down_in(bits, k, levels), down, "{bits:#x} {k}");
-                    assert_eq!(spread_up_in(bits, k, levels), up, "{bits:#x} {k}");
+                    assert_eq!(spread_in::<false>(bits, k, levels), down, "{bits:#x} {k}");
+                    assert_eq!(spread_in::<true>(bits, k, levels), up, "{bits:#x} {k}");
                 }
             }
         }

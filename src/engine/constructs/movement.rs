@@ -1423,8 +1423,11 @@ pub(crate) struct Steps {
 }
 
 impl Steps {
-    /// The square sets of a rule set.
-    pub(crate) fn compile(rules: &Ruleset) -> Steps {
+    /// The square sets of a rule set; `target_tabled`: whether its
+    /// blockade on forward moves by target has masks
+    /// (`target_blockade::Masks::tabled`), which then clear the ordinary
+    /// steps it blocks.
+    pub(crate) fn compile(rules: &Ruleset, target_tabled: bool) -> Steps {
         let mut f = Steps::default();
         let len = rules.board.len;
         let off = rules.board.off();
@@ -1434,9 +1437,6 @@ impl Steps {
             f.throws |= 1 << v;
             f.max_throw = f.max_throw.max(v);
         }
-        // The blockade on forward moves by target clears ordinary steps
-        // by its masks (`target_blockade.rs`), where it has them.
-        let target_tabled = super::target_blockade::Masks::compile(rules).tabled;
         for t in 1..THROWS as u8 {
             for from in 1..=len {
                 let b = 1u64 << from;

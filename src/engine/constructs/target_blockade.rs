@@ -14,7 +14,7 @@
 //! show` says it, its token in `senet rules summary`, and how a move it
 //! refuses reads.
 
-use super::blockade::spread_down;
+use super::blockade::spread;
 use super::protection::{PROGRAM_DEPTH, PredOp, postfix, program_runs};
 use super::words::*;
 use crate::engine::*;
@@ -268,7 +268,7 @@ impl Ruleset {
             } & !decided;
             decided |= targets;
             let passing = values[c.passing] & opp;
-            blocked |= spread_down(passing >> 1, between) & (targets >> step);
+            blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
         }
         blocked
     }
