@@ -193,6 +193,7 @@ pub struct Events {
 }
 
 impl Events {
+    #[inline(always)]
     fn add(&mut self, fx: &Effects) {
         self.swap += fx.swap as u32;
         self.water += fx.water as u32;
@@ -342,15 +343,18 @@ fn play_one_shaped<const PLAIN: bool>(
             }
         };
         let turn = pos.turn;
-        let fx = match rules.apply(&mut pos, unit) {
-            Ok(fx) => fx,
-            Err(_) => break,
-        };
+        // What the unit did is counted where `apply` makes it, with no
+        // `Effects` returned through memory.
+        let played = rules.apply_tallied(&mut pos, unit, |fx| {
+            events.add(fx);
+            turns += fx.turn_ended as u32;
+        });
+        if played.is_err() {
+            break;
+        }
         if keep_units {
             units.push((side, turn, *unit));
         }
-        events.add(&fx);
-        turns += fx.turn_ended as u32;
         count += 1;
     }
     Played {

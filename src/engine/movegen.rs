@@ -163,7 +163,7 @@ impl Ruleset {
     #[cfg(test)]
     pub(crate) fn legal_units_unmarked(&self, pos: &Position, throw: u8, out: &mut Vec<Unit>) {
         out.clear();
-        self.stages::<false>(pos, throw, out, &mut Vec::new());
+        self.stages::<false, false>(pos, throw, out, &mut Vec::new());
     }
 
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
@@ -180,7 +180,7 @@ impl Ruleset {
     ) {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        self.calm_stages::<false>(pos, throw, PLAIN, out, &mut Vec::new());
+        self.calm_stages::<false, false>(pos, throw, PLAIN, out, &mut Vec::new());
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
@@ -310,7 +310,7 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
     ) {
         let start = out.len();
-        let marked = self.stages::<WHY>(pos, throw, out, why);
+        let marked = self.stages::<WHY, true>(pos, throw, out, why);
         // A move's `+` says that its player throws again: where a move may
         // give another throw by what it does (a landing, a held extra
         // throw, a return to the hand), the stages' marks, which say what
@@ -331,15 +331,18 @@ impl Ruleset {
     /// The stages of [`generate`](Self::generate), without the moves'
     /// marks completed, but for the units `out[a..b]` of the returned
     /// `Some((a, b))`, which a stage wrote with their marks complete.
+    /// Without `MARK` no stage completes a mark (the split stages then
+    /// write none and return `None`): for a playout that completes the
+    /// mark of the one unit it plays.
     #[inline(always)]
-    fn stages<const WHY: bool>(
+    fn stages<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Marked {
-        self.calm_stages::<WHY>(pos, throw, self.tables.plain_shape, out, why)
+        self.calm_stages::<WHY, MARK>(pos, throw, self.tables.plain_shape, out, why)
     }
 
     /// [`stages`](Self::stages) with the calm positions' copy of stages 6
@@ -351,9 +354,10 @@ impl Ruleset {
     /// Stages 1 to 5 concern rule state that most positions do not have:
     /// one test says whether any of them may apply. The stages that follow
     /// are compiled twice, once for that calm state (where the compiler
-    /// drops every test of it) and once for the others.
+    /// drops every test of it) and once for the others. `MARK` as in
+    /// `stages`.
     #[inline(always)]
-    fn calm_stages<const WHY: bool>(
+    fn calm_stages<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -363,12 +367,12 @@ impl Ruleset {
     ) -> Marked {
         if self.calm(pos) {
             if plain {
-                self.move_stages::<WHY, true>(pos, throw, TurnState::CALM, out, why)
+                self.move_stages::<WHY, true, MARK>(pos, throw, TurnState::CALM, out, why)
             } else {
-                self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why)
+                self.move_stages::<WHY, false, MARK>(pos, throw, TurnState::CALM, out, why)
             }
         } else {
-            self.generate_in_rule_state::<WHY>(pos, throw, out, why)
+            self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why)
         }
     }
 
@@ -394,7 +398,7 @@ impl Ruleset {
     /// [`generate`](Self::generate) for a position some of stages 1 to 5
     /// may concern.
     #[inline(never)]
-    fn generate_in_rule_state<const WHY: bool>(
+    fn generate_in_rule_state<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -406,7 +410,7 @@ impl Ruleset {
         // the stages of a calm position, here rather than in `calm`, which
         // every position pays for.
         if self.calm_waiting(pos) {
-            return self.move_stages::<WHY, false>(pos, throw, TurnState::CALM, out, why);
+            return self.move_stages::<WHY, false, MARK>(pos, throw, TurnState::CALM, out, why);
         }
         let (heading, opening) = self.rule_state_stages::<WHY>(pos, throw, out, why)?;
         let state = TurnState {
@@ -414,7 +418,7 @@ impl Ruleset {
             opening,
             bound: pos.bound,
         };
-        self.move_stages::<WHY, false>(pos, throw, state, out, why)
+        self.move_stages::<WHY, false, MARK>(pos, throw, state, out, why)
     }
 
     /// Stages 6 to 12, in the turn state that stages 1 to 5 left. With
@@ -423,8 +427,9 @@ impl Ruleset {
     /// lacks (the setup guard, the blockades, the blockade at half the
     /// throw, a bear-off region, priority squares, the hand, the last
     /// piece's move), as it drops those of the turn state in the calm one.
+    /// `MARK` as in [`stages`](Self::stages).
     #[inline(always)]
-    fn move_stages<const WHY: bool, const PLAIN: bool>(
+    fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -477,13 +482,17 @@ impl Ruleset {
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
             }
             // PC-3: the throw split between two pieces.
+            // (The two are never both in a rule set.)
             if self.movement.split {
-                self.split_units(pos, throw, extra_mark, out);
+                let a = out.len();
+                if self.split_units::<MARK>(pos, throw, extra_mark, out) {
+                    marked = Some((a, out.len()));
+                }
             }
             // A throw spent in any number of parts.
             if self.movement.split_any {
                 let a = out.len();
-                if self.any_split_units(pos, throw, extra_mark, out) {
+                if self.any_split_units::<MARK>(pos, throw, extra_mark, out) {
                     marked = Some((a, out.len()));
                 }
             }

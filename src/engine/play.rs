@@ -1,7 +1,8 @@
 //! Playing a unit: the position after it and what it did (`Effects`).
 //!
 //! One entry point, [`Ruleset::apply`], in place; [`Ruleset::play`] is its
-//! copying form.
+//! copying form, and `Ruleset::apply_tallied` the form for a playout that
+//! only counts what each unit did (the simulator's driver).
 //!
 //! Behind it, two forms: `play_general` plays any unit, and `play_plain`
 //! plays the ordinary ones (`plays_plainly`: a step, a bear-off or a pass
@@ -82,6 +83,26 @@ impl Ruleset {
             return Ok(self.play_plain(pos, unit));
         }
         self.play_general(pos, unit)
+    }
+
+    /// [`apply`](Self::apply) for a playout that only counts what the
+    /// unit did: `tally` sees the unit's `Effects` where they are made,
+    /// and nothing is returned through memory. Called in each of the two
+    /// forms apart, so that in the plain one the compiler keeps the
+    /// effects in registers and computes only those `tally` reads.
+    #[inline(always)]
+    pub(crate) fn apply_tallied(
+        &self,
+        pos: &mut Position,
+        unit: &Unit,
+        mut tally: impl FnMut(&Effects),
+    ) -> Result<(), Refusal> {
+        if self.tables.plain_play && self.plays_plainly(pos, unit) {
+            tally(&self.play_plain(pos, unit));
+        } else {
+            tally(&self.play_general(pos, unit)?);
+        }
+        Ok(())
     }
 
     /// Any unit, in place. Every refusal is decided before the first
@@ -729,12 +750,39 @@ impl Gives {
         Gives((self.0 | u32::from(got)) + (u32::from(end.saturating_sub(from)) << 8))
     }
 
-    /// [`add`](Self::add) for an ordinary step by `v` onto `to`.
+    /// [`again`](Self::again) for every unit that adds, to the parts of
+    /// `unit` that these are, one ordinary step by `v`, whatever square
+    /// it lands on: what does not depend on that square is decided once,
+    /// for a generator that writes many such units from one prefix. The
+    /// same mark as `again` after the step's `add`.
     #[inline(always)]
-    #[must_use]
-    pub(crate) fn step(self, rules: &Ruleset, to: u8, v: u8) -> Gives {
-        let got = rules.tables.marks.land[to as usize & 63];
-        Gives((self.0 | u32::from(got)) + (u32::from(v) << 8))
+    pub(crate) fn again_after_step(
+        self,
+        rules: &Ruleset,
+        pos: &Position,
+        unit: &Unit,
+        v: u8,
+    ) -> StepMark {
+        let m = &rules.tables.marks;
+        let mut got = self.0;
+        // The bits of the step's landing that count.
+        let mut land = EXTRA | BOUND;
+        if rules.turn.held_extra && unit.from != 0 && !unit.forced {
+            // As in `again`: the step's value counts in the throw used.
+            if (self.0 >> 8) + u32::from(v) >= u32::from(unit.throw) {
+                got |= u32::from(pos.held);
+            } else {
+                got &= !u32::from(EXTRA);
+                land = BOUND;
+            }
+        }
+        let base = (unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from)))
+            | (got & u32::from(EXTRA | BOUND) != 0);
+        let live = !(unit.forced & has(m.stuck, unit.from));
+        StepMark {
+            base: base & live,
+            land: if live { land } else { 0 },
+        }
     }
 
     /// Whether the move `unit`, whose parts these are, gives its player
@@ -757,6 +805,47 @@ impl Gives {
         let again = (unit.extra_mark & !(unit.off & has(m.exit_without_extra, unit.from)))
             | (got & u32::from(EXTRA | BOUND) != 0);
         again & !(unit.forced & has(m.stuck, unit.from))
+    }
+}
+
+/// The mark of the units that end with an ordinary step from one prefix
+/// of parts ([`Gives::again_after_step`]), by the square the step lands on.
+#[derive(Clone, Copy)]
+pub(crate) struct StepMark {
+    /// The mark whatever the step lands on.
+    base: bool,
+    /// The bits of [`Gives`] that a landing adds to it.
+    land: u8,
+}
+
+impl StepMark {
+    /// The marks of the units of a split throw whose first part is an
+    /// ordinary step of a piece on the board onto `to` (no entry, no
+    /// bear-off, no relocation) and whose second part is an ordinary step
+    /// that uses the rest of the throw, by where the second lands, with
+    /// `extra_mark` the mark their stage made: [`Gives::again_after_step`]
+    /// after the first step's `add`, with what the game holds (the whole
+    /// throw is used) and the stage's mark for every first part.
+    #[inline(always)]
+    pub(crate) fn after_plain_step(
+        rules: &Ruleset,
+        pos: &Position,
+        extra_mark: bool,
+        to: u8,
+    ) -> StepMark {
+        let held = rules.turn.held_extra & pos.held;
+        StepMark {
+            base: extra_mark
+                | held
+                | (rules.tables.marks.land[to as usize & 63] & (EXTRA | BOUND) != 0),
+            land: EXTRA | BOUND,
+        }
+    }
+
+    /// The mark of the unit whose last step lands on `to`.
+    #[inline(always)]
+    pub(crate) fn of(self, rules: &Ruleset, to: u8) -> bool {
+        self.base | (rules.tables.marks.land[to as usize & 63] & self.land != 0)
     }
 }
 

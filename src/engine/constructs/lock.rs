@@ -240,7 +240,15 @@ impl Ruleset {
     #[allow(clippy::collapsible_if)]
     pub(crate) fn release_units(&self, pos: &Position, out: &mut Vec<Unit>) {
         let side = pos.to_move;
-        for from in pos.pieces[side.index()].iter() {
+        // Only the pieces on a lock with a release (each piece, without
+        // tables, as the referee runs): the same squares in the same order.
+        let me = pos.pieces[side.index()].0;
+        let on_release = if self.tables.enabled {
+            me & self.tables.lock.releases
+        } else {
+            me
+        };
+        for from in SquareSet(on_release).iter() {
             if let Some(lock) = &self.squares[from as usize].lock {
                 if let Some(to) = lock.release_to {
                     // When the release square is taken, the fallback is the

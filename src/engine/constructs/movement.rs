@@ -12,7 +12,7 @@
 use super::squares;
 use super::words::*;
 use crate::engine::movegen::Dir;
-use crate::engine::play::{Effects, Gives};
+use crate::engine::play::{Effects, Gives, StepMark};
 use crate::engine::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -501,16 +501,28 @@ impl Ruleset {
     /// by its part, the second from the board the first left. A throw bound
     /// to a piece (PC-2) must move that piece in one of the parts. Splits
     /// never enter a piece.
-    pub(crate) fn split_units(
+    ///
+    /// Returns whether the units' marks are complete: with `MARK`, in a
+    /// rule set whose moves may give another throw by what they do
+    /// (`Tables::move_marks`) and whose square sets read only the piece
+    /// sets, the units are written with their `+` complete, decided once
+    /// per first part for the second parts that are ordinary steps
+    /// ([`Gives::again_after_step`]).
+    pub(crate) fn split_units<const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
         extra_mark: bool,
         out: &mut Vec<Unit>,
-    ) {
+    ) -> bool {
         if self.tables.steps.split_masks {
-            self.split_units_masks(pos, throw, extra_mark, out);
-            return;
+            return if MARK && self.tables.enabled && self.tables.move_marks {
+                self.split_units_masks::<true>(pos, throw, extra_mark, out);
+                true
+            } else {
+                self.split_units_masks::<false>(pos, throw, extra_mark, out);
+                false
+            };
         }
         let movers = self.unguarded(pos);
         for first in 1..throw {
@@ -525,6 +537,7 @@ impl Ruleset {
                 self.split_from(pos, x, first, throw, extra_mark, plain, out);
             }
         }
+        false
     }
 
     /// [`split_units`](Self::split_units) in a rule set whose square sets
@@ -537,8 +550,16 @@ impl Ruleset {
     /// say are always legal (`BearOffSquares::sure`) are written directly,
     /// as the forward stage writes them. A first part that hits goes
     /// through [`split_from`](Self::split_from). The same units in the same
-    /// order as `split_from` gives for every first part.
-    fn split_units_masks(&self, pos: &Position, throw: u8, extra_mark: bool, out: &mut Vec<Unit>) {
+    /// order as `split_from` gives for every first part; with `MARK`, with
+    /// their marks complete.
+    #[inline(always)]
+    fn split_units_masks<const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        extra_mark: bool,
+        out: &mut Vec<Unit>,
+    ) {
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
@@ -567,7 +588,9 @@ impl Ruleset {
                 let (u1, landed) = if plain {
                     let to = x + first;
                     if opp >> to & 1 != 0 {
-                        self.split_from(pos, x, first, throw, extra_mark, plain, out);
+                        self.split_from_marked::<MARK>(
+                            pos, x, first, throw, extra_mark, plain, out,
+                        );
                         continue;
                     }
                     (Unit::step(throw, x, to, false, extra_mark), to)
@@ -576,7 +599,9 @@ impl Ruleset {
                 } else {
                     match self.attempt(pos, x, first, Dir::Forward) {
                         Ok(u) if u.hit => {
-                            self.split_from(pos, x, first, throw, extra_mark, plain, out);
+                            self.split_from_marked::<MARK>(
+                                pos, x, first, throw, extra_mark, plain, out,
+                            );
                             continue;
                         }
                         Ok(u) => {
@@ -619,6 +644,22 @@ impl Ruleset {
                     hit: opp >> (y + rest) & 1 != 0,
                     off: false,
                 };
+                // What the first part gave, and the mark of the units whose
+                // second part is an ordinary step, by where it lands.
+                let gives =
+                    || Gives::default().add(self, u1.from, u1.to, u1.off, u1.relocated.is_some());
+                let step_mark = if plain {
+                    StepMark::after_plain_step(self, pos, extra_mark, u1.to)
+                } else {
+                    gives().again_after_step(self, pos, &u1, rest)
+                };
+                let mark = |y: u8| {
+                    if MARK {
+                        step_mark.of(self, y + rest)
+                    } else {
+                        u1.extra_mark
+                    }
+                };
                 if sets2.slow == 0 {
                     // Ordinary second steps only (most first parts).
                     let mut ys = sets2.steps;
@@ -627,6 +668,7 @@ impl Ruleset {
                         ys &= ys - 1;
                         out.push(Unit {
                             split: Some(part(y)),
+                            extra_mark: mark(y),
                             ..u1
                         });
                     }
@@ -638,9 +680,15 @@ impl Ruleset {
                     let y = ys.trailing_zeros() as u8;
                     ys &= ys - 1;
                     let by = 1u64 << y;
-                    let second = if sets2.steps & by != 0 {
-                        part(y)
-                    } else if sets2.off_from & sure & by != 0 {
+                    if sets2.steps & by != 0 {
+                        out.push(Unit {
+                            split: Some(part(y)),
+                            extra_mark: mark(y),
+                            ..u1
+                        });
+                        continue;
+                    }
+                    let second = if sets2.off_from & sure & by != 0 {
                         Part {
                             from: y,
                             to: off,
@@ -654,11 +702,48 @@ impl Ruleset {
                             Err(_) => continue,
                         }
                     };
+                    let extra_mark = if MARK {
+                        gives()
+                            .add(
+                                self,
+                                second.from,
+                                second.to,
+                                second.off,
+                                second.relocated.is_some(),
+                            )
+                            .again(self, pos, &u1)
+                    } else {
+                        u1.extra_mark
+                    };
                     out.push(Unit {
                         split: Some(second),
+                        extra_mark,
                         ..u1
                     });
                 }
+            }
+        }
+    }
+
+    /// [`split_from`](Self::split_from), with the units' marks completed
+    /// with `MARK`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn split_from_marked<const MARK: bool>(
+        &self,
+        pos: &Position,
+        x: u8,
+        first: u8,
+        throw: u8,
+        extra_mark: bool,
+        plain: bool,
+        out: &mut Vec<Unit>,
+    ) {
+        let from = out.len();
+        self.split_from(pos, x, first, throw, extra_mark, plain, out);
+        if MARK {
+            for u in &mut out[from..] {
+                u.extra_mark = self.gives_another_throw(pos, u);
             }
         }
     }
@@ -775,8 +860,10 @@ impl Ruleset {
     /// moves may give another throw by what they do, `Tables::move_marks`,
     /// and whose square sets read only the piece sets): the search then
     /// adds up what the parts give as it writes them, so that no unit is
-    /// walked over again ([`Gives`]).
-    pub(crate) fn any_split_units(
+    /// walked over again ([`Gives`]). Without `MARK`, never: the search
+    /// then writes the marks as the stage makes them, for a playout that
+    /// completes the mark of the one unit it plays.
+    pub(crate) fn any_split_units<const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -796,20 +883,34 @@ impl Ruleset {
         // a time.
         let unit = Unit::step(throw, 0, 0, false, extra_mark);
         if self.tables.enabled && self.tables.steps.split_masks {
-            let mark = self.tables.move_marks;
-            let mut cx = AnySplit {
-                rules: self,
-                pos,
-                out,
-                unit,
-                movers,
-                opp: pos.pieces[pos.to_move.other().index()].0,
-                sure: self.tables.bear_off.sure,
-                mark,
-            };
             let me = pos.pieces[pos.to_move.index()].0;
-            cx.next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
-            mark
+            let opp = pos.pieces[pos.to_move.other().index()].0;
+            let sure = self.tables.bear_off.sure;
+            if MARK && self.tables.move_marks {
+                AnySplit::<true> {
+                    rules: self,
+                    pos,
+                    out,
+                    unit,
+                    movers,
+                    opp,
+                    sure,
+                }
+                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                true
+            } else {
+                AnySplit::<false> {
+                    rules: self,
+                    pos,
+                    out,
+                    unit,
+                    movers,
+                    opp,
+                    sure,
+                }
+                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                false
+            }
         } else {
             self.next_parts(pos, throw, movers, unit, 0, out);
             false
@@ -889,8 +990,9 @@ impl Ruleset {
 /// A search of [`Ruleset::any_split_units`] from the piece sets, in a rule
 /// set whose square sets read nothing of the position but the two piece
 /// sets (`Steps::split_masks`): the unit being written, part by part, and
-/// what stays the same for the whole search.
-struct AnySplit<'a> {
+/// what stays the same for the whole search. With `MARK`, the units are
+/// written with their marks complete.
+struct AnySplit<'a, const MARK: bool> {
     rules: &'a Ruleset,
     /// The position before the throw.
     pos: &'a Position,
@@ -903,11 +1005,9 @@ struct AnySplit<'a> {
     opp: u64,
     /// The squares a bear-off is sure from (`BearOffSquares::sure`).
     sure: u64,
-    /// The units are written with their marks complete.
-    mark: bool,
 }
 
-impl AnySplit<'_> {
+impl<const MARK: bool> AnySplit<'_, MARK> {
     /// [`Ruleset::next_parts`] on the pieces of the side to move after the
     /// first `depth` parts (`me`, which reached `arrived` this turn), which
     /// gave `gives`, with `rest` of the throw left. A part without a hit
@@ -917,7 +1017,7 @@ impl AnySplit<'_> {
     /// written from the masks, and a position is built only for a part
     /// `attempt` must try. A part that hits, or sends its piece to the
     /// queue, goes on by `Ruleset::next_parts`. The same units in the same
-    /// order as `next_parts`; with `mark`, each with its mark complete.
+    /// order as `next_parts`; with `MARK`, each with its mark complete.
     fn next_parts(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives, depth: usize) {
         let rules = self.rules;
         let opp = self.opp;
@@ -940,6 +1040,9 @@ impl AnySplit<'_> {
                 possible |= xs != 0;
                 self.unit.truncate(depth);
                 let base = self.unit;
+                // (The mark of each unit but for where its last step
+                // lands, decided once.)
+                let step_mark = gives.again_after_step(rules, self.pos, &base, v);
                 while xs != 0 {
                     let x = xs.trailing_zeros() as u8;
                     xs &= xs - 1;
@@ -952,8 +1055,8 @@ impl AnySplit<'_> {
                         off: false,
                     };
                     let unit = base.with_part(depth, &part);
-                    let extra_mark = if self.mark {
-                        gives.step(rules, to, v).again(rules, self.pos, &unit)
+                    let extra_mark = if MARK {
+                        step_mark.of(rules, to)
                     } else {
                         unit.extra_mark
                     };
@@ -1023,7 +1126,7 @@ impl AnySplit<'_> {
                     continue;
                 }
                 self.unit = self.unit.with_part(depth, &part);
-                let gives = if self.mark {
+                let gives = if MARK {
                     gives.add(
                         rules,
                         part.from,
@@ -1053,10 +1156,10 @@ impl AnySplit<'_> {
     }
 
     /// Writes the unit as it stands, with its mark complete (with
-    /// `mark`), from what its parts gave.
+    /// `MARK`), from what its parts gave.
     #[inline(always)]
     fn push(&mut self, gives: Gives) {
-        let extra_mark = if self.mark {
+        let extra_mark = if MARK {
             gives.again(self.rules, self.pos, &self.unit)
         } else {
             self.unit.extra_mark
@@ -1069,7 +1172,7 @@ impl AnySplit<'_> {
 
     /// The part of the piece on `part.from` by `v` of `rest`, in `mid`,
     /// the position after the parts so far, and the parts after it, by
-    /// [`Ruleset::part_then_rest`], their marks completed (with `mark`).
+    /// [`Ruleset::part_then_rest`], their marks completed (with `MARK`).
     #[cold]
     fn by_position(&mut self, mid: &Position, part: &Part, v: u8, rest: u8, depth: usize) {
         let from = self.out.len();
@@ -1077,7 +1180,7 @@ impl AnySplit<'_> {
         self.unit.truncate(depth);
         self.rules
             .part_then_rest(mid, part, v, rest, self.unit, depth, self.out);
-        if self.mark {
+        if MARK {
             for u in &mut self.out[from..] {
                 u.extra_mark = self.rules.gives_another_throw(self.pos, u);
             }
