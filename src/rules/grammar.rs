@@ -1184,6 +1184,23 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
             } else {
                 Vec::new()
             };
+            // A keyword that begins several forms (`blockade 3 opposing`,
+            // `blockade on forward moves: ...`) fails on its second word
+            // inside the first form tried: measure the line against all of
+            // them, and point where the form it follows furthest departs.
+            if !at_decl && let Some(e) = second_word_departure(text, start, &uniq) {
+                return RuleError::Syntax {
+                    src: file.clone(),
+                    span: crate::diag::span(e.0, e.1),
+                    label: match crate::diag::nearest(&text[e.0..e.1], [e.2]) {
+                        Some(w) => format!("did you mean `{w}`?"),
+                        None => format!("expected `{}`", e.2),
+                    },
+                    expected: format!("`{}` ({})", e.2, join_or(&e.3)),
+                    found: format!("`{}`", &text[e.0..e.1]),
+                    help: general.to_string(),
+                };
+            }
             if forms.is_empty() {
                 (join_or(&uniq), format!("`{found}`"))
             } else {
@@ -1333,12 +1350,15 @@ fn departure(
     forms: &[&'static str],
 ) -> Option<(usize, usize, &'static str)> {
     let line = tokens(&text[start..], start);
-    let mut best: Option<(usize, &'static str)> = None;
+    // The furthest departure wins; between two as far, the form whose
+    // words matched more literally (not by a placeholder such as `N`).
+    let mut best: Option<(usize, usize, &'static str)> = None;
     for &form in forms {
         // The forms are quoted in backticks: `board N squares in rows of N`.
         for quoted in form.split('`').skip(1).step_by(2) {
             let want = tokens(quoted, 0);
             let mut departed = None;
+            let mut literal = 0;
             for (k, &(ws, we)) in want.iter().enumerate() {
                 let w = &quoted[ws..we];
                 let one_word_placeholder =
@@ -1361,18 +1381,46 @@ fn departure(
                     departed = Some((k, &quoted[ws..we]));
                     break;
                 }
+                literal += usize::from(!one_word_placeholder);
             }
             match departed {
                 None => return None,
-                Some((k, w)) if best.is_none_or(|(b, _)| k > b) => best = Some((k, w)),
+                Some((k, w)) if best.is_none_or(|(b, l, _)| (k, literal) > (b, l)) => {
+                    best = Some((k, literal, w))
+                }
                 Some(_) => {}
             }
         }
     }
-    let (k, want) = best?;
+    let (k, _, want) = best?;
     // A `|` in a form is a choice: show its first word.
     let want = want.split('|').next().unwrap_or(want);
     line.get(k).map(|&(s, e)| (s, e, want))
+}
+
+/// For an error at the second word of a line whose keyword begins several
+/// forms: where the line departs from the form it follows furthest, when
+/// that is past its second word, with the word wanted there and the forms.
+/// `expected` is what the parser wanted at the error, kept when the line
+/// follows no form further.
+fn second_word_departure(
+    text: &str,
+    start: usize,
+    expected: &[&str],
+) -> Option<(usize, usize, &'static str, Vec<&'static str>)> {
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    let line = tokens(&text[line_start..line_end], line_start);
+    let (&(ks, ke), &(ss, _)) = (line.first()?, line.get(1)?);
+    if ss != start {
+        return None;
+    }
+    let forms = forms_of(&text[ks..ke]);
+    if forms.len() < 2 || expected.iter().any(|e| forms.contains(e)) {
+        return None;
+    }
+    let (s, e, want) = departure(&text[..line_end], line_start, &forms)?;
+    (s > start).then_some((s, e, want, forms))
 }
 
 /// The forms of the declarations that begin with `word`.
@@ -1397,7 +1445,7 @@ fn forms_of(word: &str) -> Vec<&'static str> {
         "landing" => &[own_piece, opposing],
         "protect" => &[protect],
         "runs" => &[runs],
-        "blockade" => &[blockade, halfway_blockade],
+        "blockade" => &[blockade, halfway_blockade, target_blockade],
         "draw" => &[draw_on_extra, turn_limit],
         "at" => &[at],
         "bear" => &[bear_off, bear_off_all_in, bear_off_voluntary],

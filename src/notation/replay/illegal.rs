@@ -787,13 +787,26 @@ impl Replayer<'_, '_> {
             );
         } else if reloc.map(reloc_of) != g.relocated {
             w.code = Code::Relocation;
+            // A taken square that diverts the mover (`taken target diverts
+            // mover to`, GS-6): the move ends elsewhere because the square
+            // is taken, not because of a landing on it.
+            let diverted = rules.squares[g.to as usize]
+                .divert_when_taken
+                .as_ref()
+                .filter(|_| p.at(g.to).is_some());
             let written = match reloc {
                 Some(Reloc::Square(s)) => format!("not {}", sq(s)),
                 Some(Reloc::Queue) => "not the queue".to_string(),
                 Some(Reloc::Hand) => "not the hand".to_string(),
+                None if diverted.is_some() => "it does not end there".to_string(),
                 None => "it does not stay there".to_string(),
             };
             w.message = match g.relocated {
+                Some(Relocated::Square(s)) if diverted.is_some() => format!(
+                    "{} is taken, so a piece moving onto it is diverted to {}, {written}",
+                    sq(g.to),
+                    sq(s)
+                ),
                 Some(Relocated::Square(s)) => format!(
                     "a piece landing on {} is moved on to {}, {written}",
                     sq(g.to),
@@ -810,7 +823,7 @@ impl Replayer<'_, '_> {
                 None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
             };
             w.label = format!("write `{g}`");
-            if let Some(l) = &rules.squares[g.to as usize].on_land {
+            if let Some(l) = diverted.or(rules.squares[g.to as usize].on_land.as_ref()) {
                 w.clause = l.clause.clone();
             }
             w.help = format!("write the final square after `=`: `{g}`");
