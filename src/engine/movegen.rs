@@ -246,8 +246,11 @@ impl Ruleset {
             return;
         }
         // (A piece waiting on the square of a bear-off without a throw
-        // that is not due has no release to look for.)
-        if pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases != 0 {
+        // that is not due has no release to look for. Without tables, as
+        // the referee runs, every piece is looked at.)
+        if !self.tables.enabled
+            || pos.pieces[pos.to_move.index()].0 & self.tables.lock.releases != 0
+        {
             self.release_units(pos, out);
         }
     }
@@ -528,11 +531,13 @@ impl Ruleset {
     /// Whether a position that is not [`calm`](Self::calm) is so but for a
     /// piece on the square of a bear-off without a throw that cannot be
     /// due, a piece of its side being outside the region: the position
-    /// then has no rule state either.
+    /// then has no rule state either. (Never without tables, as the
+    /// referee runs: it then goes through stages 1 to 5.)
     #[inline(always)]
     fn calm_waiting(&self, pos: &Position) -> bool {
         let f = &self.tables;
-        (f.auto_off.from != 0)
+        f.enabled
+            && (f.auto_off.from != 0)
             && !f.auto_off.may_be_due(pos.pieces[pos.to_move.index()].0)
             && self.calm_holding(pos, f.lock.squares)
     }

@@ -1192,7 +1192,9 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
                 return RuleError::Syntax {
                     src: file.clone(),
                     span: crate::diag::span(e.0, e.1),
-                    label: match crate::diag::nearest(&text[e.0..e.1], [e.2]) {
+                    label: match crate::diag::nearest(&text[e.0..e.1], [e.2])
+                        .filter(|w| w.bytes().all(|b| b.is_ascii_alphabetic()))
+                    {
                         Some(w) => format!("did you mean `{w}`?"),
                         None => format!("expected `{}`", e.2),
                     },
@@ -1417,6 +1419,22 @@ fn second_word_departure(
     }
     let forms = forms_of(&text[ks..ke]);
     if forms.len() < 2 || expected.iter().any(|e| forms.contains(e)) {
+        return None;
+    }
+    // Only when the second word is the second word of some form (`on`,
+    // `at`): a word that a placeholder would take (`blockade opposing 2`)
+    // keeps the parser's own message.
+    let second = &text[ss..line[1].1];
+    let literal_second = forms.iter().any(|form| {
+        form.split('`').skip(1).step_by(2).any(|quoted| {
+            let want = tokens(quoted, 0);
+            want.get(1).is_some_and(|&(s, e)| {
+                let w = &quoted[s..e];
+                w.split('|').any(|alt| alt == second) && !w.bytes().any(|b| b.is_ascii_uppercase())
+            })
+        })
+    });
+    if !literal_second {
         return None;
     }
     let (s, e, want) = departure(&text[..line_end], line_start, &forms)?;

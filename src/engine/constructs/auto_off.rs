@@ -24,8 +24,10 @@ use crate::engine::*;
 
 /// The bear-off without a throw as two masks, compiled with the rule set:
 /// whether it may be due is read from the side's pieces with two tests and
-/// no branch, so that a position with a piece waiting on the square while
-/// the others are still on their way is calm (`Ruleset::calm`).
+/// no branch. A position with a piece waiting on the square while the
+/// others are still on their way is not calm (`Ruleset::calm` tests the
+/// held squares only), but `generate_in_rule_state` finds by these masks
+/// that no stage of the rule state applies and runs the calm stages.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct AutoOffSquares {
     /// The square the piece leaves from; empty without the construct.

@@ -789,10 +789,11 @@ impl Replayer<'_, '_> {
             w.code = Code::Relocation;
             // A taken square that diverts the mover (`taken target diverts
             // mover to`, GS-6): the move ends elsewhere because the square
-            // is taken, not because of a landing on it.
-            let diverted = rules.squares[g.to as usize]
-                .divert_when_taken
-                .as_ref()
+            // is taken, not because of a landing on it. (A bear-off's
+            // square is past the board's: no rule of a square.)
+            let square = rules.squares.get(g.to as usize).filter(|_| g.to < off);
+            let diverted = square
+                .and_then(|q| q.divert_when_taken.as_ref())
                 .filter(|_| p.at(g.to).is_some());
             let written = match reloc {
                 Some(Reloc::Square(s)) => format!("not {}", sq(s)),
@@ -801,32 +802,38 @@ impl Replayer<'_, '_> {
                 None if diverted.is_some() => "it does not end there".to_string(),
                 None => "it does not stay there".to_string(),
             };
+            let piece = if diverted.is_some() {
+                format!("{} is taken, so a piece moving onto it", sq(g.to))
+            } else {
+                format!("a piece landing on {}", sq(g.to))
+            };
+            let moved_on = if diverted.is_some() {
+                "is diverted"
+            } else {
+                "is moved on"
+            };
             w.message = match g.relocated {
-                Some(Relocated::Square(s)) if diverted.is_some() => format!(
-                    "{} is taken, so a piece moving onto it is diverted to {}, {written}",
-                    sq(g.to),
-                    sq(s)
-                ),
-                Some(Relocated::Square(s)) => format!(
-                    "a piece landing on {} is moved on to {}, {written}",
-                    sq(g.to),
-                    sq(s)
-                ),
-                Some(Relocated::Queue) => format!(
-                    "a piece landing on {} joins the queue of dead pieces, {written}",
-                    sq(g.to)
-                ),
-                Some(Relocated::Hand) => format!(
-                    "a piece landing on {} goes back to the hand, {written}",
-                    sq(g.to)
-                ),
+                Some(Relocated::Square(s)) => format!("{piece} {moved_on} to {}, {written}", sq(s)),
+                Some(Relocated::Queue) => {
+                    format!("{piece} joins the queue of dead pieces, {written}")
+                }
+                Some(Relocated::Hand) => format!("{piece} goes back to the hand, {written}"),
+                None if g.to >= off => {
+                    "the piece leaves the board: nothing moves it on".to_string()
+                }
                 None => format!("the piece stays on {}: nothing moves it on", sq(g.to)),
             };
             w.label = format!("write `{g}`");
-            if let Some(l) = diverted.or(rules.squares[g.to as usize].on_land.as_ref()) {
+            if let Some(l) = diverted.or(square.and_then(|q| q.on_land.as_ref())) {
                 w.clause = l.clause.clone();
+            } else if g.to >= off {
+                w.clause = rules.bear_off.clause.clone();
             }
-            w.help = format!("write the final square after `=`: `{g}`");
+            w.help = if g.relocated.is_none() && g.to >= off {
+                format!("a piece borne off is written without `=`: `{g}`")
+            } else {
+                format!("write the final square after `=`: `{g}`")
+            };
         } else if sep == MoveSep::Cross && !g.hit {
             w.code = Code::NoCapture;
             w.message = format!(
