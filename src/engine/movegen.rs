@@ -776,7 +776,7 @@ impl Ruleset {
 
     /// Builds the unit for a move landing on `to`, working out relocation.
     #[allow(clippy::too_many_arguments)]
-    fn landing_unit(
+    pub(crate) fn landing_unit(
         &self,
         pos: &Position,
         from: u8,

@@ -11,7 +11,7 @@
 
 use super::squares;
 use super::words::*;
-use crate::engine::movegen::Dir;
+use crate::engine::movegen::{Dir, Tried};
 use crate::engine::play::{Effects, Gives, StepMark};
 use crate::engine::*;
 
@@ -1384,6 +1384,13 @@ pub(crate) struct Steps {
     /// step, onto an own piece never legal, onto an opposing piece it is
     /// left to `attempt`.
     pub fwd_unhit: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// but for its landing, which relocates the piece (the water square 27
+    /// of `kendall`, K-11, and of `thai`, T-14): onto an empty square and
+    /// past no blockade, nothing but the landing can refuse it. Left among
+    /// the slow squares; `Ruleset::forward_slow` works out the landing of
+    /// those moves alone, and leaves the others to `attempt`.
+    pub fwd_land: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -1487,6 +1494,11 @@ impl Steps {
                 {
                     // B-13 diversion only happens on a hit.
                     f.fwd_unhit[t as usize] |= b;
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && sq(to).divert_when_taken.is_none()
+                {
+                    f.fwd_land[t as usize] |= b;
                 }
                 // Backward.
                 if mv.backward == Backward::Never {
@@ -1670,6 +1682,14 @@ impl Ruleset {
         divert: &mut Option<Unit>,
     ) {
         let extra_mark = self.throws.gives_extra(throw);
+        // (Without tables, as the referee runs, every such move goes to
+        // `attempt`.)
+        let f = &self.tables.steps;
+        let land = if f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0 {
+            f.fwd_land[usize::from(throw)]
+        } else {
+            0
+        };
         let mut bits = squares;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
@@ -1689,7 +1709,12 @@ impl Ruleset {
                     }
                 }
             } else {
-                match self.attempt(pos, from, throw, Dir::Forward) {
+                let tried = if land & b != 0 {
+                    self.relocating_step(pos, from, throw, extra_mark)
+                } else {
+                    self.attempt(pos, from, throw, Dir::Forward)
+                };
+                match tried {
                     Ok(u) => out.push(u),
                     Err((r, d)) => {
                         if d.is_some() && divert.is_none() {
@@ -1702,6 +1727,23 @@ impl Ruleset {
                 }
             }
         }
+    }
+
+    /// The forward move by `throw` of the piece on `from`, a square of
+    /// `Steps::fwd_land`: onto an empty square past no blockade, the unit
+    /// (or refusal) of its relocating landing, which is what
+    /// [`attempt`](Self::attempt) would give; any other such move (a hit,
+    /// an own piece, a blockade) is left to `attempt`.
+    fn relocating_step(&self, pos: &Position, from: u8, throw: u8, extra_mark: bool) -> Tried {
+        let to = from + throw;
+        let path = between(from, to);
+        if pos.occupied().contains(to)
+            || self.blocked(pos, path, to).is_some()
+            || self.target_blocked(pos, path, to).is_some()
+        {
+            return self.attempt(pos, from, throw, Dir::Forward);
+        }
+        self.landing_unit(pos, from, to, throw, extra_mark, false, false, Dir::Forward)
     }
 
     /// The forward moves by `throw` of the pieces on `movers` (none held

@@ -81,21 +81,22 @@ impl Relocation {
                 Some(fallback) => fallback.resolve(at, occ, len, None),
             },
             Relocation::To(s) => Some(Some(Relocated::Square(s))),
-            Relocation::CountDownFrom(s) => (1..=s)
-                .rev()
-                .find(|&q| !occ.contains(q))
-                .map(|q| Some(Relocated::Square(q))),
-            Relocation::LowestEmpty => (1..=len)
-                .find(|&q| !occ.contains(q))
-                .map(|q| Some(Relocated::Square(q))),
+            Relocation::CountDownFrom(s) => {
+                let empty = SquareSet::range(1, s).0 & !occ.0;
+                empty
+                    .checked_ilog2()
+                    .map(|q| Some(Relocated::Square(q as u8)))
+            }
+            Relocation::LowestEmpty => Relocation::CountUpFrom(1).resolve(at, occ, len, None),
             Relocation::Queue(s) => Some(Some(if occ.contains(s) {
                 Relocated::Queue
             } else {
                 Relocated::Square(s)
             })),
-            Relocation::CountUpFrom(s) => (s..=len)
-                .find(|&q| !occ.contains(q))
-                .map(|q| Some(Relocated::Square(q))),
+            Relocation::CountUpFrom(s) => {
+                let empty = SquareSet::range(s, len).0 & !occ.0;
+                (empty != 0).then(|| Some(Relocated::Square(empty.trailing_zeros() as u8)))
+            }
             Relocation::By { step, then } => {
                 let t = at.wrapping_add_signed(step);
                 let fallback = match then {
@@ -409,6 +410,36 @@ mod tests {
             Some(Some(Relocated::Square(16)))
         );
         assert!(back.fits(6, 30) && !back.fits(5, 30) && !up.fits(29, 30) && up.fits(28, 30));
+    }
+
+    /// The counting relocations read the empty squares as a mask: the
+    /// square each finds is the one a walk over the squares finds, for
+    /// every set of taken squares of a short track and every start.
+    #[test]
+    fn counting_finds_the_square_a_walk_finds() {
+        let len = 9;
+        for taken in 0u64..1 << len {
+            let occ = SquareSet(taken << 1);
+            let walk = |mut squares: Box<dyn Iterator<Item = u8>>| {
+                squares
+                    .find(|&q| !occ.contains(q))
+                    .map(|q| Some(Relocated::Square(q)))
+            };
+            assert_eq!(
+                Relocation::LowestEmpty.resolve(20, occ, len, None),
+                walk(Box::new(1..=len))
+            );
+            for s in 0..=len + 1 {
+                assert_eq!(
+                    Relocation::CountDownFrom(s).resolve(20, occ, len, None),
+                    walk(Box::new((1..=s).rev()))
+                );
+                assert_eq!(
+                    Relocation::CountUpFrom(s).resolve(20, occ, len, None),
+                    walk(Box::new(s..=len))
+                );
+            }
+        }
     }
 
     #[test]
