@@ -1682,21 +1682,16 @@ impl Ruleset {
         divert: &mut Option<Unit>,
     ) {
         let extra_mark = self.throws.gives_extra(throw);
-        // (Without tables, as the referee runs, every such move goes to
-        // `attempt`.)
-        let f = &self.tables.steps;
-        let land = if f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0 {
-            f.fwd_land[usize::from(throw)]
-        } else {
-            0
-        };
+        let opp = pos.pieces[pos.to_move.other().index()].0;
         let mut bits = squares;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let b = 1u64 << from;
             if steps & b != 0 {
-                out.push(self.plain_step(pos, from, throw));
+                // (`plain_step`, with the throw's mark found once.)
+                let to = from + throw;
+                out.push(Unit::step(throw, from, to, opp >> to & 1 != 0, extra_mark));
             } else if off_from & self.tables.bear_off.sure & b != 0 {
                 out.push(Unit::bear_off(throw, from, self.board.off(), extra_mark));
             } else if off_from & b != 0 {
@@ -1709,7 +1704,7 @@ impl Ruleset {
                     }
                 }
             } else {
-                let tried = if land & b != 0 {
+                let tried = if self.lands_relocated(throw, b) {
                     self.relocating_step(pos, from, throw, extra_mark)
                 } else {
                     self.attempt(pos, from, throw, Dir::Forward)
@@ -1727,6 +1722,15 @@ impl Ruleset {
                 }
             }
         }
+    }
+
+    /// Whether the forward move by `throw` from the square of `b` is one of
+    /// `Steps::fwd_land`. (Without tables, as the referee runs, every such
+    /// move goes to `attempt`.)
+    fn lands_relocated(&self, throw: u8, b: u64) -> bool {
+        let f = &self.tables.steps;
+        f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0
+            && f.fwd_land[usize::from(throw)] & b != 0
     }
 
     /// The forward move by `throw` of the piece on `from`, a square of
@@ -1911,6 +1915,26 @@ impl Ruleset {
         };
         // A backward move may give another throw whatever its value.
         let extra_mark = self.throws.gives_extra(throw) | self.movement.backward_extra;
+        if !WHY && movers & !back & !back_dead == 0 {
+            // Every move is decided by the tables (most positions): the
+            // legal steps are those onto no own piece and no opposing one
+            // that may not be hit, past no blockade, as the loop below
+            // finds them one by one. (`back` is empty for a throw the
+            // tables do not cover, so `stepb` is then below 32.)
+            let mut bits = if back == 0 {
+                0
+            } else {
+                let refused_hit = opp & if no_hit { u64::MAX } else { prot };
+                movers & back & !blocked & !((me | refused_hit) << stepb)
+            };
+            while bits != 0 {
+                let from = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let to = from - stepb;
+                out.push(Unit::step(throw, from, to, opp >> to & 1 != 0, extra_mark));
+            }
+            return;
+        }
         let mut bits = movers;
         while bits != 0 {
             let from = bits.trailing_zeros() as u8;
