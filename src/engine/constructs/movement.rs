@@ -1494,10 +1494,10 @@ impl Steps {
                 {
                     // B-13 diversion only happens on a hit.
                     f.fwd_unhit[t as usize] |= b;
-                } else if squares::leaves_plainly(sq(from))
-                    && to <= len
-                    && sq(to).divert_when_taken.is_none()
-                {
+                } else if to <= len && sq(to).divert_when_taken.is_none() {
+                    // (A lock or a leave on `from` went to `attempt` above;
+                    // an exit there applies only to a bear-off: GK-5's 26
+                    // moves onto the water square 27 with a 1.)
                     f.fwd_land[t as usize] |= b;
                 }
                 // Backward.
