@@ -204,7 +204,11 @@ mod tests {
             // The simulator's form, with the copy of the plain play for
             // any rule set and, where the plain units are bare, the bare
             // copy.
-            assert_eq!(tallied::<false>(fast, pos, u), played, "{name}: tallied {u}");
+            assert_eq!(
+                tallied::<false>(fast, pos, u),
+                played,
+                "{name}: tallied {u}"
+            );
             if fast.plain_bare() {
                 assert_eq!(tallied::<true>(fast, pos, u), played, "{name}: bare {u}");
             }
