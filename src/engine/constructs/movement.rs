@@ -542,16 +542,9 @@ impl Ruleset {
 
     /// [`split_units`](Self::split_units) in a rule set whose square sets
     /// read nothing of the position but the two piece sets
-    /// (`Steps::split_masks`). A first part without a hit changes only
-    /// where the mover stands, so the second parts' square sets follow from
-    /// the piece sets after it, and their ordinary steps are written from
-    /// the masks; a position after the first part is built only when a
-    /// second part must be tried by `attempt`. Bear-offs that the tables
-    /// say are always legal (`BearOffSquares::sure`) are written directly,
-    /// as the forward stage writes them. A first part that hits goes
-    /// through [`split_from`](Self::split_from). The same units in the same
-    /// order as `split_from` gives for every first part; with `MARK`, with
-    /// their marks complete.
+    /// (`Steps::split_masks`), by [`SplitMasks`]. The same units in the
+    /// same order as `split_from` gives for every first part; with `MARK`,
+    /// with their marks complete.
     #[inline(always)]
     fn split_units_masks<const MARK: bool>(
         &self,
@@ -560,168 +553,21 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        let sure = self.tables.bear_off.sure;
-        let off = self.board.off();
-        // A throw bound to a piece keeps it for one of the two parts.
-        let bound = pos
-            .bound
-            .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0));
+        let split = SplitMasks::<MARK> {
+            rules: self,
+            pos,
+            throw,
+            extra_mark,
+            me: pos.pieces[pos.to_move.index()].0,
+            opp: pos.pieces[pos.to_move.other().index()].0,
+            // A throw bound to a piece keeps it for one of the two
+            // parts.
+            bound: pos
+                .bound
+                .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0)),
+        };
         for first in 1..throw {
-            let rest = throw - first;
-            let sets = self.piece_step_sets(me, opp, first, me);
-            let row2 = self.step_row(rest);
-            debug_assert!({
-                let general = self.step_sets(pos, first, self.unguarded(pos));
-                (general.steps, general.slow) == (sets.steps, sets.slow)
-            });
-            let mut xs = sets.steps | sets.slow;
-            while xs != 0 {
-                let x = xs.trailing_zeros() as u8;
-                xs &= xs - 1;
-                let bx = 1u64 << x;
-                let plain = sets.steps & bx != 0;
-                // The first part, and where it leaves the mover (0: off
-                // the board or in the hand).
-                let (u1, landed) = if plain {
-                    let to = x + first;
-                    if opp >> to & 1 != 0 {
-                        self.split_from_marked::<MARK>(
-                            pos, x, first, throw, extra_mark, plain, out,
-                        );
-                        continue;
-                    }
-                    (Unit::step(throw, x, to, false, extra_mark), to)
-                } else if sets.off_from & sure & bx != 0 {
-                    (Unit::bear_off(throw, x, off, extra_mark), 0)
-                } else {
-                    match self.attempt(pos, x, first, Dir::Forward) {
-                        Ok(u) if u.hit => {
-                            self.split_from_marked::<MARK>(
-                                pos, x, first, throw, extra_mark, plain, out,
-                            );
-                            continue;
-                        }
-                        Ok(u) => {
-                            let landed = match u.relocated {
-                                Some(Relocated::Square(s)) => s,
-                                None if !u.off => u.to,
-                                _ => 0,
-                            };
-                            (
-                                Unit {
-                                    throw,
-                                    extra_mark,
-                                    ..u
-                                },
-                                landed,
-                            )
-                        }
-                        Err(_) => continue,
-                    }
-                };
-                let mine = (me & !bx) | ((1u64 << landed) & !1);
-                // The second part moves another piece than the one just
-                // moved; a bound throw binds one of the two.
-                let keep = if pos.bound.is_some_and(|b| b != x) {
-                    bound
-                } else {
-                    u64::MAX
-                };
-                let sets2 = row2.sets(mine, opp, mine & !(1u64 << landed) & keep);
-                debug_assert!({
-                    let mid = self.after_first_part(pos, &u1, plain, first);
-                    let ys = self.unguarded(&mid) & !(1u64 << landed) & keep;
-                    let general = self.step_sets(&mid, rest, ys);
-                    (general.steps, general.slow) == (sets2.steps, sets2.slow)
-                });
-                let part = |y: u8| Part {
-                    from: y,
-                    to: y + rest,
-                    relocated: None,
-                    hit: opp >> (y + rest) & 1 != 0,
-                    off: false,
-                };
-                // What the first part gave, and the mark of the units whose
-                // second part is an ordinary step, by where it lands.
-                let gives =
-                    || Gives::default().add(self, u1.from, u1.to, u1.off, u1.relocated.is_some());
-                let step_mark = if plain {
-                    StepMark::after_plain_step(self, pos, extra_mark, u1.to)
-                } else {
-                    gives().again_after_step(self, pos, &u1, rest)
-                };
-                let mark = |y: u8| {
-                    if MARK {
-                        step_mark.of(self, y + rest)
-                    } else {
-                        u1.extra_mark
-                    }
-                };
-                if sets2.slow == 0 {
-                    // Ordinary second steps only (most first parts).
-                    let mut ys = sets2.steps;
-                    while ys != 0 {
-                        let y = ys.trailing_zeros() as u8;
-                        ys &= ys - 1;
-                        out.push(Unit {
-                            split: Some(part(y)),
-                            extra_mark: mark(y),
-                            ..u1
-                        });
-                    }
-                    continue;
-                }
-                let mid = self.after_first_part(pos, &u1, plain, first);
-                let mut ys = sets2.steps | sets2.slow;
-                while ys != 0 {
-                    let y = ys.trailing_zeros() as u8;
-                    ys &= ys - 1;
-                    let by = 1u64 << y;
-                    if sets2.steps & by != 0 {
-                        out.push(Unit {
-                            split: Some(part(y)),
-                            extra_mark: mark(y),
-                            ..u1
-                        });
-                        continue;
-                    }
-                    let second = if sets2.off_from & sure & by != 0 {
-                        Part {
-                            from: y,
-                            to: off,
-                            relocated: None,
-                            hit: false,
-                            off: true,
-                        }
-                    } else {
-                        match self.attempt(&mid, y, rest, Dir::Forward) {
-                            Ok(u) => u.first_part(),
-                            Err(_) => continue,
-                        }
-                    };
-                    let extra_mark = if MARK {
-                        gives()
-                            .add(
-                                self,
-                                second.from,
-                                second.to,
-                                second.off,
-                                second.relocated.is_some(),
-                            )
-                            .again(self, pos, &u1)
-                    } else {
-                        u1.extra_mark
-                    };
-                    out.push(Unit {
-                        split: Some(second),
-                        extra_mark,
-                        ..u1
-                    });
-                }
-            }
+            split.cut(first, out);
         }
     }
 
@@ -840,6 +686,266 @@ impl Ruleset {
         mid.pieces[pos.to_move.index()].0 ^= moved;
         mid.arrived.0 = (mid.arrived.0 & !(1u64 << from)) | (1u64 << to);
         mid
+    }
+}
+
+/// The units of a split throw (PC-3) from the piece sets, in a rule set
+/// whose square sets read nothing of the position but the two piece sets
+/// (`Steps::split_masks`): what stays the same for every cut of the throw.
+/// A first part without a hit changes only where the mover stands, so the
+/// second parts' square sets follow from the piece sets after it (the
+/// table row of the rest of the throw, fetched once per cut), and their
+/// ordinary steps are written from the masks; a position after the first
+/// part is built only when a second part must be tried by `attempt`.
+/// Bear-offs that the tables say are always legal (`BearOffSquares::sure`)
+/// are written directly, as the forward stage writes them. A first part
+/// that hits goes through [`Ruleset::split_from`]. With `MARK`, the units
+/// are written with their marks complete: for the second parts that are
+/// ordinary steps, decided once per first part ([`StepMark`]).
+///
+/// The ordinary first parts without a hit and their ordinary second steps
+/// (most units) stay in one loop; every other first or second part is
+/// tried out of line, so that the loop keeps its values in registers.
+struct SplitMasks<'a, const MARK: bool> {
+    rules: &'a Ruleset,
+    pos: &'a Position,
+    throw: u8,
+    /// The mark the stage gives the throw.
+    extra_mark: bool,
+    /// The pieces of the side to move, and of the other side.
+    me: u64,
+    opp: u64,
+    /// The square of the piece a bound throw must move, all ones
+    /// when none is bound.
+    bound: u64,
+}
+
+impl<const MARK: bool> SplitMasks<'_, MARK> {
+    /// The units whose first part is by `first`, in the order of the first
+    /// part's squares.
+    #[inline(always)]
+    fn cut(&self, first: u8, out: &mut Vec<Unit>) {
+        let rules = self.rules;
+        let rest = self.throw - first;
+        let sets = rules.piece_step_sets(self.me, self.opp, first, self.me);
+        let row2 = rules.step_row(rest);
+        debug_assert!({
+            let general = rules.step_sets(self.pos, first, rules.unguarded(self.pos));
+            (general.steps, general.slow) == (sets.steps, sets.slow)
+        });
+        // The ordinary first parts that hit nothing.
+        let plain = sets.steps & !(self.opp >> first);
+        let mut xs = sets.steps | sets.slow;
+        while xs != 0 {
+            let x = xs.trailing_zeros() as u8;
+            xs &= xs - 1;
+            if plain >> x & 1 == 0 {
+                self.other_first(x, first, &sets, row2, out);
+                continue;
+            }
+            let to = x + first;
+            let u1 = Unit::step(self.throw, x, to, false, self.extra_mark);
+            let step_mark = StepMark::after_plain_step(rules, self.pos, self.extra_mark, to);
+            if let Some(sets2) = self.seconds(&u1, true, first, to, step_mark, row2, out) {
+                self.plain_then_tried(x, first, &sets2, step_mark, out);
+            }
+        }
+    }
+
+    /// [`seconds_tried`](Self::seconds_tried) after the ordinary step
+    /// without a hit from `x` by `first`: out of line, so that the loop
+    /// over the first parts does not keep that unit in memory for it.
+    #[inline(never)]
+    fn plain_then_tried(
+        &self,
+        x: u8,
+        first: u8,
+        sets2: &StepSets,
+        step_mark: StepMark,
+        out: &mut Vec<Unit>,
+    ) {
+        let u1 = Unit::step(self.throw, x, x + first, false, self.extra_mark);
+        self.seconds_tried(&u1, true, first, sets2, step_mark, out);
+    }
+
+    /// The units whose first part, by `first` from `x`, is not an ordinary
+    /// step without a hit: a sure bear-off, a move `attempt` tries, or a
+    /// hit (by `split_from`).
+    #[inline(never)]
+    fn other_first(&self, x: u8, first: u8, sets: &StepSets, row2: StepRow, out: &mut Vec<Unit>) {
+        let rules = self.rules;
+        let (pos, throw, extra_mark) = (self.pos, self.throw, self.extra_mark);
+        let plain = sets.steps >> x & 1 != 0;
+        // The first part, and where it leaves the mover (0: off the board
+        // or in the hand).
+        let (u1, landed) = if plain {
+            // An ordinary step that hits.
+            return rules.split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
+        } else if sets.off_from & rules.tables.bear_off.sure >> x & 1 != 0 {
+            (Unit::bear_off(throw, x, rules.board.off(), extra_mark), 0)
+        } else {
+            match rules.attempt(pos, x, first, Dir::Forward) {
+                Ok(u) if u.hit => {
+                    return rules
+                        .split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
+                }
+                Ok(u) => {
+                    let landed = match u.relocated {
+                        Some(Relocated::Square(s)) => s,
+                        None if !u.off => u.to,
+                        _ => 0,
+                    };
+                    (
+                        Unit {
+                            throw,
+                            extra_mark,
+                            ..u
+                        },
+                        landed,
+                    )
+                }
+                Err(_) => return,
+            }
+        };
+        let gives = Gives::default().add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some());
+        let step_mark = gives.again_after_step(rules, pos, &u1, throw - first);
+        if let Some(sets2) = self.seconds(&u1, false, first, landed, step_mark, row2, out) {
+            self.seconds_tried(&u1, false, first, &sets2, step_mark, out);
+        }
+    }
+
+    /// The units of the first part `u1` by `first` (`plain`: an ordinary
+    /// step without a hit), which left its piece on `landed` (0: off the
+    /// board or in the hand), in the order of the second part's squares;
+    /// `step_mark`: the marks of those whose second part is an ordinary
+    /// step, `row2` the table row of the rest of the throw. When some
+    /// second part is not an ordinary step, writes none and returns the
+    /// second parts' square sets, for
+    /// [`seconds_tried`](Self::seconds_tried).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn seconds(
+        &self,
+        u1: &Unit,
+        plain: bool,
+        first: u8,
+        landed: u8,
+        step_mark: StepMark,
+        row2: StepRow,
+        out: &mut Vec<Unit>,
+    ) -> Option<StepSets> {
+        let rules = self.rules;
+        let (opp, x) = (self.opp, u1.from);
+        let rest = self.throw - first;
+        let bx = 1u64 << x;
+        let mine = (self.me & !bx) | ((1u64 << landed) & !1);
+        // The second part moves another piece than the one just moved; a
+        // bound throw binds one of the two: unless the first part moved
+        // the bound piece, the second must.
+        let keep = self.bound | mask_of(self.bound & bx != 0);
+        let sets2 = row2.sets(mine, opp, mine & !(1u64 << landed) & keep);
+        debug_assert!({
+            let mid = rules.after_first_part(self.pos, u1, plain, first);
+            let ys = rules.unguarded(&mid) & !(1u64 << landed) & keep;
+            let general = rules.step_sets(&mid, rest, ys);
+            (general.steps, general.slow) == (sets2.steps, sets2.slow)
+        });
+        if sets2.slow != 0 {
+            return Some(sets2);
+        }
+        // Ordinary second steps only (most first parts): each unit is `u1`
+        // with its second part and mark.
+        let mut ys = sets2.steps;
+        while ys != 0 {
+            let y = ys.trailing_zeros() as u8;
+            ys &= ys - 1;
+            out.push(self.with_step(u1, y, rest, step_mark));
+        }
+        None
+    }
+
+    /// The unit of the first part `u1` and the ordinary second step from
+    /// `y` by `rest`, with its mark.
+    #[inline(always)]
+    fn with_step(&self, u1: &Unit, y: u8, rest: u8, step_mark: StepMark) -> Unit {
+        let to = y + rest;
+        Unit {
+            split: Some(Part {
+                from: y,
+                to,
+                relocated: None,
+                hit: self.opp >> to & 1 != 0,
+                off: false,
+            }),
+            extra_mark: if MARK {
+                step_mark.of(self.rules, to)
+            } else {
+                u1.extra_mark
+            },
+            ..*u1
+        }
+    }
+
+    /// [`seconds`](Self::seconds) when some second part is not an ordinary
+    /// step: those are sure bear-offs, or tried by `attempt` in the
+    /// position after the first part.
+    #[inline(always)]
+    fn seconds_tried(
+        &self,
+        u1: &Unit,
+        plain: bool,
+        first: u8,
+        sets2: &StepSets,
+        step_mark: StepMark,
+        out: &mut Vec<Unit>,
+    ) {
+        let rules = self.rules;
+        let rest = self.throw - first;
+        let mid = rules.after_first_part(self.pos, u1, plain, first);
+        let sure = rules.tables.bear_off.sure;
+        let mut ys = sets2.steps | sets2.slow;
+        while ys != 0 {
+            let y = ys.trailing_zeros() as u8;
+            ys &= ys - 1;
+            let by = 1u64 << y;
+            if sets2.steps & by != 0 {
+                out.push(self.with_step(u1, y, rest, step_mark));
+                continue;
+            }
+            let second = if sets2.off_from & sure & by != 0 {
+                Part {
+                    from: y,
+                    to: rules.board.off(),
+                    relocated: None,
+                    hit: false,
+                    off: true,
+                }
+            } else {
+                match rules.attempt(&mid, y, rest, Dir::Forward) {
+                    Ok(u) => u.first_part(),
+                    Err(_) => continue,
+                }
+            };
+            let extra_mark = if MARK {
+                Gives::default()
+                    .add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some())
+                    .add(
+                        rules,
+                        second.from,
+                        second.to,
+                        second.off,
+                        second.relocated.is_some(),
+                    )
+                    .again(rules, self.pos, u1)
+            } else {
+                u1.extra_mark
+            };
+            out.push(Unit {
+                split: Some(second),
+                extra_mark,
+                ..*u1
+            });
+        }
     }
 }
 
