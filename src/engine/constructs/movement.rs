@@ -727,15 +727,16 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
     fn cut(&self, first: u8, out: &mut Vec<Unit>) {
         let rules = self.rules;
         let rest = self.throw - first;
-        let sets = rules.piece_step_sets(self.me, self.opp, first, self.me);
+        let row1 = rules.step_row(first);
+        let sets = row1.sets(self.me, self.opp, self.me);
         let row2 = rules.step_row(rest);
-        debug_assert!({
-            let general = rules.step_sets(self.pos, first, rules.unguarded(self.pos));
-            (general.steps, general.slow) == (sets.steps, sets.slow)
-        });
+        debug_assert!(row1.agrees(
+            &sets,
+            &rules.step_sets(self.pos, first, rules.unguarded(self.pos))
+        ));
         // The ordinary first parts that hit nothing.
         let plain = sets.steps & !(self.opp >> first);
-        let mut xs = sets.steps | sets.slow;
+        let mut xs = sets.steps | sets.slow | sets.hand;
         while xs != 0 {
             let x = xs.trailing_zeros() as u8;
             xs &= xs - 1;
@@ -769,8 +770,9 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
     }
 
     /// The units whose first part, by `first` from `x`, is not an ordinary
-    /// step without a hit: a sure bear-off, a move `attempt` tries, or a
-    /// hit (by `split_from`).
+    /// step without a hit: a sure bear-off, a move back to the hand
+    /// (`StepSets::hand`), a move `attempt` tries, or a hit (by
+    /// `split_from`).
     #[inline(never)]
     fn other_first(&self, x: u8, first: u8, sets: &StepSets, row2: StepRow, out: &mut Vec<Unit>) {
         let rules = self.rules;
@@ -783,6 +785,12 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
             return rules.split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
         } else if sets.off_from & rules.tables.bear_off.sure >> x & 1 != 0 {
             (Unit::bear_off(throw, x, rules.board.off(), extra_mark), 0)
+        } else if sets.hand >> x & 1 != 0 {
+            let u1 = Unit {
+                relocated: Some(Relocated::Hand),
+                ..Unit::step(throw, x, x + first, false, extra_mark)
+            };
+            (u1, 0)
         } else {
             match rules.attempt(pos, x, first, Dir::Forward) {
                 Ok(u) if u.hit => {
@@ -847,10 +855,9 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
         debug_assert!({
             let mid = rules.after_first_part(self.pos, u1, plain, first);
             let ys = rules.unguarded(&mid) & !(1u64 << landed) & keep;
-            let general = rules.step_sets(&mid, rest, ys);
-            (general.steps, general.slow) == (sets2.steps, sets2.slow)
+            row2.agrees(&sets2, &rules.step_sets(&mid, rest, ys))
         });
-        if sets2.slow != 0 {
+        if sets2.slow | sets2.hand != 0 {
             return Some(sets2);
         }
         // Ordinary second steps only (most first parts): each unit is `u1`
@@ -887,8 +894,9 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
     }
 
     /// [`seconds`](Self::seconds) when some second part is not an ordinary
-    /// step: those are sure bear-offs, or tried by `attempt` in the
-    /// position after the first part.
+    /// step: those are sure bear-offs, moves back to the hand
+    /// (`StepSets::hand`), or tried by `attempt` in the position after the
+    /// first part (built for the first such part).
     #[inline(always)]
     fn seconds_tried(
         &self,
@@ -901,9 +909,9 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
     ) {
         let rules = self.rules;
         let rest = self.throw - first;
-        let mid = rules.after_first_part(self.pos, u1, plain, first);
+        let mut mid = None;
         let sure = rules.tables.bear_off.sure;
-        let mut ys = sets2.steps | sets2.slow;
+        let mut ys = sets2.steps | sets2.slow | sets2.hand;
         while ys != 0 {
             let y = ys.trailing_zeros() as u8;
             ys &= ys - 1;
@@ -920,8 +928,18 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
                     hit: false,
                     off: true,
                 }
+            } else if sets2.hand & by != 0 {
+                Part {
+                    from: y,
+                    to: y + rest,
+                    relocated: Some(Relocated::Hand),
+                    hit: false,
+                    off: false,
+                }
             } else {
-                match rules.attempt(&mid, y, rest, Dir::Forward) {
+                let mid =
+                    mid.get_or_insert_with(|| rules.after_first_part(self.pos, u1, plain, first));
+                match rules.attempt(mid, y, rest, Dir::Forward) {
                     Ok(u) => u.first_part(),
                     Err(_) => continue,
                 }
@@ -1134,13 +1152,15 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
         // them is left by the searches below this one, and is removed
         // before a unit of this level is written.)
         for v in 1..=longest {
-            let sets = rules.piece_step_sets(me, opp, v, movers);
-            debug_assert!({
-                let general = rules.step_sets(&self.after(me, arrived), v, movers);
-                (general.steps, general.slow) == (sets.steps, sets.slow)
-            });
-            let mut xs = sets.steps | sets.slow;
-            if v == rest && sets.slow == 0 && sets.steps & (opp >> v) == 0 && depth < MAX_PARTS {
+            let row = rules.step_row(v);
+            let sets = row.sets(me, opp, movers);
+            debug_assert!(row.agrees(&sets, &rules.step_sets(&self.after(me, arrived), v, movers)));
+            let mut xs = sets.steps | sets.slow | sets.hand;
+            if v == rest
+                && sets.slow | sets.hand == 0
+                && sets.steps & (opp >> v) == 0
+                && depth < MAX_PARTS
+            {
                 // The last parts, all ordinary steps without a hit (most
                 // of the units): written in a loop of their own.
                 possible |= xs != 0;
@@ -1199,6 +1219,15 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                         relocated: None,
                         hit: false,
                         off: true,
+                    };
+                    (part, 0)
+                } else if sets.hand & bx != 0 {
+                    let part = Part {
+                        from: x,
+                        to: x + v,
+                        relocated: Some(Relocated::Hand),
+                        hit: false,
+                        off: false,
                     };
                     (part, 0)
                 } else {
@@ -1490,6 +1519,15 @@ pub(crate) struct Steps {
     /// step, onto an own piece never legal, onto an opposing piece it is
     /// left to `attempt`.
     pub fwd_unhit: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// onto a square that sends the mover back to its hand (PC-7, the
+    /// House of Water; `Relocation::Hand`, whatever is taken), but for
+    /// that relocation as `fwd_unhit`: onto an empty square it is legal
+    /// and relocated to the hand, onto an own piece never legal, onto an
+    /// opposing piece it is left to `attempt`. Read only by the split
+    /// throws' square sets (`StepRow`); the forward stage leaves these
+    /// moves to `attempt`.
+    pub fwd_hand: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -1524,7 +1562,7 @@ pub(crate) struct Steps {
     /// piece sets (no blockade, none on forward moves by target in the
     /// tables, no protection, no bear-off region, no setup guard), and `attempt` refuses no first part for the blockade
     /// at half the throw (none declared): a split throw's second parts are then found from the
-    /// piece sets after the first part (`Ruleset::piece_step_sets`).
+    /// piece sets after the first part (`StepRow::sets`).
     pub split_masks: bool,
 }
 
@@ -1593,6 +1631,15 @@ impl Steps {
                 {
                     // B-13 diversion only happens on a hit.
                     f.fwd_unhit[t as usize] |= b;
+                } else if squares::leaves_plainly(sq(from))
+                    && to <= len
+                    && sq(to)
+                        .on_land
+                        .as_ref()
+                        .is_some_and(|l| l.effect == Relocation::Hand)
+                    && sq(to).divert_when_taken.is_none()
+                {
+                    f.fwd_hand[t as usize] |= b;
                 }
                 // Backward.
                 if mv.backward == Backward::Never {
@@ -1646,32 +1693,55 @@ pub(crate) struct StepSets {
     steps: u64,
     slow: u64,
     off_from: u64,
+    /// The legal moves onto a square that sends the mover back to its
+    /// hand (`Steps::fwd_hand`), found by the split throws' square sets
+    /// only (`StepRow::sets`); else 0, those moves are in `slow`.
+    hand: u64,
 }
 
-/// One throw's row of the forward tables, for `Ruleset::piece_step_sets`.
+/// One throw's row of the forward tables, for `StepRow::sets`.
 #[derive(Clone, Copy)]
 pub(crate) struct StepRow {
     t: u8,
     plain: u64,
     unhit_from: u64,
+    hand_from: u64,
     dead: u64,
     off_from: u64,
     hits_tried: u64,
 }
 
 impl StepRow {
+    /// Whether `sets`, which [`sets`](Self::sets) gave, are `general`, the
+    /// forward stage's sets of the same moves (`Ruleset::step_sets`), but
+    /// for the moves onto a square that sends the mover to its hand, which
+    /// `general` leaves to `attempt` (and those onto an own piece drops):
+    /// for debug assertions.
+    fn agrees(&self, sets: &StepSets, general: &StepSets) -> bool {
+        let tried = sets.slow | sets.hand;
+        sets.steps == general.steps
+            && tried & !general.slow == 0
+            && general.slow & !tried & !self.hand_from == 0
+    }
+
     /// The step sets of the pieces on `movers` when the side to move has
     /// the pieces `me` and the other side `opp`, in a rule set with
-    /// `Steps::split_masks` (as `Ruleset::step_sets` computes them there).
+    /// `Steps::split_masks` (as `Ruleset::step_sets` computes them there),
+    /// but for the moves onto a square that sends the mover to its hand
+    /// (`Steps::fwd_hand`): those onto an empty square are in `hand`,
+    /// those onto an opposing piece in `slow` (when a move may land on
+    /// one), and none onto an own piece.
     #[inline(always)]
     fn sets(&self, me: u64, opp: u64, movers: u64) -> StepSets {
         let t = self.t;
         let unhit = movers & self.unhit_from;
+        let hand = movers & self.hand_from;
         StepSets {
             steps: (movers & self.plain & !(me >> t)) | (unhit & !((me | opp) >> t)),
-            slow: (movers & !self.plain & !self.unhit_from & !self.dead)
-                | (unhit & (opp >> t) & self.hits_tried),
+            slow: (movers & !self.plain & !self.unhit_from & !self.hand_from & !self.dead)
+                | ((unhit | hand) & (opp >> t) & self.hits_tried),
             off_from: self.off_from,
+            hand: hand & !((me | opp) >> t),
         }
     }
 }
@@ -1721,10 +1791,12 @@ impl Ruleset {
             }
         }
         let movers = movers & !guarded;
+        // (`hand` is empty here: those moves are in `slow`.)
         let StepSets {
             steps,
             slow,
             off_from,
+            hand: _,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit::step(throw, 0, 0, false, extra_mark);
@@ -1872,20 +1944,16 @@ impl Ruleset {
             steps,
             slow,
             off_from,
+            hand: 0,
         }
     }
 
-    /// [`step_sets`](Self::step_sets) in a rule set whose square sets read
-    /// nothing of the position but the two piece sets (`Steps::split_masks`:
-    /// no blockade, no protection, no bear-off region, no setup guard), from
-    /// the pieces of the side to move (`me`) and of the other side (`opp`).
-    #[inline(always)]
-    pub(crate) fn piece_step_sets(&self, me: u64, opp: u64, throw: u8, movers: u64) -> StepSets {
-        self.step_row(throw).sets(me, opp, movers)
-    }
-
-    /// The square sets of `throw` that [`piece_step_sets`](Self::piece_step_sets)
-    /// starts from, fetched once for many positions.
+    /// The row of `throw` of the forward tables, from which
+    /// [`StepRow::sets`] gives [`step_sets`](Self::step_sets) in a rule set
+    /// whose square sets read nothing of the position but the two piece
+    /// sets (`Steps::split_masks`: no blockade, no protection, no bear-off
+    /// region, no setup guard), from the pieces of the side to move and of
+    /// the other side: fetched once for many positions.
     #[inline(always)]
     pub(crate) fn step_row(&self, throw: u8) -> StepRow {
         let f = &self.tables.steps;
@@ -1897,6 +1965,7 @@ impl Ruleset {
                 t: throw,
                 plain: f.fwd_plain[t],
                 unhit_from: f.fwd_unhit[t],
+                hand_from: f.fwd_hand[t],
                 dead: f.fwd_dead[t],
                 off_from: f.fwd_off[t],
                 hits_tried: f.hits_tried,
@@ -1906,6 +1975,7 @@ impl Ruleset {
                 t: 0,
                 plain: 0,
                 unhit_from: 0,
+                hand_from: 0,
                 dead: 0,
                 off_from: 0,
                 hits_tried: f.hits_tried,
