@@ -1165,28 +1165,17 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                 // of the units): written in a loop of their own.
                 possible |= xs != 0;
                 self.unit.truncate(depth);
-                let base = self.unit;
                 // (The mark of each unit but for where its last step
                 // lands, decided once.)
-                let step_mark = gives.again_after_step(rules, self.pos, &base, v);
-                while xs != 0 {
-                    let x = xs.trailing_zeros() as u8;
-                    xs &= xs - 1;
-                    let to = x + v;
-                    let part = Part {
-                        from: x,
-                        to,
-                        relocated: None,
-                        hit: false,
-                        off: false,
-                    };
-                    let unit = base.with_part(depth, &part);
-                    let extra_mark = if MARK {
-                        step_mark.of(rules, to)
-                    } else {
-                        unit.extra_mark
-                    };
-                    self.out.push(Unit { extra_mark, ..unit });
+                let step_mark = gives.again_after_step(rules, self.pos, &self.unit, v);
+                // (A level after the first: `v == rest` is never the
+                // first part, which is shorter than the throw.)
+                match depth {
+                    1 => self.last_steps::<1>(xs, v, step_mark),
+                    2 => self.last_steps::<2>(xs, v, step_mark),
+                    3 => self.last_steps::<3>(xs, v, step_mark),
+                    4 => self.last_steps::<4>(xs, v, step_mark),
+                    _ => self.last_steps::<5>(xs, v, step_mark),
                 }
                 continue;
             }
@@ -1287,6 +1276,36 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
             // No part possible: the rest is lost.
             self.unit.truncate(depth);
             self.push(gives);
+        }
+    }
+
+    /// Writes the units of the parts so far (`self.unit`, `DEPTH` parts)
+    /// and a last part that is an ordinary step without a hit by `v` from
+    /// each square of `xs`, in the order of the squares, with the marks
+    /// `step_mark` gives (with `MARK`). `DEPTH` a constant, so that which
+    /// field the last part goes to is decided once for the loop.
+    #[inline(always)]
+    fn last_steps<const DEPTH: usize>(&mut self, mut xs: u64, v: u8, step_mark: StepMark) {
+        const { assert!(DEPTH >= 1 && DEPTH < MAX_PARTS) };
+        let base = self.unit;
+        while xs != 0 {
+            let x = xs.trailing_zeros() as u8;
+            xs &= xs - 1;
+            let to = x + v;
+            let part = Part {
+                from: x,
+                to,
+                relocated: None,
+                hit: false,
+                off: false,
+            };
+            let unit = base.with_part(DEPTH, &part);
+            let extra_mark = if MARK {
+                step_mark.of(self.rules, to)
+            } else {
+                unit.extra_mark
+            };
+            self.out.push(Unit { extra_mark, ..unit });
         }
     }
 
