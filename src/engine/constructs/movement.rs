@@ -1020,7 +1020,7 @@ impl Ruleset {
                     opp,
                     sure,
                 }
-                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 true
             } else {
                 AnySplit::<false> {
@@ -1032,7 +1032,7 @@ impl Ruleset {
                     opp,
                     sure,
                 }
-                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 false
             }
         } else {
@@ -1142,7 +1142,12 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
     /// `attempt` must try. A part that hits, or sends its piece to the
     /// queue, goes on by `Ruleset::next_parts`. The same units in the same
     /// order as `next_parts`; with `MARK`, each with its mark complete.
-    fn next_parts(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives, depth: usize) {
+    ///
+    /// One copy per depth (`DEPTH`, up to `MAX_PARTS`), so that which
+    /// field of the unit each part goes to, and the tests of the depth,
+    /// are decided when it is compiled.
+    fn next_parts<const DEPTH: usize>(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives) {
+        let depth = DEPTH;
         let rules = self.rules;
         let opp = self.opp;
         let movers = if depth == 0 { self.movers } else { me };
@@ -1168,15 +1173,7 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                 // (The mark of each unit but for where its last step
                 // lands, decided once.)
                 let step_mark = gives.again_after_step(rules, self.pos, &self.unit, v);
-                // (A level after the first: `v == rest` is never the
-                // first part, which is shorter than the throw.)
-                match depth {
-                    1 => self.last_steps::<1>(xs, v, step_mark),
-                    2 => self.last_steps::<2>(xs, v, step_mark),
-                    3 => self.last_steps::<3>(xs, v, step_mark),
-                    4 => self.last_steps::<4>(xs, v, step_mark),
-                    _ => self.last_steps::<5>(xs, v, step_mark),
-                }
+                self.last_steps::<DEPTH>(xs, v, step_mark);
                 continue;
             }
             while xs != 0 {
@@ -1268,7 +1265,7 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                     let now = (1u64 << landed) & !1;
                     let me = (me & !bx) | now;
                     let arrived = (arrived & !bx) | now;
-                    self.next_parts(me, arrived, rest - v, gives, depth + 1);
+                    self.deeper(DEPTH + 1, me, arrived, rest - v, gives);
                 }
             }
         }
@@ -1279,14 +1276,26 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
         }
     }
 
-    /// Writes the units of the parts so far (`self.unit`, `DEPTH` parts)
-    /// and a last part that is an ordinary step without a hit by `v` from
-    /// each square of `xs`, in the order of the squares, with the marks
-    /// `step_mark` gives (with `MARK`). `DEPTH` a constant, so that which
-    /// field the last part goes to is decided once for the loop.
+    /// [`next_parts`](Self::next_parts) after `depth` parts (at most
+    /// `MAX_PARTS`): the copy of that depth.
+    fn deeper(&mut self, depth: usize, me: u64, arrived: u64, rest: u8, gives: Gives) {
+        const { assert!(MAX_PARTS == 6) };
+        match depth {
+            1 => self.next_parts::<1>(me, arrived, rest, gives),
+            2 => self.next_parts::<2>(me, arrived, rest, gives),
+            3 => self.next_parts::<3>(me, arrived, rest, gives),
+            4 => self.next_parts::<4>(me, arrived, rest, gives),
+            5 => self.next_parts::<5>(me, arrived, rest, gives),
+            _ => self.next_parts::<6>(me, arrived, rest, gives),
+        }
+    }
+
+    /// Writes the units of the parts so far (`self.unit`, `DEPTH` parts,
+    /// below `MAX_PARTS`) and a last part that is an ordinary step without
+    /// a hit by `v` from each square of `xs`, in the order of the squares,
+    /// with the marks `step_mark` gives (with `MARK`).
     #[inline(always)]
     fn last_steps<const DEPTH: usize>(&mut self, mut xs: u64, v: u8, step_mark: StepMark) {
-        const { assert!(DEPTH >= 1 && DEPTH < MAX_PARTS) };
         let base = self.unit;
         while xs != 0 {
             let x = xs.trailing_zeros() as u8;
