@@ -2,7 +2,7 @@
 //! over and random positions with random rule state; and the referee of
 //! the compiled tables.
 
-use super::{Position, Queue, Ruleset, Side, SquareSet};
+use super::{Heading, Origin, Position, Queue, Ruleset, Side, SquareSet};
 use rand::Rng;
 use rand_pcg::Pcg64;
 
@@ -106,6 +106,30 @@ pub(crate) fn random_position(rules: &Ruleset, rng: &mut Pcg64) -> Position {
     if rng.random_bool(0.1) {
         p.hand = [rng.random_range(0..=2), rng.random_range(0..=2)];
     }
+    // An extra throw held for the next whole use of a throw (PC-6, under
+    // rules that hold one; the others must ignore it).
+    p.held = rng.random_bool(0.2);
+    // The direction of the turn's moves so far (PC-4), mid-turn.
+    if p.extra && rules.movement.one_direction {
+        p.heading = match rng.random_range(0..3) {
+            0 => Heading::Any,
+            1 => Heading::Forward,
+            _ => Heading::Backward,
+        };
+    }
+    // A piece a lock moved out, which binds its owner's next ply (LK-12):
+    // on a square some piece stands on.
+    let taken = p.pieces[0].0 | p.pieces[1].0;
+    if taken != 0 && rng.random_bool(0.1) {
+        let squares: Vec<u8> = SquareSet(taken).iter().collect();
+        p.marked = Some(squares[rng.random_range(0..squares.len())]);
+    }
+    // Where the game began, which decides whether the opening binds (P-4).
+    p.origin = match rng.random_range(0..4) {
+        0 => Origin::SetUp,
+        1 => Origin::Unknown,
+        _ => Origin::Standard,
+    };
     p
 }
 

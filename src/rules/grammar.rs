@@ -1120,12 +1120,12 @@ pub fn describe(rule: Rule) -> &'static str {
         no_score => "`no score`",
         drop => "`drop` and the first words of a declaration, e.g. `drop guard`",
         drop_at => "`at SQUARES` or `at SQUARES: EFFECT`",
-        drop_effect => "the first words of a square effect, e.g. `priority` or `exit with`",
+        drop_effect => "the first words of a square effect (e.g. `priority`, `exit with`)",
         drop_house => "`house NAME`",
         drop_opening => "`opening`, `opening white` or `opening black`",
         drop_setup => "`setup white` or `setup black`",
         drop_pass_extra => "`forced pass` or `voluntary pass`",
-        drop_named => "the first words of a declaration, e.g. `guard` or `one direction per turn`",
+        drop_named => "the first words of a declaration (e.g. `guard`, `one direction per turn`)",
         before_the_move => "`before the move`",
         guard_on => "`on SQUARES`",
         owner_beside => "`owner beside in row`",
@@ -1188,40 +1188,18 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
             // `blockade on forward moves: ...`) fails on its second word
             // inside the first form tried: measure the line against all of
             // them, and point where the form it follows furthest departs.
-            if !at_decl && let Some(e) = second_word_departure(text, start, &uniq) {
-                return RuleError::Syntax {
-                    src: file.clone(),
-                    span: crate::diag::span(e.0, e.1),
-                    label: match crate::diag::nearest(&text[e.0..e.1], [e.2])
-                        .filter(|w| w.bytes().all(|b| b.is_ascii_alphabetic()))
-                    {
-                        Some(w) => format!("did you mean `{w}`?"),
-                        None => format!("expected `{}`", e.2),
-                    },
-                    expected: format!("`{}` ({})", e.2, join_or(&e.3)),
-                    found: format!("`{}`", &text[e.0..e.1]),
-                    help: general.to_string(),
-                };
+            if !at_decl
+                && let Some((s, e, wants, forms)) = second_word_departure(text, start, &uniq)
+            {
+                return departed(file, text, s, e, &wants, &forms, general);
             }
             if forms.is_empty() {
                 (join_or(&uniq), format!("`{found}`"))
             } else {
                 // Point at the first word that departs from the forms.
                 let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
-                if let Some((s, e, want)) = departure(&text[..line_end], start, &forms) {
-                    let word = &text[s..e];
-                    let label = match crate::diag::nearest(word, [want]) {
-                        Some(w) => format!("did you mean `{w}`?"),
-                        None => format!("expected `{want}`"),
-                    };
-                    return RuleError::Syntax {
-                        src: file.clone(),
-                        span: crate::diag::span(s, e),
-                        label,
-                        expected: format!("`{want}` ({})", join_or(&forms)),
-                        found: format!("`{word}`"),
-                        help: general.to_string(),
-                    };
+                if let Some((s, e, wants)) = departure(&text[..line_end], start, &forms) {
+                    return departed(file, text, s, e, &wants, &forms, general);
                 }
                 (
                     join_or(&forms),
@@ -1269,6 +1247,37 @@ fn syntax_error(file: &SourceFile, e: pest::error::Error<Rule>) -> RuleError {
         expected,
         found,
         help,
+    }
+}
+
+/// The error for a declaration that departs from the forms its keyword
+/// begins at the word `text[s..e]`, where the forms that go furthest want
+/// one of `wants`.
+fn departed(
+    file: &SourceFile,
+    text: &str,
+    s: usize,
+    e: usize,
+    wants: &[&str],
+    forms: &[&str],
+    general: &str,
+) -> RuleError {
+    let word = &text[s..e];
+    let quoted: Vec<String> = wants.iter().map(|w| format!("`{w}`")).collect();
+    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    let label = match crate::diag::nearest(word, wants.iter().copied())
+        .filter(|w| w.bytes().all(|b| b.is_ascii_alphabetic()))
+    {
+        Some(w) => format!("did you mean `{w}`?"),
+        None => format!("expected {}", join_or(&quoted)),
+    };
+    RuleError::Syntax {
+        src: file.clone(),
+        span: crate::diag::span(s, e),
+        label,
+        expected: format!("{} ({})", join_or(&quoted), join_or(forms)),
+        found: format!("`{word}`"),
+        help: general.to_string(),
     }
 }
 
@@ -1343,18 +1352,20 @@ fn tokens(text: &str, base: usize) -> Vec<(usize, usize)> {
 
 /// Where a declaration (from `start` to the end of `text`'s line) first
 /// departs from every form its keyword begins (`board N squares in rows of
-/// N`): the word's range and the word the furthest form wanted there.
-/// `None` when a form matches as far as it can be followed word by word (a
-/// placeholder such as `SQUARES` stands for more than one word).
+/// N`): the word's range and the words the furthest forms wanted there
+/// (`backward one square onto`: `when` or `to`). `None` when a form
+/// matches as far as it can be followed word by word (a placeholder such
+/// as `SQUARES` stands for more than one word).
 fn departure(
     text: &str,
     start: usize,
     forms: &[&'static str],
-) -> Option<(usize, usize, &'static str)> {
+) -> Option<(usize, usize, Vec<&'static str>)> {
     let line = tokens(&text[start..], start);
-    // The furthest departure wins; between two as far, the form whose
+    // The furthest departure wins; between two as far, the forms whose
     // words matched more literally (not by a placeholder such as `N`).
-    let mut best: Option<(usize, usize, &'static str)> = None;
+    let mut best: Option<(usize, usize)> = None;
+    let mut wants: Vec<&'static str> = Vec::new();
     for &form in forms {
         // The forms are quoted in backticks: `board N squares in rows of N`.
         for quoted in form.split('`').skip(1).step_by(2) {
@@ -1385,31 +1396,39 @@ fn departure(
                 }
                 literal += usize::from(!one_word_placeholder);
             }
-            match departed {
-                None => return None,
-                Some((k, w)) if best.is_none_or(|(b, l, _)| (k, literal) > (b, l)) => {
-                    best = Some((k, literal, w))
+            // A form followed to its end (or its first placeholder of
+            // several words) matches.
+            let (k, w) = departed?;
+            // A `|` in a form is a choice: show its first word.
+            let w = w.split('|').next().unwrap_or(w);
+            match best {
+                Some(b) if (k, literal) < b => {}
+                Some(b) if (k, literal) == b => {
+                    if !wants.contains(&w) {
+                        wants.push(w);
+                    }
                 }
-                Some(_) => {}
+                _ => {
+                    best = Some((k, literal));
+                    wants = vec![w];
+                }
             }
         }
     }
-    let (k, _, want) = best?;
-    // A `|` in a form is a choice: show its first word.
-    let want = want.split('|').next().unwrap_or(want);
-    line.get(k).map(|&(s, e)| (s, e, want))
+    let (k, _) = best?;
+    line.get(k).map(|&(s, e)| (s, e, wants))
 }
 
 /// For an error at the second word of a line whose keyword begins several
 /// forms: where the line departs from the form it follows furthest, when
-/// that is past its second word, with the word wanted there and the forms.
+/// that is past its second word, with the words wanted there and the forms.
 /// `expected` is what the parser wanted at the error, kept when the line
 /// follows no form further.
 fn second_word_departure(
     text: &str,
     start: usize,
     expected: &[&str],
-) -> Option<(usize, usize, &'static str, Vec<&'static str>)> {
+) -> Option<(usize, usize, Vec<&'static str>, Vec<&'static str>)> {
     let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     let line = tokens(&text[line_start..line_end], line_start);
@@ -1437,8 +1456,8 @@ fn second_word_departure(
     if !literal_second {
         return None;
     }
-    let (s, e, want) = departure(&text[..line_end], line_start, &forms)?;
-    (s > start).then_some((s, e, want, forms))
+    let (s, e, wants) = departure(&text[..line_end], line_start, &forms)?;
+    (s > start).then_some((s, e, wants, forms))
 }
 
 /// The forms of the declarations that begin with `word`.
@@ -1483,16 +1502,78 @@ fn forms_of(word: &str) -> Vec<&'static str> {
 }
 
 fn join_or(words: &[&str]) -> String {
-    match words {
+    // A description that is itself a list of quoted forms (`` `a`, `b` or
+    // `c` ``) joins the list as its forms, so that the whole reads `a, b,
+    // c or d` rather than `a, b or c or d`.
+    let mut all: Vec<&str> = Vec::new();
+    for &w in words {
+        for f in quoted_forms(w).unwrap_or_else(|| vec![w]) {
+            if !all.contains(&f) {
+                all.push(f);
+            }
+        }
+    }
+    match all.as_slice() {
         [] => "something else".to_string(),
         [one] => one.to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
     }
 }
 
+/// The quoted forms of a description made of nothing else (`` `a` ``,
+/// `` `a` or `b` ``, `` `a`, `b` or `c` ``), each with its backticks;
+/// `None` for any other text.
+fn quoted_forms(text: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        let body = rest.strip_prefix('`')?;
+        let close = body.find('`')?;
+        out.push(&rest[..close + 2]);
+        rest = &body[close + 1..];
+        if rest.is_empty() {
+            return Some(out);
+        }
+        rest = rest
+            .strip_prefix(", ")
+            .or_else(|| rest.strip_prefix(" or "))?;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lists of quoted forms join as one list; other descriptions, even
+    /// with a quoted example in them, stay whole.
+    #[test]
+    fn join_or_flattens_lists_of_forms() {
+        assert_eq!(
+            join_or(&["`white` or `black`", "`by lot`"]),
+            "`white`, `black` or `by lot`"
+        );
+        assert_eq!(
+            join_or(&["`a`, `b` or `c`", "a number", "`b`"]),
+            "`a`, `b`, `c` or a number"
+        );
+        assert_eq!(
+            join_or(&["clause ids in brackets, such as `[K-9a]`", "`x`"]),
+            "clause ids in brackets, such as `[K-9a]` or `x`"
+        );
+        assert_eq!(quoted_forms("`a` or b"), None);
+        assert_eq!(quoted_forms("`a`, `b`"), Some(vec!["`a`", "`b`"]));
+        assert_eq!(join_or(&[]), "something else");
+    }
+
+    /// Two forms that depart at the same word, as literally as each
+    /// other, both say what they want there.
+    #[test]
+    fn departure_names_every_word_wanted_at_the_furthest_point() {
+        let text = "backward one square onto empty squares when no forward move";
+        let (s, e, wants) = departure(text, 0, &forms_of("backward")).unwrap();
+        assert_eq!(&text[s..e], "onto");
+        assert_eq!(wants, ["when", "to"]);
+    }
 
     /// The lines (from 1) of the syntax errors `parse_recovering` reports.
     fn error_lines(text: &str) -> Vec<usize> {
