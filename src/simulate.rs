@@ -247,16 +247,20 @@ fn play_one(
 ) -> Played {
     // The loop is compiled once per shape of rule set, each with the one
     // copy of the generator that shape needs: two copies in one loop cost
-    // the other rule sets registers (15 to 17 instructions per unit).
-    if rules.plain_shape() {
-        play_one_shaped::<true>(rules, throws, players, game_seed, max_units, keep_units)
-    } else {
-        play_one_shaped::<false>(rules, throws, players, game_seed, max_units, keep_units)
-    }
+    // the other rule sets registers (15 to 17 instructions per unit). The
+    // same for the two copies of the plain play (about 7).
+    let play = match (rules.plain_shape(), rules.plain_bare()) {
+        (true, true) => play_one_shaped::<true, true>,
+        (true, false) => play_one_shaped::<true, false>,
+        (false, true) => play_one_shaped::<false, true>,
+        (false, false) => play_one_shaped::<false, false>,
+    };
+    play(rules, throws, players, game_seed, max_units, keep_units)
 }
 
-/// [`play_one`] for rule sets of the plain shape (`PLAIN`) or any other.
-fn play_one_shaped<const PLAIN: bool>(
+/// [`play_one`] for rule sets of the plain shape (`PLAIN`) or any other,
+/// whose plain units are bare (`BARE`, `Tables::plain_bare`) or not.
+fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     players: [Player; 2],
@@ -345,7 +349,7 @@ fn play_one_shaped<const PLAIN: bool>(
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
         // `Effects` returned through memory.
-        let played = rules.apply_tallied(&mut pos, unit, |fx| {
+        let played = rules.apply_tallied::<BARE>(&mut pos, unit, |fx| {
             events.add(fx);
             turns += fx.turn_ended as u32;
         });

@@ -190,6 +190,13 @@ impl Ruleset {
         self.tables.plain_shape
     }
 
+    /// Whether the rule set's plain units are bare (`Tables::plain_bare`),
+    /// for [`apply_tallied`](Self::apply_tallied).
+    #[inline]
+    pub(crate) fn plain_bare(&self) -> bool {
+        self.tables.plain_bare
+    }
+
     /// Completes the `+` of every unit of
     /// [`legal_units_unmarked`](Self::legal_units_unmarked), in `units`:
     /// the two together give what [`legal_units`](Self::legal_units)

@@ -89,16 +89,20 @@ impl Ruleset {
     /// unit did: `tally` sees the unit's `Effects` where they are made,
     /// and nothing is returned through memory. Called in each of the two
     /// forms apart, so that in the plain one the compiler keeps the
-    /// effects in registers and computes only those `tally` reads.
+    /// effects in registers and computes only those `tally` reads. With
+    /// `BARE`, for a rule set whose plain units are bare
+    /// (`Tables::plain_bare`, which the caller has tested): a playout loop
+    /// compiled once per form then holds one copy of `play_plain`.
     #[inline(always)]
-    pub(crate) fn apply_tallied(
+    pub(crate) fn apply_tallied<const BARE: bool>(
         &self,
         pos: &mut Position,
         unit: &Unit,
         mut tally: impl FnMut(&Effects),
     ) -> Result<(), Refusal> {
+        debug_assert!(!BARE || self.tables.plain_bare);
         if self.tables.plain_play && self.plays_plainly(pos, unit) {
-            tally(&self.play_plain(pos, unit));
+            tally(&self.play_plain_as::<BARE>(pos, unit));
         } else {
             tally(&self.play_general(pos, unit)?);
         }
@@ -607,8 +611,22 @@ impl Ruleset {
     /// Always inlined, as `apply` is: called out of line (as the
     /// simulator's driver did, the compiler's choice), the call and the
     /// `Effects` it returns through memory cost a third of the unit.
+    /// The rule sets whose plain units are bare (`Tables::plain_bare`)
+    /// play them by a copy without the tests of what they lack.
     #[inline(always)]
     pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
+        if self.tables.plain_bare {
+            self.play_plain_as::<true>(p, unit)
+        } else {
+            self.play_plain_as::<false>(p, unit)
+        }
+    }
+
+    /// [`play_plain`](Self::play_plain); with `BARE`, for a rule set that
+    /// has none of what `Tables::plain_bare` lists, whose tests the
+    /// compiler then drops. Without, for any rule set.
+    #[inline(always)]
+    fn play_plain_as<const BARE: bool>(&self, p: &mut Position, unit: &Unit) -> Effects {
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
@@ -619,7 +637,7 @@ impl Ruleset {
             // one, so there always is one).
             // (A test of the rule set, the same every time: no cost to
             // the rule sets that swap.)
-            let dest = if self.tables.steps.hit_lowest {
+            let dest = if !BARE && self.tables.steps.hit_lowest {
                 // LJ-6: before the move, the square left is still taken.
                 let kept = from & self.tables.steps.hit_origin_taken;
                 let left = (p.pieces[0].0 | p.pieces[1].0) & !from | kept;
@@ -639,11 +657,14 @@ impl Ruleset {
             // next unit on.
             fx.water = self.tables.lock.squares & to != 0;
             // the owner misses the next turn.
-            p.skip[me] |= self.tables.squares.miss_squares & to != 0;
+            if !BARE {
+                p.skip[me] |= self.tables.squares.miss_squares & to != 0;
+            }
             // A bear-off's `to` is past every square moved from.
             fx.backward = unit.to < unit.from;
             // As in `play`; `to` is 0 for a bear-off.
-            fx.truncation = (self.movement.truncate_at.0 & to != 0)
+            fx.truncation = !BARE
+                & (self.movement.truncate_at.0 & to != 0)
                 & (unit.to < unit.from + unit.throw)
                 & !fx.backward;
             // A hit piece goes to `dest` (the square moved from, or the
@@ -672,13 +693,17 @@ impl Ruleset {
         let none_left = (p.pieces[me].0 == 0) & (p.hand[me] == 0);
         // a square that binds an extra throw to the piece (P-6:
         // whatever the value that landed it); a bear-off lands nowhere.
-        let bound = unit.kind == UnitKind::Move
+        let bound = !BARE
+            && unit.kind == UnitKind::Move
             && !unit.off
             && self.tables.squares.bound_squares & (1u64 << unit.to) != 0;
         // LJ-9: a last bear-off whose throw gives another keeps the turn,
         // and the game is drawn.
-        let drawn =
-            none_left & self.end.draw_on_extra & (unit.kind == UnitKind::Move) & unit.extra_mark;
+        let drawn = !BARE
+            & none_left
+            & self.end.draw_on_extra
+            & (unit.kind == UnitKind::Move)
+            & unit.extra_mark;
         let ends_turn = if unit.kind == UnitKind::Move {
             (!unit.extra_mark & !bound) | (none_left & !drawn)
         } else if unit.forced {
@@ -695,7 +720,7 @@ impl Ruleset {
         p.bound = if bound { Some(unit.to) } else { None };
         // PC-4: the turn's moves so far went this way (a rule of the set,
         // the same every time).
-        if self.movement.one_direction && unit.kind == UnitKind::Move {
+        if !BARE && self.movement.one_direction && unit.kind == UnitKind::Move {
             p.heading = if fx.backward {
                 super::Heading::Backward
             } else {

@@ -83,6 +83,14 @@ pub(crate) struct Tables {
     /// `play_plain`: not where the game holds an extra throw or a bear-off
     /// earns one, which only the general `play` knows.
     pub plain_play: bool,
+    /// The plain units of the rule set (those `plain_play` lets
+    /// `play_plain` play) change only the pieces, the squares reached this turn, the pieces borne off, the
+    /// starting throw's wait and the turn: no square makes its owner miss
+    /// a turn or binds a throw to its piece, no move is
+    /// truncated, no hit piece goes to the lowest empty square (JQ-6), a
+    /// last bear-off never draws (LJ-9) and a turn's moves may go both
+    /// ways (PC-4). `play_plain` then runs without the tests of these.
+    pub plain_bare: bool,
     /// The per-throw square sets of stages 6 and 11 (`constructs/movement.rs`).
     pub steps: movement::Steps,
     /// The protection rule's masks (`constructs/protection.rs`).
@@ -149,6 +157,7 @@ impl Tables {
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
         let steps_blocks = steps.blocks;
+        let squares = squares::Landings::compile(rules);
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -159,12 +168,18 @@ impl Tables {
                     .squares
                     .iter()
                     .any(|sq| sq.off_extra || sq.leave.is_some()),
+            plain_bare: squares.miss_squares == 0
+                && squares.bound_squares == 0
+                && rules.movement.truncate_at.0 == 0
+                && !steps.hit_lowest
+                && !rules.end.draw_on_extra
+                && !rules.movement.one_direction,
             blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
             steps,
             protection: protection::Masks::compile(&rules.protection),
             grid: groups::Grid::compile(rules.board),
             target,
-            squares: squares::Landings::compile(rules),
+            squares,
             bear_off: bear_off::BearOffSquares::compile(rules),
             opening: opening::has_stages(rules),
             hand_stage,

@@ -147,6 +147,19 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 
+    /// `play` by `apply_tallied`, with the bare copy of the plain play
+    /// when `BARE`: the position after `unit` and the effects tallied.
+    fn tallied<const BARE: bool>(
+        rules: &Ruleset,
+        pos: &Position,
+        unit: &Unit,
+    ) -> Result<(Position, crate::engine::Effects), crate::engine::Refusal> {
+        let mut next = *pos;
+        let mut seen = None;
+        rules.apply_tallied::<BARE>(&mut next, unit, |fx| seen = Some(*fx))?;
+        Ok((next, seen.expect("a played unit is tallied")))
+    }
+
     /// Compares the two engines on `pos` for every throw (and the units due
     /// without one); returns the next position of a random unit.
     fn compare(
@@ -211,6 +224,17 @@ mod tests {
                 (Ok(fx), Ok((next, fx2))) => assert!(q == next && fx == fx2, "{name}: apply {u}"),
                 (Err(a), Err(b)) => assert!(a == b && q == *pos, "{name}: apply {u} refused"),
                 (a, b) => panic!("{name}: apply {u} gave {a:?}, play {b:?}"),
+            }
+            // The simulator's form, with the copy of the plain play for
+            // any rule set and, where the plain units are bare, the bare
+            // copy.
+            assert_eq!(
+                tallied::<false>(fast, pos, u),
+                played,
+                "{name}: tallied {u}"
+            );
+            if fast.plain_bare() {
+                assert_eq!(tallied::<true>(fast, pos, u), played, "{name}: bare {u}");
             }
         }
         let real: Vec<&Unit> = all
@@ -448,11 +472,13 @@ mod tests {
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);
         let mut served = 0;
+        let mut bare = 0;
         for (name, fast) in variants() {
             if !fast.tables.enabled {
                 continue;
             }
             served += 1;
+            bare += fast.plain_bare() as usize;
             let mut slow = fast.clone();
             // The reference: the same generator with no step tables (every
             // move tried by `attempt`) and the general `play` only.
@@ -460,6 +486,8 @@ mod tests {
             slow.tables.steps.tabled = 0;
             // (and the stages' general copy, not the plain shape's)
             slow.tables.plain_shape = false;
+            // (and the copy of the plain play for any rule set)
+            slow.tables.plain_bare = false;
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
                 compare(&name, &fast, &slow, &pos, &mut rng);
@@ -483,6 +511,11 @@ mod tests {
             }
         }
         assert!(served >= 10, "the fast path served only {served} rule sets");
+        // Both copies of the plain play are compared.
+        assert!(
+            bare >= 10 && bare < served,
+            "{bare} of {served} rule sets bare"
+        );
     }
 
     /// PC-7 (LP-7): the parts of a split throw that land in the House of
