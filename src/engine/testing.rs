@@ -517,4 +517,63 @@ mod tests {
             "{bare} of {served} rule sets bare"
         );
     }
+
+    /// PC-7 (LP-7): the parts of a split throw that land in the House of
+    /// Water are written from the table of moves that send the mover back
+    /// to its hand (`Steps::fwd_hand`), as first part, as second part and
+    /// as a later part of a throw in any number of parts: the same units as
+    /// the general path, in positions with pieces of the side to move in
+    /// reach of the water (squares 22 to 26), and such units do occur.
+    #[test]
+    fn split_parts_into_the_water_equal_general_path() {
+        let mut rng = Pcg64::seed_from_u64(27);
+        for name in ["piccione", "ludii-piccione"] {
+            let fast = crate::rules::load(name, None, &[]).expect("built-in compiles");
+            assert!(
+                fast.tables.steps.split_masks,
+                "{name}: split from the masks"
+            );
+            assert!(
+                fast.tables.steps.fwd_hand.iter().any(|&s| s != 0),
+                "{name}: moves into the water in the tables"
+            );
+            let mut slow = fast.clone();
+            slow.tables.enabled = false;
+            slow.tables.steps.tabled = 0;
+            slow.tables.plain_shape = false;
+            let mut to_hand = 0;
+            for _ in 0..400 {
+                let mut pos = random_position(&fast, &mut rng);
+                let side = pos.to_move.index();
+                for _ in 0..2 {
+                    let s = rng.random_range(22..=26);
+                    // (A piece borne off or in the hand comes back.)
+                    if pos.pieces[0].contains(s) || pos.pieces[1].contains(s) {
+                        continue;
+                    }
+                    if pos.off[side] > 0 {
+                        pos.off[side] -= 1;
+                    } else if pos.hand[side] > 0 {
+                        pos.hand[side] -= 1;
+                    } else {
+                        continue;
+                    }
+                    pos.pieces[side].insert(s);
+                }
+                compare(name, &fast, &slow, &pos, &mut rng);
+                let mut units = Vec::new();
+                for t in fast.throws.distinct_values() {
+                    fast.legal_units(&pos, t, &mut units);
+                    to_hand += units
+                        .iter()
+                        .filter(|u| u.split.is_some() && u.parts().any(|p| p.relocated.is_some()))
+                        .count();
+                }
+            }
+            assert!(
+                to_hand > 100,
+                "{name}: {to_hand} split units into the water"
+            );
+        }
+    }
 }

@@ -542,16 +542,9 @@ impl Ruleset {
 
     /// [`split_units`](Self::split_units) in a rule set whose square sets
     /// read nothing of the position but the two piece sets
-    /// (`Steps::split_masks`). A first part without a hit changes only
-    /// where the mover stands, so the second parts' square sets follow from
-    /// the piece sets after it, and their ordinary steps are written from
-    /// the masks; a position after the first part is built only when a
-    /// second part must be tried by `attempt`. Bear-offs that the tables
-    /// say are always legal (`BearOffSquares::sure`) are written directly,
-    /// as the forward stage writes them. A first part that hits goes
-    /// through [`split_from`](Self::split_from). The same units in the same
-    /// order as `split_from` gives for every first part; with `MARK`, with
-    /// their marks complete.
+    /// (`Steps::split_masks`), by [`SplitMasks`]. The same units in the
+    /// same order as `split_from` gives for every first part; with `MARK`,
+    /// with their marks complete.
     #[inline(always)]
     fn split_units_masks<const MARK: bool>(
         &self,
@@ -560,168 +553,21 @@ impl Ruleset {
         extra_mark: bool,
         out: &mut Vec<Unit>,
     ) {
-        let side = pos.to_move;
-        let me = pos.pieces[side.index()].0;
-        let opp = pos.pieces[side.other().index()].0;
-        let sure = self.tables.bear_off.sure;
-        let off = self.board.off();
-        // A throw bound to a piece keeps it for one of the two parts.
-        let bound = pos
-            .bound
-            .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0));
+        let split = SplitMasks::<MARK> {
+            rules: self,
+            pos,
+            throw,
+            extra_mark,
+            me: pos.pieces[pos.to_move.index()].0,
+            opp: pos.pieces[pos.to_move.other().index()].0,
+            // A throw bound to a piece keeps it for one of the two
+            // parts.
+            bound: pos
+                .bound
+                .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0)),
+        };
         for first in 1..throw {
-            let rest = throw - first;
-            let sets = self.piece_step_sets(me, opp, first, me);
-            let row2 = self.step_row(rest);
-            debug_assert!({
-                let general = self.step_sets(pos, first, self.unguarded(pos));
-                (general.steps, general.slow) == (sets.steps, sets.slow)
-            });
-            let mut xs = sets.steps | sets.slow;
-            while xs != 0 {
-                let x = xs.trailing_zeros() as u8;
-                xs &= xs - 1;
-                let bx = 1u64 << x;
-                let plain = sets.steps & bx != 0;
-                // The first part, and where it leaves the mover (0: off
-                // the board or in the hand).
-                let (u1, landed) = if plain {
-                    let to = x + first;
-                    if opp >> to & 1 != 0 {
-                        self.split_from_marked::<MARK>(
-                            pos, x, first, throw, extra_mark, plain, out,
-                        );
-                        continue;
-                    }
-                    (Unit::step(throw, x, to, false, extra_mark), to)
-                } else if sets.off_from & sure & bx != 0 {
-                    (Unit::bear_off(throw, x, off, extra_mark), 0)
-                } else {
-                    match self.attempt(pos, x, first, Dir::Forward) {
-                        Ok(u) if u.hit => {
-                            self.split_from_marked::<MARK>(
-                                pos, x, first, throw, extra_mark, plain, out,
-                            );
-                            continue;
-                        }
-                        Ok(u) => {
-                            let landed = match u.relocated {
-                                Some(Relocated::Square(s)) => s,
-                                None if !u.off => u.to,
-                                _ => 0,
-                            };
-                            (
-                                Unit {
-                                    throw,
-                                    extra_mark,
-                                    ..u
-                                },
-                                landed,
-                            )
-                        }
-                        Err(_) => continue,
-                    }
-                };
-                let mine = (me & !bx) | ((1u64 << landed) & !1);
-                // The second part moves another piece than the one just
-                // moved; a bound throw binds one of the two.
-                let keep = if pos.bound.is_some_and(|b| b != x) {
-                    bound
-                } else {
-                    u64::MAX
-                };
-                let sets2 = row2.sets(mine, opp, mine & !(1u64 << landed) & keep);
-                debug_assert!({
-                    let mid = self.after_first_part(pos, &u1, plain, first);
-                    let ys = self.unguarded(&mid) & !(1u64 << landed) & keep;
-                    let general = self.step_sets(&mid, rest, ys);
-                    (general.steps, general.slow) == (sets2.steps, sets2.slow)
-                });
-                let part = |y: u8| Part {
-                    from: y,
-                    to: y + rest,
-                    relocated: None,
-                    hit: opp >> (y + rest) & 1 != 0,
-                    off: false,
-                };
-                // What the first part gave, and the mark of the units whose
-                // second part is an ordinary step, by where it lands.
-                let gives =
-                    || Gives::default().add(self, u1.from, u1.to, u1.off, u1.relocated.is_some());
-                let step_mark = if plain {
-                    StepMark::after_plain_step(self, pos, extra_mark, u1.to)
-                } else {
-                    gives().again_after_step(self, pos, &u1, rest)
-                };
-                let mark = |y: u8| {
-                    if MARK {
-                        step_mark.of(self, y + rest)
-                    } else {
-                        u1.extra_mark
-                    }
-                };
-                if sets2.slow == 0 {
-                    // Ordinary second steps only (most first parts).
-                    let mut ys = sets2.steps;
-                    while ys != 0 {
-                        let y = ys.trailing_zeros() as u8;
-                        ys &= ys - 1;
-                        out.push(Unit {
-                            split: Some(part(y)),
-                            extra_mark: mark(y),
-                            ..u1
-                        });
-                    }
-                    continue;
-                }
-                let mid = self.after_first_part(pos, &u1, plain, first);
-                let mut ys = sets2.steps | sets2.slow;
-                while ys != 0 {
-                    let y = ys.trailing_zeros() as u8;
-                    ys &= ys - 1;
-                    let by = 1u64 << y;
-                    if sets2.steps & by != 0 {
-                        out.push(Unit {
-                            split: Some(part(y)),
-                            extra_mark: mark(y),
-                            ..u1
-                        });
-                        continue;
-                    }
-                    let second = if sets2.off_from & sure & by != 0 {
-                        Part {
-                            from: y,
-                            to: off,
-                            relocated: None,
-                            hit: false,
-                            off: true,
-                        }
-                    } else {
-                        match self.attempt(&mid, y, rest, Dir::Forward) {
-                            Ok(u) => u.first_part(),
-                            Err(_) => continue,
-                        }
-                    };
-                    let extra_mark = if MARK {
-                        gives()
-                            .add(
-                                self,
-                                second.from,
-                                second.to,
-                                second.off,
-                                second.relocated.is_some(),
-                            )
-                            .again(self, pos, &u1)
-                    } else {
-                        u1.extra_mark
-                    };
-                    out.push(Unit {
-                        split: Some(second),
-                        extra_mark,
-                        ..u1
-                    });
-                }
-            }
+            split.cut(first, out);
         }
     }
 
@@ -843,6 +689,284 @@ impl Ruleset {
     }
 }
 
+/// The units of a split throw (PC-3) from the piece sets, in a rule set
+/// whose square sets read nothing of the position but the two piece sets
+/// (`Steps::split_masks`): what stays the same for every cut of the throw.
+/// A first part without a hit changes only where the mover stands, so the
+/// second parts' square sets follow from the piece sets after it (the
+/// table row of the rest of the throw, fetched once per cut), and their
+/// ordinary steps are written from the masks; a position after the first
+/// part is built only when a second part must be tried by `attempt`.
+/// Bear-offs that the tables say are always legal (`BearOffSquares::sure`)
+/// are written directly, as the forward stage writes them. A first part
+/// that hits goes through [`Ruleset::split_from`]. With `MARK`, the units
+/// are written with their marks complete: for the second parts that are
+/// ordinary steps, decided once per first part ([`StepMark`]).
+///
+/// The ordinary first parts without a hit and their ordinary second steps
+/// (most units) stay in one loop; every other first or second part is
+/// tried out of line, so that the loop keeps its values in registers.
+struct SplitMasks<'a, const MARK: bool> {
+    rules: &'a Ruleset,
+    pos: &'a Position,
+    throw: u8,
+    /// The mark the stage gives the throw.
+    extra_mark: bool,
+    /// The pieces of the side to move, and of the other side.
+    me: u64,
+    opp: u64,
+    /// The square of the piece a bound throw must move, all ones
+    /// when none is bound.
+    bound: u64,
+}
+
+impl<const MARK: bool> SplitMasks<'_, MARK> {
+    /// The units whose first part is by `first`, in the order of the first
+    /// part's squares.
+    #[inline(always)]
+    fn cut(&self, first: u8, out: &mut Vec<Unit>) {
+        let rules = self.rules;
+        let rest = self.throw - first;
+        let row1 = rules.step_row(first);
+        let sets = row1.sets(self.me, self.opp, self.me);
+        let row2 = rules.step_row(rest);
+        debug_assert!(row1.agrees(
+            &sets,
+            &rules.step_sets(self.pos, first, rules.unguarded(self.pos))
+        ));
+        // The ordinary first parts that hit nothing.
+        let plain = sets.steps & !(self.opp >> first);
+        let mut xs = sets.steps | sets.slow | sets.hand;
+        while xs != 0 {
+            let x = xs.trailing_zeros() as u8;
+            xs &= xs - 1;
+            if plain >> x & 1 == 0 {
+                self.other_first(x, first, &sets, row2, out);
+                continue;
+            }
+            let to = x + first;
+            let u1 = Unit::step(self.throw, x, to, false, self.extra_mark);
+            let step_mark = StepMark::after_plain_step(rules, self.pos, self.extra_mark, to);
+            if let Some(sets2) = self.seconds(&u1, true, first, to, step_mark, row2, out) {
+                self.plain_then_tried(x, first, &sets2, step_mark, out);
+            }
+        }
+    }
+
+    /// [`seconds_tried`](Self::seconds_tried) after the ordinary step
+    /// without a hit from `x` by `first`: out of line, so that the loop
+    /// over the first parts does not keep that unit in memory for it.
+    #[inline(never)]
+    fn plain_then_tried(
+        &self,
+        x: u8,
+        first: u8,
+        sets2: &StepSets,
+        step_mark: StepMark,
+        out: &mut Vec<Unit>,
+    ) {
+        let u1 = Unit::step(self.throw, x, x + first, false, self.extra_mark);
+        self.seconds_tried(&u1, true, first, sets2, step_mark, out);
+    }
+
+    /// The units whose first part, by `first` from `x`, is not an ordinary
+    /// step without a hit: a sure bear-off, a move back to the hand
+    /// (`StepSets::hand`), a move `attempt` tries, or a hit (by
+    /// `split_from`).
+    #[inline(never)]
+    fn other_first(&self, x: u8, first: u8, sets: &StepSets, row2: StepRow, out: &mut Vec<Unit>) {
+        let rules = self.rules;
+        let (pos, throw, extra_mark) = (self.pos, self.throw, self.extra_mark);
+        let plain = sets.steps >> x & 1 != 0;
+        // The first part, and where it leaves the mover (0: off the board
+        // or in the hand).
+        let (u1, landed) = if plain {
+            // An ordinary step that hits.
+            return rules.split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
+        } else if sets.off_from & rules.tables.bear_off.sure >> x & 1 != 0 {
+            (Unit::bear_off(throw, x, rules.board.off(), extra_mark), 0)
+        } else if sets.hand >> x & 1 != 0 {
+            let u1 = Unit {
+                relocated: Some(Relocated::Hand),
+                ..Unit::step(throw, x, x + first, false, extra_mark)
+            };
+            (u1, 0)
+        } else {
+            match rules.attempt(pos, x, first, Dir::Forward) {
+                Ok(u) if u.hit => {
+                    return rules
+                        .split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
+                }
+                Ok(u) => {
+                    let landed = match u.relocated {
+                        Some(Relocated::Square(s)) => s,
+                        None if !u.off => u.to,
+                        _ => 0,
+                    };
+                    (
+                        Unit {
+                            throw,
+                            extra_mark,
+                            ..u
+                        },
+                        landed,
+                    )
+                }
+                Err(_) => return,
+            }
+        };
+        let gives = Gives::default().add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some());
+        let step_mark = gives.again_after_step(rules, pos, &u1, throw - first);
+        if let Some(sets2) = self.seconds(&u1, false, first, landed, step_mark, row2, out) {
+            self.seconds_tried(&u1, false, first, &sets2, step_mark, out);
+        }
+    }
+
+    /// The units of the first part `u1` by `first` (`plain`: an ordinary
+    /// step without a hit), which left its piece on `landed` (0: off the
+    /// board or in the hand), in the order of the second part's squares;
+    /// `step_mark`: the marks of those whose second part is an ordinary
+    /// step, `row2` the table row of the rest of the throw. When some
+    /// second part is not an ordinary step, writes none and returns the
+    /// second parts' square sets, for
+    /// [`seconds_tried`](Self::seconds_tried).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn seconds(
+        &self,
+        u1: &Unit,
+        plain: bool,
+        first: u8,
+        landed: u8,
+        step_mark: StepMark,
+        row2: StepRow,
+        out: &mut Vec<Unit>,
+    ) -> Option<StepSets> {
+        let rules = self.rules;
+        let (opp, x) = (self.opp, u1.from);
+        let rest = self.throw - first;
+        let bx = 1u64 << x;
+        let mine = (self.me & !bx) | ((1u64 << landed) & !1);
+        // The second part moves another piece than the one just moved; a
+        // bound throw binds one of the two: unless the first part moved
+        // the bound piece, the second must.
+        let keep = self.bound | mask_of(self.bound & bx != 0);
+        let sets2 = row2.sets(mine, opp, mine & !(1u64 << landed) & keep);
+        debug_assert!({
+            let mid = rules.after_first_part(self.pos, u1, plain, first);
+            let ys = rules.unguarded(&mid) & !(1u64 << landed) & keep;
+            row2.agrees(&sets2, &rules.step_sets(&mid, rest, ys))
+        });
+        if sets2.slow | sets2.hand != 0 {
+            return Some(sets2);
+        }
+        // Ordinary second steps only (most first parts): each unit is `u1`
+        // with its second part and mark.
+        let mut ys = sets2.steps;
+        while ys != 0 {
+            let y = ys.trailing_zeros() as u8;
+            ys &= ys - 1;
+            out.push(self.with_step(u1, y, rest, step_mark));
+        }
+        None
+    }
+
+    /// The unit of the first part `u1` and the ordinary second step from
+    /// `y` by `rest`, with its mark.
+    #[inline(always)]
+    fn with_step(&self, u1: &Unit, y: u8, rest: u8, step_mark: StepMark) -> Unit {
+        let to = y + rest;
+        Unit {
+            split: Some(Part {
+                from: y,
+                to,
+                relocated: None,
+                hit: self.opp >> to & 1 != 0,
+                off: false,
+            }),
+            extra_mark: if MARK {
+                step_mark.of(self.rules, to)
+            } else {
+                u1.extra_mark
+            },
+            ..*u1
+        }
+    }
+
+    /// [`seconds`](Self::seconds) when some second part is not an ordinary
+    /// step: those are sure bear-offs, moves back to the hand
+    /// (`StepSets::hand`), or tried by `attempt` in the position after the
+    /// first part (built for the first such part).
+    #[inline(always)]
+    fn seconds_tried(
+        &self,
+        u1: &Unit,
+        plain: bool,
+        first: u8,
+        sets2: &StepSets,
+        step_mark: StepMark,
+        out: &mut Vec<Unit>,
+    ) {
+        let rules = self.rules;
+        let rest = self.throw - first;
+        let mut mid = None;
+        let sure = rules.tables.bear_off.sure;
+        let mut ys = sets2.steps | sets2.slow | sets2.hand;
+        while ys != 0 {
+            let y = ys.trailing_zeros() as u8;
+            ys &= ys - 1;
+            let by = 1u64 << y;
+            if sets2.steps & by != 0 {
+                out.push(self.with_step(u1, y, rest, step_mark));
+                continue;
+            }
+            let second = if sets2.off_from & sure & by != 0 {
+                Part {
+                    from: y,
+                    to: rules.board.off(),
+                    relocated: None,
+                    hit: false,
+                    off: true,
+                }
+            } else if sets2.hand & by != 0 {
+                Part {
+                    from: y,
+                    to: y + rest,
+                    relocated: Some(Relocated::Hand),
+                    hit: false,
+                    off: false,
+                }
+            } else {
+                let mid =
+                    mid.get_or_insert_with(|| rules.after_first_part(self.pos, u1, plain, first));
+                match rules.attempt(mid, y, rest, Dir::Forward) {
+                    Ok(u) => u.first_part(),
+                    Err(_) => continue,
+                }
+            };
+            let extra_mark = if MARK {
+                Gives::default()
+                    .add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some())
+                    .add(
+                        rules,
+                        second.from,
+                        second.to,
+                        second.off,
+                        second.relocated.is_some(),
+                    )
+                    .again(rules, self.pos, u1)
+            } else {
+                u1.extra_mark
+            };
+            out.push(Unit {
+                split: Some(second),
+                extra_mark,
+                ..*u1
+            });
+        }
+    }
+}
+
 /// The most parts a unit of a throw split into any number of parts holds.
 pub const MAX_PARTS: usize = 2 + MoreParts::CAPACITY;
 
@@ -896,7 +1020,7 @@ impl Ruleset {
                     opp,
                     sure,
                 }
-                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 true
             } else {
                 AnySplit::<false> {
@@ -908,7 +1032,7 @@ impl Ruleset {
                     opp,
                     sure,
                 }
-                .next_parts(me, pos.arrived.0, throw, Gives::default(), 0);
+                .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 false
             }
         } else {
@@ -1018,7 +1142,12 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
     /// `attempt` must try. A part that hits, or sends its piece to the
     /// queue, goes on by `Ruleset::next_parts`. The same units in the same
     /// order as `next_parts`; with `MARK`, each with its mark complete.
-    fn next_parts(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives, depth: usize) {
+    ///
+    /// One copy per depth (`DEPTH`, up to `MAX_PARTS`), so that which
+    /// field of the unit each part goes to, and the tests of the depth,
+    /// are decided when it is compiled.
+    fn next_parts<const DEPTH: usize>(&mut self, me: u64, arrived: u64, rest: u8, gives: Gives) {
+        let depth = DEPTH;
         let rules = self.rules;
         let opp = self.opp;
         let movers = if depth == 0 { self.movers } else { me };
@@ -1028,40 +1157,23 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
         // them is left by the searches below this one, and is removed
         // before a unit of this level is written.)
         for v in 1..=longest {
-            let sets = rules.piece_step_sets(me, opp, v, movers);
-            debug_assert!({
-                let general = rules.step_sets(&self.after(me, arrived), v, movers);
-                (general.steps, general.slow) == (sets.steps, sets.slow)
-            });
-            let mut xs = sets.steps | sets.slow;
-            if v == rest && sets.slow == 0 && sets.steps & (opp >> v) == 0 && depth < MAX_PARTS {
+            let row = rules.step_row(v);
+            let sets = row.sets(me, opp, movers);
+            debug_assert!(row.agrees(&sets, &rules.step_sets(&self.after(me, arrived), v, movers)));
+            let mut xs = sets.steps | sets.slow | sets.hand;
+            if v == rest
+                && sets.slow | sets.hand == 0
+                && sets.steps & (opp >> v) == 0
+                && depth < MAX_PARTS
+            {
                 // The last parts, all ordinary steps without a hit (most
                 // of the units): written in a loop of their own.
                 possible |= xs != 0;
                 self.unit.truncate(depth);
-                let base = self.unit;
                 // (The mark of each unit but for where its last step
                 // lands, decided once.)
-                let step_mark = gives.again_after_step(rules, self.pos, &base, v);
-                while xs != 0 {
-                    let x = xs.trailing_zeros() as u8;
-                    xs &= xs - 1;
-                    let to = x + v;
-                    let part = Part {
-                        from: x,
-                        to,
-                        relocated: None,
-                        hit: false,
-                        off: false,
-                    };
-                    let unit = base.with_part(depth, &part);
-                    let extra_mark = if MARK {
-                        step_mark.of(rules, to)
-                    } else {
-                        unit.extra_mark
-                    };
-                    self.out.push(Unit { extra_mark, ..unit });
-                }
+                let step_mark = gives.again_after_step(rules, self.pos, &self.unit, v);
+                self.last_steps::<DEPTH>(xs, v, step_mark);
                 continue;
             }
             while xs != 0 {
@@ -1093,6 +1205,15 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                         relocated: None,
                         hit: false,
                         off: true,
+                    };
+                    (part, 0)
+                } else if sets.hand & bx != 0 {
+                    let part = Part {
+                        from: x,
+                        to: x + v,
+                        relocated: Some(Relocated::Hand),
+                        hit: false,
+                        off: false,
                     };
                     (part, 0)
                 } else {
@@ -1144,7 +1265,7 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                     let now = (1u64 << landed) & !1;
                     let me = (me & !bx) | now;
                     let arrived = (arrived & !bx) | now;
-                    self.next_parts(me, arrived, rest - v, gives, depth + 1);
+                    self.deeper(DEPTH + 1, me, arrived, rest - v, gives);
                 }
             }
         }
@@ -1152,6 +1273,48 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
             // No part possible: the rest is lost.
             self.unit.truncate(depth);
             self.push(gives);
+        }
+    }
+
+    /// [`next_parts`](Self::next_parts) after `depth` parts (at most
+    /// `MAX_PARTS`): the copy of that depth.
+    fn deeper(&mut self, depth: usize, me: u64, arrived: u64, rest: u8, gives: Gives) {
+        const { assert!(MAX_PARTS == 6) };
+        match depth {
+            1 => self.next_parts::<1>(me, arrived, rest, gives),
+            2 => self.next_parts::<2>(me, arrived, rest, gives),
+            3 => self.next_parts::<3>(me, arrived, rest, gives),
+            4 => self.next_parts::<4>(me, arrived, rest, gives),
+            5 => self.next_parts::<5>(me, arrived, rest, gives),
+            _ => self.next_parts::<6>(me, arrived, rest, gives),
+        }
+    }
+
+    /// Writes the units of the parts so far (`self.unit`, `DEPTH` parts,
+    /// below `MAX_PARTS`) and a last part that is an ordinary step without
+    /// a hit by `v` from each square of `xs`, in the order of the squares,
+    /// with the marks `step_mark` gives (with `MARK`).
+    #[inline(always)]
+    fn last_steps<const DEPTH: usize>(&mut self, mut xs: u64, v: u8, step_mark: StepMark) {
+        let base = self.unit;
+        while xs != 0 {
+            let x = xs.trailing_zeros() as u8;
+            xs &= xs - 1;
+            let to = x + v;
+            let part = Part {
+                from: x,
+                to,
+                relocated: None,
+                hit: false,
+                off: false,
+            };
+            let unit = base.with_part(DEPTH, &part);
+            let extra_mark = if MARK {
+                step_mark.of(self.rules, to)
+            } else {
+                unit.extra_mark
+            };
+            self.out.push(Unit { extra_mark, ..unit });
         }
     }
 
@@ -1391,6 +1554,15 @@ pub(crate) struct Steps {
     /// the slow squares; `Ruleset::forward_slow` works out the landing of
     /// those moves alone, and leaves the others to `attempt`.
     pub fwd_land: [u64; THROWS],
+    /// Squares from which a forward move by the throw is an ordinary step
+    /// onto a square that sends the mover back to its hand (PC-7, the
+    /// House of Water; `Relocation::Hand`, whatever is taken), but for
+    /// that relocation as `fwd_unhit`: onto an empty square it is legal
+    /// and relocated to the hand, onto an own piece never legal, onto an
+    /// opposing piece it is left to `attempt`. Read only by the split
+    /// throws' square sets (`StepRow`); the forward stage finds these
+    /// moves among `fwd_land`.
+    pub fwd_hand: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -1425,7 +1597,7 @@ pub(crate) struct Steps {
     /// piece sets (no blockade, none on forward moves by target in the
     /// tables, no protection, no bear-off region, no setup guard), and `attempt` refuses no first part for the blockade
     /// at half the throw (none declared): a split throw's second parts are then found from the
-    /// piece sets after the first part (`Ruleset::piece_step_sets`).
+    /// piece sets after the first part (`StepRow::sets`).
     pub split_masks: bool,
 }
 
@@ -1499,6 +1671,14 @@ impl Steps {
                     // an exit there applies only to a bear-off: GK-5's 26
                     // moves onto the water square 27 with a 1.)
                     f.fwd_land[t as usize] |= b;
+                    if squares::leaves_plainly(sq(from))
+                        && sq(to)
+                            .on_land
+                            .as_ref()
+                            .is_some_and(|l| l.effect == Relocation::Hand)
+                    {
+                        f.fwd_hand[t as usize] |= b;
+                    }
                 }
                 // Backward.
                 if mv.backward == Backward::Never {
@@ -1552,32 +1732,55 @@ pub(crate) struct StepSets {
     steps: u64,
     slow: u64,
     off_from: u64,
+    /// The legal moves onto a square that sends the mover back to its
+    /// hand (`Steps::fwd_hand`), found by the split throws' square sets
+    /// only (`StepRow::sets`); else 0, those moves are in `slow`.
+    hand: u64,
 }
 
-/// One throw's row of the forward tables, for `Ruleset::piece_step_sets`.
+/// One throw's row of the forward tables, for `StepRow::sets`.
 #[derive(Clone, Copy)]
 pub(crate) struct StepRow {
     t: u8,
     plain: u64,
     unhit_from: u64,
+    hand_from: u64,
     dead: u64,
     off_from: u64,
     hits_tried: u64,
 }
 
 impl StepRow {
+    /// Whether `sets`, which [`sets`](Self::sets) gave, are `general`, the
+    /// forward stage's sets of the same moves (`Ruleset::step_sets`), but
+    /// for the moves onto a square that sends the mover to its hand, which
+    /// `general` leaves to `attempt` (and those onto an own piece drops):
+    /// for debug assertions.
+    fn agrees(&self, sets: &StepSets, general: &StepSets) -> bool {
+        let tried = sets.slow | sets.hand;
+        sets.steps == general.steps
+            && tried & !general.slow == 0
+            && general.slow & !tried & !self.hand_from == 0
+    }
+
     /// The step sets of the pieces on `movers` when the side to move has
     /// the pieces `me` and the other side `opp`, in a rule set with
-    /// `Steps::split_masks` (as `Ruleset::step_sets` computes them there).
+    /// `Steps::split_masks` (as `Ruleset::step_sets` computes them there),
+    /// but for the moves onto a square that sends the mover to its hand
+    /// (`Steps::fwd_hand`): those onto an empty square are in `hand`,
+    /// those onto an opposing piece in `slow` (when a move may land on
+    /// one), and none onto an own piece.
     #[inline(always)]
     fn sets(&self, me: u64, opp: u64, movers: u64) -> StepSets {
         let t = self.t;
         let unhit = movers & self.unhit_from;
+        let hand = movers & self.hand_from;
         StepSets {
             steps: (movers & self.plain & !(me >> t)) | (unhit & !((me | opp) >> t)),
-            slow: (movers & !self.plain & !self.unhit_from & !self.dead)
-                | (unhit & (opp >> t) & self.hits_tried),
+            slow: (movers & !self.plain & !self.unhit_from & !self.hand_from & !self.dead)
+                | ((unhit | hand) & (opp >> t) & self.hits_tried),
             off_from: self.off_from,
+            hand: hand & !((me | opp) >> t),
         }
     }
 }
@@ -1627,10 +1830,12 @@ impl Ruleset {
             }
         }
         let movers = movers & !guarded;
+        // (`hand` is empty here: those moves are in `slow`.)
         let StepSets {
             steps,
             slow,
             off_from,
+            hand: _,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit::step(throw, 0, 0, false, extra_mark);
@@ -1812,20 +2017,16 @@ impl Ruleset {
             steps,
             slow,
             off_from,
+            hand: 0,
         }
     }
 
-    /// [`step_sets`](Self::step_sets) in a rule set whose square sets read
-    /// nothing of the position but the two piece sets (`Steps::split_masks`:
-    /// no blockade, no protection, no bear-off region, no setup guard), from
-    /// the pieces of the side to move (`me`) and of the other side (`opp`).
-    #[inline(always)]
-    pub(crate) fn piece_step_sets(&self, me: u64, opp: u64, throw: u8, movers: u64) -> StepSets {
-        self.step_row(throw).sets(me, opp, movers)
-    }
-
-    /// The square sets of `throw` that [`piece_step_sets`](Self::piece_step_sets)
-    /// starts from, fetched once for many positions.
+    /// The row of `throw` of the forward tables, from which
+    /// [`StepRow::sets`] gives [`step_sets`](Self::step_sets) in a rule set
+    /// whose square sets read nothing of the position but the two piece
+    /// sets (`Steps::split_masks`: no blockade, no protection, no bear-off
+    /// region, no setup guard), from the pieces of the side to move and of
+    /// the other side: fetched once for many positions.
     #[inline(always)]
     pub(crate) fn step_row(&self, throw: u8) -> StepRow {
         let f = &self.tables.steps;
@@ -1837,6 +2038,7 @@ impl Ruleset {
                 t: throw,
                 plain: f.fwd_plain[t],
                 unhit_from: f.fwd_unhit[t],
+                hand_from: f.fwd_hand[t],
                 dead: f.fwd_dead[t],
                 off_from: f.fwd_off[t],
                 hits_tried: f.hits_tried,
@@ -1846,6 +2048,7 @@ impl Ruleset {
                 t: 0,
                 plain: 0,
                 unhit_from: 0,
+                hand_from: 0,
                 dead: 0,
                 off_from: 0,
                 hits_tried: f.hits_tried,
