@@ -84,8 +84,9 @@ pub(crate) struct Tables {
     /// earns one, which only the general `play` knows.
     pub plain_play: bool,
     /// The plain units of the rule set (those `plain_play` lets
-    /// `play_plain` play) change only the pieces, the squares reached this turn, the pieces borne off, the
-    /// starting throw's wait and the turn: no square makes its owner miss
+    /// `play_plain` play) change only the pieces, the squares reached this
+    /// turn, the pieces borne off, the starting throw's wait and the turn:
+    /// no square makes its owner miss
     /// a turn or binds a throw to its piece, no move is
     /// truncated, no hit piece goes to the lowest empty square (JQ-6), a
     /// last bear-off never draws (LJ-9) and a turn's moves may go both

@@ -166,10 +166,9 @@ pub const SPLIT: &str = "A throw may be split in two parts, each moving a differ
 pub const SPLIT_ANY: &str = "A throw may be spent in any number of parts, each moving any piece forward by 1 up to what is left of the throw (the same piece may move again); when part of the throw is left and no part can be moved, the rest is lost.";
 /// `rules show`: `pass when no move but entering`.
 pub const PASS_BESIDE_ENTRY: &str = "A player may pass only when the throw moves no piece on the board; entering a piece is then a choice beside the pass.";
-/// `rules show`: one direction per turn (PC-4).
 /// `rules show`: `backward move gives extra throw`.
 pub const BACKWARD_EXTRA: &str = "Every backward move gives another throw, whatever its value.";
-
+/// `rules show`: one direction per turn (PC-4).
 pub const ONE_DIRECTION: &str = "All the moves of a turn go in one direction: after a forward move the turn's later throws move forward only (or are passed), after a backward move backward only.";
 
 /// `rules show`: whether a player may pass voluntarily.
