@@ -486,7 +486,8 @@ mod tests {
             slow.tables.steps.tabled = 0;
             // (and the stages' general copy, not the plain shape's)
             slow.tables.plain_shape = false;
-            // (and the copy of the plain play for any rule set)
+            // (and no plain play: every unit by the general `play`)
+            slow.tables.plain_play = false;
             slow.tables.plain_bare = false;
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
