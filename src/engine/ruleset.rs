@@ -90,7 +90,9 @@ pub(crate) struct Tables {
     /// a turn or binds a throw to its piece, no move is
     /// truncated, no hit piece goes to the lowest empty square (JQ-6), a
     /// last bear-off never draws (LJ-9) and a turn's moves may go both
-    /// ways (PC-4). `play_plain` then runs without the tests of these.
+    /// ways (PC-4). (Like every plain play, it also clears a bound throw
+    /// and sets whether the turn goes on.) `play_plain` then runs without
+    /// the tests of these.
     pub plain_bare: bool,
     /// The per-throw square sets of stages 6 and 11 (`constructs/movement.rs`).
     pub steps: movement::Steps,

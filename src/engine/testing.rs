@@ -160,6 +160,19 @@ mod tests {
         Ok((next, seen.expect("a played unit is tallied")))
     }
 
+    /// The reference for `fast`: the same rule set with no step tables
+    /// (every move tried by `attempt`), the stages' general copy (not the
+    /// plain shape's) and no plain play (every unit by the general `play`).
+    fn referee(fast: &Ruleset) -> Ruleset {
+        let mut slow = fast.clone();
+        slow.tables.enabled = false;
+        slow.tables.steps.tabled = 0;
+        slow.tables.plain_shape = false;
+        slow.tables.plain_play = false;
+        slow.tables.plain_bare = false;
+        slow
+    }
+
     /// Compares the two engines on `pos` for every throw (and the units due
     /// without one); returns the next position of a random unit.
     fn compare(
@@ -479,16 +492,7 @@ mod tests {
             }
             served += 1;
             bare += fast.plain_bare() as usize;
-            let mut slow = fast.clone();
-            // The reference: the same generator with no step tables (every
-            // move tried by `attempt`) and the general `play` only.
-            slow.tables.enabled = false;
-            slow.tables.steps.tabled = 0;
-            // (and the stages' general copy, not the plain shape's)
-            slow.tables.plain_shape = false;
-            // (and no plain play: every unit by the general `play`)
-            slow.tables.plain_play = false;
-            slow.tables.plain_bare = false;
+            let slow = referee(&fast);
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
                 compare(&name, &fast, &slow, &pos, &mut rng);
@@ -538,10 +542,7 @@ mod tests {
                 fast.tables.steps.fwd_hand.iter().any(|&s| s != 0),
                 "{name}: moves into the water in the tables"
             );
-            let mut slow = fast.clone();
-            slow.tables.enabled = false;
-            slow.tables.steps.tabled = 0;
-            slow.tables.plain_shape = false;
+            let slow = referee(&fast);
             let mut to_hand = 0;
             for _ in 0..400 {
                 let mut pos = random_position(&fast, &mut rng);

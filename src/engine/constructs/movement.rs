@@ -782,7 +782,7 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
         let (u1, landed) = if plain {
             // An ordinary step that hits.
             return rules.split_from_marked::<MARK>(pos, x, first, throw, extra_mark, plain, out);
-        } else if sets.off_from & rules.tables.bear_off.sure >> x & 1 != 0 {
+        } else if (sets.off_from & rules.tables.bear_off.sure) >> x & 1 != 0 {
             (Unit::bear_off(throw, x, rules.board.off(), extra_mark), 0)
         } else if sets.hand >> x & 1 != 0 {
             let u1 = Unit {
@@ -1548,8 +1548,10 @@ pub(crate) struct Steps {
     pub fwd_unhit: [u64; THROWS],
     /// Squares from which a forward move by the throw is an ordinary step
     /// but for its landing, which relocates the piece (the water square 27
-    /// of `kendall`, K-11, and of `thai`, T-14): onto an empty square and
-    /// past no blockade, nothing but the landing can refuse it. Left among
+    /// of `kendall`, K-11, and of `thai`, T-14; the House of Water, PC-7),
+    /// also from a square whose exit applies only to a bear-off (GK-5):
+    /// onto an empty square and past no blockade, nothing but the landing
+    /// can refuse it. Left among
     /// the slow squares; `Ruleset::forward_slow` works out the landing of
     /// those moves alone, and leaves the others to `attempt`.
     pub fwd_land: [u64; THROWS],
