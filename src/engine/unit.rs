@@ -134,6 +134,32 @@ pub struct Part {
     pub off: bool,
 }
 
+impl Part {
+    /// A part that bears the piece on `from` off, to `off`, the square
+    /// past the board.
+    pub(crate) fn bear_off(from: u8, off: u8) -> Part {
+        Part {
+            from,
+            to: off,
+            relocated: None,
+            hit: false,
+            off: true,
+        }
+    }
+
+    /// A part from `from` onto the empty square `to`, which sends the
+    /// piece back to its owner's hand (PC-7).
+    pub(crate) fn to_hand(from: u8, to: u8) -> Part {
+        Part {
+            from,
+            to,
+            relocated: Some(Relocated::Hand),
+            hit: false,
+            off: false,
+        }
+    }
+}
+
 /// Where a relocated piece ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Relocated {

@@ -910,6 +910,10 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
         let rest = self.throw - first;
         let mut mid = None;
         let sure = rules.tables.bear_off.sure;
+        // What the first part gave, for the marks of the second parts
+        // that are not ordinary steps.
+        let first_gives =
+            Gives::default().add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some());
         let mut ys = sets2.steps | sets2.slow | sets2.hand;
         while ys != 0 {
             let y = ys.trailing_zeros() as u8;
@@ -920,21 +924,9 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
                 continue;
             }
             let second = if sets2.off_from & sure & by != 0 {
-                Part {
-                    from: y,
-                    to: rules.board.off(),
-                    relocated: None,
-                    hit: false,
-                    off: true,
-                }
+                Part::bear_off(y, rules.board.off())
             } else if sets2.hand & by != 0 {
-                Part {
-                    from: y,
-                    to: y + rest,
-                    relocated: Some(Relocated::Hand),
-                    hit: false,
-                    off: false,
-                }
+                Part::to_hand(y, y + rest)
             } else {
                 let mid =
                     mid.get_or_insert_with(|| rules.after_first_part(self.pos, u1, plain, first));
@@ -944,8 +936,7 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
                 }
             };
             let extra_mark = if MARK {
-                Gives::default()
-                    .add(rules, u1.from, u1.to, u1.off, u1.relocated.is_some())
+                first_gives
                     .add(
                         rules,
                         second.from,
@@ -1198,23 +1189,9 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                     }
                     (part, to)
                 } else if sets.off_from & self.sure & bx != 0 {
-                    let part = Part {
-                        from: x,
-                        to: rules.board.off(),
-                        relocated: None,
-                        hit: false,
-                        off: true,
-                    };
-                    (part, 0)
+                    (Part::bear_off(x, rules.board.off()), 0)
                 } else if sets.hand & bx != 0 {
-                    let part = Part {
-                        from: x,
-                        to: x + v,
-                        relocated: Some(Relocated::Hand),
-                        hit: false,
-                        off: false,
-                    };
-                    (part, 0)
+                    (Part::to_hand(x, x + v), 0)
                 } else {
                     let mid = self.after(me, arrived);
                     let Ok(u) = rules.attempt(&mid, x, v, Dir::Forward) else {
@@ -1551,9 +1528,9 @@ pub(crate) struct Steps {
     /// of `kendall`, K-11, and of `thai`, T-14; the House of Water, PC-7),
     /// also from a square whose exit applies only to a bear-off (GK-5):
     /// onto an empty square and past no blockade, nothing but the landing
-    /// can refuse it. Left among
-    /// the slow squares; `Ruleset::forward_slow` works out the landing of
-    /// those moves alone, and leaves the others to `attempt`.
+    /// can refuse it. Left among the slow squares; `Ruleset::forward_slow`
+    /// works out the landing of those moves alone, and leaves the others
+    /// to `attempt`.
     pub fwd_land: [u64; THROWS],
     /// Squares from which a forward move by the throw is an ordinary step
     /// onto a square that sends the mover back to its hand (PC-7, the
