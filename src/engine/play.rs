@@ -6,8 +6,10 @@
 //!
 //! Behind it, two forms: `play_general` plays any unit, and `play_plain`
 //! plays the ordinary ones (`plays_plainly`: a step, a bear-off or a pass
-//! with no relocation, split, lock, queue or bound throw) without a branch
-//! on what the unit does. They are kept two because one form costs: with
+//! with no relocation, split, lock, queue or bound throw, decided by the
+//! rule set's `PlainSquares`) without a branch on what the unit does. A
+//! step whose landing relocates the piece to a square is played by a copy
+//! of `play_plain` too, reached out of line from `play_general`. They are kept two because one form costs: with
 //! every unit played by `play_general` (measured with callgrind, 300 games
 //! per rule set, the same games), the bench loop runs 23 % more
 //! instructions per unit on `bga` (436 -> 538), 13-21 % more on the other
@@ -79,7 +81,7 @@ impl Ruleset {
     // `Result` cost a fifth of what a plain unit's play does.
     #[inline(always)]
     pub fn apply(&self, pos: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
-        if self.tables.plain_play && self.plays_plainly(pos, unit) {
+        if self.plays_plainly(pos, unit) {
             return Ok(self.play_plain(pos, unit));
         }
         self.play_general(pos, unit)
@@ -101,8 +103,8 @@ impl Ruleset {
         mut tally: impl FnMut(&Effects),
     ) -> Result<(), Refusal> {
         debug_assert!(!BARE || self.tables.plain_bare);
-        if self.tables.plain_play && self.plays_plainly(pos, unit) {
-            tally(&self.play_plain_as::<BARE>(pos, unit));
+        if self.plays_plainly(pos, unit) {
+            tally(&self.play_plain_as::<BARE, false>(pos, unit));
         } else {
             tally(&self.play_general(pos, unit)?);
         }
@@ -113,6 +115,17 @@ impl Ruleset {
     /// change to `p`, so a refused unit leaves it as it was, and no
     /// position is copied in or out.
     fn play_general(&self, p: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
+        // A landing relocated to a square (the water's, K-11, T-14) plays
+        // plainly but for the square the piece stays on; its test and play
+        // are here, out of line, so that the inlined plain play of the
+        // other units pays nothing for them.
+        if self.plays_plainly_as::<true>(p, unit) {
+            return Ok(if self.tables.plain_bare {
+                self.play_plain_as::<true, true>(p, unit)
+            } else {
+                self.play_plain_as::<false, true>(p, unit)
+            });
+        }
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
@@ -574,33 +587,59 @@ impl Ruleset {
     }
 
     /// Whether [`play_plain`](Self::play_plain) plays `unit` in `pos` as
-    /// the general `play` would: a step onto a square in `land_plain` (a hit
-    /// only where `swap_plain`), a bear-off, or a pass without a bound throw,
-    /// by a side with a piece on the square moved from, none on a lock
-    /// square, and the queue empty.
-    #[inline]
+    /// the general `play` would, by the rule set's [`PlainSquares`]: a
+    /// step from a square of `from` (not a lock's) by a side with a piece
+    /// there, onto a square of `land` (a hit only where it is a swap or a
+    /// send to the lowest empty square) and not relocated, a bear-off, or
+    /// a pass without a bound throw by a side with no piece on a lock
+    /// square; no mark, and the queue empty.
+    #[inline(always)]
     pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
+        self.plays_plainly_as::<false>(pos, unit)
+    }
+
+    /// [`plays_plainly`](Self::plays_plainly); with `ONWARD`, whether
+    /// `play_plain_as::<_, true>` plays a step whose landing relocates the
+    /// piece to a square (`onward` for `land`), and nothing else.
+    #[inline(always)]
+    fn plays_plainly_as<const ONWARD: bool>(&self, pos: &Position, unit: &Unit) -> bool {
         // Data-dependent tests (a hit, a bear-off) are combined with `&`
         // and masks rather than `&&`: a branch on them would be
         // mispredicted about as often as not.
-        let f = &self.tables;
+        let f = &self.tables.plain;
         let me = pos.pieces[pos.to_move.index()].0;
-        let pos_ok = pos.queue.is_empty() & (me & f.lock.squares == 0) & pos.marked.is_none();
+        let pos_ok = pos.queue.is_empty() & pos.marked.is_none();
         match unit.kind {
             UnitKind::Move => {
+                let from = 1u64 << (unit.from & 63);
                 let to = 1u64 << (unit.to & 63);
-                // A hit lands plainly only where the hit piece is swapped
-                // or sent to the lowest empty square.
-                let landing = f.squares.land_plain & (f.steps.swap_plain | !mask_of(unit.hit));
+                // (The squares of a unit no generator makes may be past
+                // the board's 64 bits: those are played by the general
+                // `play`.)
+                let range = (unit.from | unit.to) < 64;
+                let land = if ONWARD {
+                    match unit.relocated {
+                        Some(Relocated::Square(s)) => f.onward[unit.hit as usize] & mask_of(s < 64),
+                        _ => 0,
+                    }
+                } else {
+                    f.land[unit.hit as usize] & mask_of(unit.relocated.is_none())
+                };
                 pos_ok
-                    & ((unit.from | unit.to) < 64)
-                    & unit.relocated.is_none()
+                    & range
                     & unit.split.is_none()
-                    & (me & (1u64 << (unit.from & 63)) != 0)
-                    & (unit.off | (landing & to != 0))
+                    & (me & from & f.from != 0)
+                    & ((unit.off & !ONWARD) | (land & to != 0))
             }
             // A pass may end a starting throw's wait (LK-15).
-            UnitKind::Pass => pos_ok & pos.bound.is_none() & !pos.waiting[pos.to_move.index()],
+            UnitKind::Pass => {
+                !ONWARD
+                    & pos_ok
+                    & f.pass
+                    & (me & self.tables.lock.squares == 0)
+                    & pos.bound.is_none()
+                    & !pos.waiting[pos.to_move.index()]
+            }
             _ => false,
         }
     }
@@ -616,17 +655,23 @@ impl Ruleset {
     #[inline(always)]
     pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
         if self.tables.plain_bare {
-            self.play_plain_as::<true>(p, unit)
+            self.play_plain_as::<true, false>(p, unit)
         } else {
-            self.play_plain_as::<false>(p, unit)
+            self.play_plain_as::<false, false>(p, unit)
         }
     }
 
     /// [`play_plain`](Self::play_plain); with `BARE`, for a rule set that
     /// has none of what `Tables::plain_bare` lists, whose tests the
-    /// compiler then drops. Without, for any rule set.
+    /// compiler then drops. Without, for any rule set. With `ONWARD`, for
+    /// a step whose landing relocates the piece to a square
+    /// (`plays_plainly_as::<true>`); without, for the others.
     #[inline(always)]
-    fn play_plain_as<const BARE: bool>(&self, p: &mut Position, unit: &Unit) -> Effects {
+    fn play_plain_as<const BARE: bool, const ONWARD: bool>(
+        &self,
+        p: &mut Position,
+        unit: &Unit,
+    ) -> Effects {
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
@@ -647,18 +692,28 @@ impl Ruleset {
             } else {
                 from
             };
-            // A bear-off lands on no square.
+            // The square moved to, and the one the piece stays on (the
+            // same but where the landing relocates it onward). A bear-off
+            // lands on no square.
+            let (onward, lands) = if ONWARD {
+                landing(unit)
+            } else {
+                (false, unit.to)
+            };
             let to = if unit.off { 0 } else { 1u64 << unit.to };
-            p.pieces[me].0 = (p.pieces[me].0 & !from) | to;
-            p.arrived.0 = (p.arrived.0 & !from) | to;
+            let stays = if ONWARD { 1u64 << lands } else { to };
+            p.pieces[me].0 = (p.pieces[me].0 & !from) | stays;
+            p.arrived.0 = (p.arrived.0 & !from) | stays;
             p.off[me] += unit.off as u8;
             fx.bear_off = unit.off;
-            // Into the water (B-12): the lock holds the piece from the
-            // next unit on.
-            fx.water = self.tables.lock.squares & to != 0;
+            // Into the water: a relocation (K-11, T-14), or a lock that
+            // holds the piece from the next unit on (B-12).
+            fx.water = (self.tables.lock.squares & to != 0) | onward;
+            // The square's own rules apply only to a piece that stays on it.
+            let settles = to & mask_of(!onward);
             // the owner misses the next turn.
             if !BARE {
-                p.skip[me] |= self.tables.squares.miss_squares & to != 0;
+                p.skip[me] |= self.tables.squares.miss_squares & settles != 0;
             }
             // A bear-off's `to` is past every square moved from.
             fx.backward = unit.to < unit.from;
@@ -696,6 +751,7 @@ impl Ruleset {
         let bound = !BARE
             && unit.kind == UnitKind::Move
             && !unit.off
+            && !ONWARD
             && self.tables.squares.bound_squares & (1u64 << unit.to) != 0;
         // LJ-9: a last bear-off whose throw gives another keeps the turn,
         // and the game is drawn.
@@ -730,6 +786,70 @@ impl Ruleset {
         p.end_turn_if(ends_turn);
         fx.turn_ended = ends_turn;
         fx
+    }
+}
+
+/// Whether `unit`'s landing relocates its piece onward to a square
+/// (`=15`), and the square the piece stays on: that one, or `to`.
+#[inline(always)]
+fn landing(unit: &Unit) -> (bool, u8) {
+    let onward = matches!(unit.relocated, Some(Relocated::Square(_)));
+    let s = if let Some(Relocated::Square(s)) = unit.relocated {
+        s
+    } else {
+        unit.to
+    };
+    (onward, s)
+}
+
+/// Which units [`Ruleset::plays_plainly`] lets `play_plain` play, as
+/// square sets (bit `s` = square `s`) compiled with the rule set: one
+/// load per test of a unit, and none of the rule set's flags. The default
+/// lets none (no tables, or the referee's general play).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PlainSquares {
+    /// The squares a plain move starts from: the board's but the lock
+    /// squares, whose moves out the lock decides (LK-11, A-8, LK-12).
+    /// (A piece of the mover on a lock square elsewhere changes nothing
+    /// in the play of a move.)
+    pub from: u64,
+    /// The squares a plain move lands on, by `hit as usize`: where a
+    /// landing gives no other throw and may not make a bear-off without a
+    /// throw due (`Landings::land_plain`); with a hit, only where the hit
+    /// piece is swapped or sent to the lowest empty square
+    /// (`Steps::swap_plain`).
+    pub land: [u64; 2],
+    /// As `land`, for a landing that relocates the piece to a square: none
+    /// in a rule set with a bear-off without a throw, whose due the
+    /// general play looks at after every move.
+    pub onward: [u64; 2],
+    /// A pass plays plainly (without a bound throw, a piece on a lock
+    /// square or a wait for the starting throw).
+    pub pass: bool,
+}
+
+impl PlainSquares {
+    /// The sets of a rule set that plays its ordinary units plainly
+    /// (`plain_play`), or none.
+    pub(crate) fn compile(
+        rules: &Ruleset,
+        plain_play: bool,
+        landings: &super::constructs::squares::Landings,
+        steps: &super::constructs::movement::Steps,
+        lock: &super::constructs::lock::LockSquares,
+    ) -> PlainSquares {
+        if !plain_play {
+            return PlainSquares::default();
+        }
+        let land = landings.land_plain;
+        let hit = land & steps.swap_plain;
+        let onward = mask_of(!matches!(rules.bear_off.reach, Reach::WithoutThrow { .. }));
+        PlainSquares {
+            from: landings.board_squares & !lock.squares,
+            land: [land, hit],
+            onward: [land & onward, hit & onward],
+            pass: true,
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::constructs::{
     auto_off, bear_off, blockade, entry, groups, lock, movement, opening, protection, squares,
     target_blockade,
 };
-use super::play::MarkSquares;
+use super::play::{MarkSquares, PlainSquares};
 use super::{
     BearOff, Blockade, Board, EndRules, Entry, HalfwayBlockade, House, Movement, OpeningRule,
     Protection, SquareRule, Starter, TargetBlockade, Throws, TurnRules,
@@ -79,11 +79,12 @@ pub struct Ruleset {
 pub(crate) struct Tables {
     /// The tables were compiled (always, for a compiled rule set).
     pub enabled: bool,
-    /// `enabled`, and the rule set plays its ordinary units by
-    /// `play_plain`: not where the game holds an extra throw or a bear-off
-    /// earns one, which only the general `play` knows.
-    pub plain_play: bool,
-    /// The plain units of the rule set (those `plain_play` lets
+    /// Which units the rule set plays by `play_plain` (`plays_plainly`),
+    /// as square sets: none where the game holds an extra throw or a
+    /// bear-off earns one, which only the general `play` knows, nor
+    /// without tables.
+    pub plain: PlainSquares,
+    /// The plain units of the rule set (those `plain` lets
     /// `play_plain` play) change only the pieces, the squares reached this
     /// turn, the pieces borne off, the starting throw's wait and the turn:
     /// no square makes its owner miss
@@ -166,11 +167,17 @@ impl Tables {
             // (A piece that leaves a square for another, `stay, moving
             // with`, moves forward to a lower square: the general `play`
             // tells it from a backward move.)
-            plain_play: !rules.turn.held_extra
-                && !rules
-                    .squares
-                    .iter()
-                    .any(|sq| sq.off_extra || sq.leave.is_some()),
+            plain: PlainSquares::compile(
+                rules,
+                !rules.turn.held_extra
+                    && !rules
+                        .squares
+                        .iter()
+                        .any(|sq| sq.off_extra || sq.leave.is_some()),
+                &squares,
+                &steps,
+                &lock,
+            ),
             plain_bare: squares.miss_squares == 0
                 && squares.bound_squares == 0
                 && rules.movement.truncate_at.0 == 0

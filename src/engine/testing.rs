@@ -168,7 +168,7 @@ mod tests {
         slow.tables.enabled = false;
         slow.tables.steps.tabled = 0;
         slow.tables.plain_shape = false;
-        slow.tables.plain_play = false;
+        slow.tables.plain = Default::default();
         slow.tables.plain_bare = false;
         slow
     }
