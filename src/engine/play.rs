@@ -119,7 +119,7 @@ impl Ruleset {
         // plainly but for the square the piece stays on; its test and play
         // are here, out of line, so that the inlined plain play of the
         // other units pays nothing for them.
-        if self.plays_plainly_as::<true>(p, unit) {
+        if self.tables.plain.onward_any && self.plays_plainly_as::<true>(p, unit) {
             return Ok(if self.tables.plain_bare {
                 self.play_plain_as::<true, true>(p, unit)
             } else {
@@ -625,11 +625,15 @@ impl Ruleset {
                 } else {
                     f.land[unit.hit as usize] & mask_of(unit.relocated.is_none())
                 };
-                pos_ok
-                    & range
-                    & unit.split.is_none()
-                    & (me & from & f.from != 0)
-                    & ((unit.off & !ONWARD) | (land & to != 0))
+                // A branch on the piece moved, which a generated unit
+                // always has: taken or not the same way all game but where
+                // a lock's piece moves, never in a rule set without plain
+                // play (whose `from` is empty).
+                (me & from & f.from != 0)
+                    && pos_ok
+                        & range
+                        & unit.split.is_none()
+                        & ((unit.off & !ONWARD) | (land & to != 0))
             }
             // A pass may end a starting throw's wait (LK-15).
             UnitKind::Pass => {
@@ -819,10 +823,14 @@ pub(crate) struct PlainSquares {
     /// piece is swapped or sent to the lowest empty square
     /// (`Steps::swap_plain`).
     pub land: [u64; 2],
-    /// As `land`, for a landing that relocates the piece to a square: none
-    /// in a rule set with a bear-off without a throw, whose due the
-    /// general play looks at after every move.
+    /// As `land`, for a landing that relocates the piece to a square: only
+    /// squares whose landing relocates, and none in a rule set with a
+    /// bear-off without a throw, whose due the general play looks at after
+    /// every move.
     pub onward: [u64; 2],
+    /// `onward` is not empty: a test that spares the general play of the
+    /// other rule sets `plays_plainly_as::<true>`.
+    pub onward_any: bool,
     /// A pass plays plainly (without a bound throw, a piece on a lock
     /// square or a wait for the starting throw).
     pub pass: bool,
@@ -843,12 +851,20 @@ impl PlainSquares {
         }
         let land = landings.land_plain;
         let hit = land & steps.swap_plain;
-        let onward = mask_of(!matches!(rules.bear_off.reach, Reach::WithoutThrow { .. }));
+        let mut relocating = 0u64;
+        for s in 1..=rules.board.len {
+            if !super::constructs::squares::unrelocated(&rules.squares[s as usize].on_land) {
+                relocating |= 1 << s;
+            }
+        }
+        let onward =
+            relocating & mask_of(!matches!(rules.bear_off.reach, Reach::WithoutThrow { .. }));
         PlainSquares {
             from: landings.board_squares & !lock.squares,
             land: [land, hit],
             onward: [land & onward, hit & onward],
             pass: true,
+            onward_any: land & onward != 0,
         }
     }
 }
