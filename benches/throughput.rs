@@ -19,11 +19,13 @@
 //! alone (and perhaps a voluntary pass), counts them from the square set
 //! and writes only the one drawn; elsewhere it writes the list, its moves'
 //! `+` unfinished, and completes the `+` of the one drawn. The simulator's
-//! driver does the same for the random player. Until this change the
-//! bench loop listed every unit with its `+` (`legal_units`): see
-//! docs/performance.md, "Issue 11: the sixth round", for the figures
-//! before and after, so that rounds stay comparable. So the
-//! engines play the very same games, and the bench checks it: the bench
+//! driver does the same for the random player. (Figures of a bench loop
+//! that listed every unit with its `+`, `legal_units`, are in
+//! docs/performance.md up to "Issue 11: the sixth round", which gives
+//! both.)
+//!
+//! The engines draw as the simulator draws, so they play the very same
+//! games, and the bench checks it: the bench
 //! loop (`compiled`: the engine alone), the simulator's driver
 //! (`simulate`: `senet::simulate::run` on one thread, with the statistics
 //! of `--stats`) and, on `bga`, the hand-written engine of

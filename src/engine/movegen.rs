@@ -193,6 +193,10 @@ impl Ruleset {
     /// written ([`nth_step`](Self::nth_step)). Otherwise the list is written as
     /// `legal_units` writes it, and the `+` completed for the one picked
     /// ([`mark_move`](Self::mark_move)).
+    ///
+    /// # Panics
+    ///
+    /// When `pick` returns an index of `n` or more.
     #[inline(always)]
     pub fn pick_unit<'a>(
         &self,

@@ -124,10 +124,9 @@ pub(crate) struct Tables {
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
-    /// `enabled`, and no stage after the forward one adds a unit to a
-    /// calm position's ordinary steps but a voluntary pass (T-10): no
-    /// hand's stage (entries, split throws) and no pass beside entering
-    /// only. (A pass beside bearing off only, KD-6, is never beside an
+    /// No stage after the forward one adds a unit to a calm position's
+    /// ordinary steps but a voluntary pass (T-10): no hand's stage
+    /// (entries, split throws) and no pass beside entering only. (A pass beside bearing off only, KD-6, is never beside an
     /// ordinary step.) Where the forward stage then gives ordinary steps
     /// only, they are the whole list, followed by the pass where
     /// `pass_beside_steps` (but for priority squares, which

@@ -143,7 +143,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
-    use crate::engine::{Position, Side, Unit, UnitKind};
+    use crate::engine::{Position, Relocated, Side, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 
@@ -651,8 +651,8 @@ mod tests {
                 "{name}: moves into the water in the tables"
             );
             let slow = referee(&fast);
-            // Split units with a part into the water, by the part's place:
-            // the first, the second, a later one.
+            // Parts of split units that go into the water, by their
+            // place: the first, the second, a later one.
             let mut to_hand = [0usize; 3];
             for _ in 0..400 {
                 let mut pos = random_position(&fast, &mut rng);
@@ -678,7 +678,7 @@ mod tests {
                     fast.legal_units(&pos, t, &mut units);
                     for u in units.iter().filter(|u| u.split.is_some()) {
                         for (i, p) in u.parts().enumerate() {
-                            if p.relocated.is_some() {
+                            if p.relocated == Some(Relocated::Hand) {
                                 to_hand[i.min(2)] += 1;
                             }
                         }
@@ -690,10 +690,10 @@ mod tests {
             let places = if fast.movement.split_any { 3 } else { 2 };
             for (place, &n) in to_hand.iter().enumerate() {
                 if place < places {
+                    let which = ["first", "second", "a later"][place];
                     assert!(
                         n > 100,
-                        "{name}: {n} split units with part {} into the water ({to_hand:?})",
-                        place + 1
+                        "{name}: {n} parts into the water as {which} part ({to_hand:?})"
                     );
                 } else {
                     assert_eq!(n, 0, "{name}: later parts of a two-part split");
