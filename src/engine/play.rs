@@ -9,9 +9,10 @@
 //! with no relocation, split, lock, queue or bound throw, decided by the
 //! rule set's `PlainSquares`) without a branch on what the unit does. A
 //! step whose landing relocates the piece to a square is played by a copy
-//! of `play_plain` too, reached out of line from `play_general`. They are kept two because one form costs: with
-//! every unit played by `play_general` (measured with callgrind, 300 games
-//! per rule set, the same games), the bench loop runs 23 % more
+//! of `play_plain` too, reached out of line from `play_general`. They are
+//! kept two because one form costs: with every unit played by
+//! `play_general` (measured with callgrind, 300 games per rule set, the
+//! same games), the bench loop runs 23 % more
 //! instructions per unit on `bga` (436 -> 538), 13-21 % more on the other
 //! rule sets but `piccione` (+2.5 %), and the simulator's driver 10 % more
 //! on `bga` (522 -> 573); the branches it takes on a hit, a bear-off and the
@@ -808,8 +809,8 @@ fn landing(unit: &Unit) -> (bool, u8) {
 
 /// Which units [`Ruleset::plays_plainly`] lets `play_plain` play, as
 /// square sets (bit `s` = square `s`) compiled with the rule set: one
-/// load per test of a unit, and none of the rule set's flags. The default
-/// lets none (no tables, or the referee's general play).
+/// load per test of a unit. The default lets none (no tables, or the
+/// referee's general play).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PlainSquares {
     /// The squares a plain move starts from: the board's but the lock
