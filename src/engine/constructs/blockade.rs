@@ -379,16 +379,32 @@ impl Ruleset {
     /// The first blockade found on `path` (the squares strictly between
     /// a move's ends) or, for a blockade that counts it, on the square
     /// `target`, as an index into `blockades`.
+    // The masks with the lengths the rule sets have unrolled, and the loop
+    // out of line: its registers were saved on every call.
+    #[inline(never)]
     pub(crate) fn blocked(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
-        let me = pos.pieces[pos.to_move.index()].0 & path;
-        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
-        // Without tables (the referee) the loop below decides, so that the
-        // masks are compared with it.
+        // Without tables (the referee) the loop decides, so that the masks
+        // are compared with it.
         if self.tables.enabled
             && let Some(b) = &self.tables.blockade.single
         {
-            return (b.starts(b.n, me, opp) != 0).then_some(0);
+            let me = pos.pieces[pos.to_move.index()].0 & path;
+            let opp = pos.pieces[pos.to_move.other().index()].0 & path;
+            let r = match b.n {
+                2 => b.starts(2, me, opp),
+                3 => b.starts(3, me, opp),
+                n => b.starts(n, me, opp),
+            };
+            return (r != 0).then_some(0);
         }
+        self.blocked_each(pos, path, target)
+    }
+
+    /// [`blocked`](Self::blocked) blockade by blockade.
+    #[inline(never)]
+    fn blocked_each(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
+        let me = pos.pieces[pos.to_move.index()].0 & path;
+        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
         for (i, b) in self.blockades.iter().enumerate() {
             let (me, opp) = (me & b.counted(), opp & b.counted());
             let hit = match b.of {
