@@ -528,7 +528,8 @@ mod tests {
     /// to its hand (`Steps::fwd_hand`), as first part, as second part and
     /// as a later part of a throw in any number of parts: the same units as
     /// the general path, in positions with pieces of the side to move in
-    /// reach of the water (squares 22 to 26), and such units do occur.
+    /// reach of the water (squares 22 to 26), and such units do occur with
+    /// the part into the water in each of those places.
     #[test]
     fn split_parts_into_the_water_equal_general_path() {
         let mut rng = Pcg64::seed_from_u64(27);
@@ -543,7 +544,9 @@ mod tests {
                 "{name}: moves into the water in the tables"
             );
             let slow = referee(&fast);
-            let mut to_hand = 0;
+            // Split units with a part into the water, by the part's place:
+            // the first, the second, a later one.
+            let mut to_hand = [0usize; 3];
             for _ in 0..400 {
                 let mut pos = random_position(&fast, &mut rng);
                 let side = pos.to_move.index();
@@ -566,16 +569,29 @@ mod tests {
                 let mut units = Vec::new();
                 for t in fast.throws.distinct_values() {
                     fast.legal_units(&pos, t, &mut units);
-                    to_hand += units
-                        .iter()
-                        .filter(|u| u.split.is_some() && u.parts().any(|p| p.relocated.is_some()))
-                        .count();
+                    for u in units.iter().filter(|u| u.split.is_some()) {
+                        for (i, p) in u.parts().enumerate() {
+                            if p.relocated.is_some() {
+                                to_hand[i.min(2)] += 1;
+                            }
+                        }
+                    }
                 }
             }
-            assert!(
-                to_hand > 100,
-                "{name}: {to_hand} split units into the water"
-            );
+            // Throws in any number of parts have later parts; two-part
+            // splits have none.
+            let places = if fast.movement.split_any { 3 } else { 2 };
+            for (place, &n) in to_hand.iter().enumerate() {
+                if place < places {
+                    assert!(
+                        n > 100,
+                        "{name}: {n} split units with part {} into the water ({to_hand:?})",
+                        place + 1
+                    );
+                } else {
+                    assert_eq!(n, 0, "{name}: later parts of a two-part split");
+                }
+            }
         }
     }
 }

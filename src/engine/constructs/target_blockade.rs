@@ -230,8 +230,9 @@ impl Ruleset {
     /// The squares from which an ordinary forward step of `step` squares
     /// (one the forward tables keep: it ends on the board, `step` squares
     /// on) is refused by the blockade on forward moves, as
-    /// [`target_blocked`](Self::target_blocked) finds move by move; 0
-    /// without the masks.
+    /// [`target_blocked`](Self::target_blocked) finds move by move, among
+    /// the squares of the side to move (the others may read either way);
+    /// 0 without the masks.
     #[inline(always)]
     pub(crate) fn target_blocked_steps(&self, pos: &Position, step: u8) -> u64 {
         if self.tables.target.tabled {
@@ -244,13 +245,23 @@ impl Ruleset {
     /// [`target_blocked_steps`](Self::target_blocked_steps) from the
     /// masks: each case takes the targets that meet it and no earlier
     /// case, and blocks a step to one of them that passes a piece for
-    /// which its condition holds.
+    /// which its condition holds. Exact on the squares of the side to
+    /// move, the only squares a step starts from.
     #[inline(never)]
     fn target_blocked_masks(&self, pos: &Position, step: u8) -> u64 {
         let f = &self.tables.target;
         let them = pos.to_move.other();
         let opp = pos.pieces[them.index()].0;
-        let empty = !(opp | pos.pieces[pos.to_move.index()].0);
+        let me = pos.pieces[pos.to_move.index()].0;
+        // From s, the squares strictly between: s+1 ..= s+step-1.
+        let between = u32::from(step).saturating_sub(1);
+        // Only a step that passes an opposing piece can be blocked: when
+        // no piece of the side to move has one among the squares it
+        // passes (always for a step of one square), the program is not run.
+        if spread::<false>(opp >> 1, between) & me == 0 {
+            return 0;
+        }
+        let empty = !(opp | me);
         let mut values = [0u64; PROGRAM_DEPTH];
         if self
             .program_stack(&f.prog, f.runs, pos, them, &mut values)
@@ -258,8 +269,6 @@ impl Ruleset {
         {
             self.target_walk(pos, them, &mut values);
         }
-        // From s, the squares strictly between: s+1 ..= s+step-1.
-        let between = u32::from(step).saturating_sub(1);
         let (mut decided, mut blocked) = (0u64, 0u64);
         for c in &f.cases {
             let targets = match c.onto {
