@@ -11,8 +11,21 @@
 //! (`0:27-15`) and a throw, the throw from the low
 //! bits of a 32-bit draw (a table of the stick patterns), and the unit
 //! chosen uniformly (`simulate::Draws`, `simulate::ThrowTable`). A game stops when it is over (a win,
-//! or BL-7's draw) or after 2000 units, as in the simulator. So the
-//! engines play the very same games, and the bench checks it: the bench
+//! or BL-7's draw) or after 2000 units, as in the simulator.
+//!
+//! The bench loop picks the unit rather than lists them all: it asks
+//! `Ruleset::pick_unit` for the unit that `legal_units` would list at the
+//! drawn index, which, where a calm position's units are ordinary steps
+//! alone (and perhaps a voluntary pass), counts them from the square set
+//! and writes only the one drawn; elsewhere it writes the list, its moves'
+//! `+` unfinished, and completes the `+` of the one drawn. The simulator's
+//! driver does the same for the random player. (Figures of a bench loop
+//! that listed every unit with its `+`, `legal_units`, are in
+//! docs/performance.md up to "Issue 11: the sixth round", which gives
+//! both.)
+//!
+//! The engines draw as the simulator draws, so they play the very same
+//! games, and the bench checks it: the bench
 //! loop (`compiled`: the engine alone), the simulator's driver
 //! (`simulate`: `senet::simulate::run` on one thread, with the statistics
 //! of `--stats`) and, on `bga`, the hand-written engine of
@@ -124,11 +137,12 @@ fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
                     Some(v) => v,
                     None => throws.throw(rules, &mut draws),
                 };
-                rules.legal_units(&pos, throw, &mut units);
-                if units.is_empty() {
-                    break;
+                // The unit the list would hold at the drawn index, the
+                // list written only where it cannot be counted.
+                match rules.pick_unit(&pos, throw, &mut units, |n| draws.index(n)) {
+                    Some(unit) => unit,
+                    None => break,
                 }
-                &units[draws.index(units.len())]
             };
             rules.apply(&mut pos, unit).expect("a generated unit plays");
             n += 1;

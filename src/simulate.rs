@@ -321,28 +321,38 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
             // would have it, once for every player (two copies of the
             // generator in this loop cost registers and code).
             // The random player plays one unit without looking at the
-            // others: only that one needs its `+` completed.
-            rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, &mut buf);
-            if player != Player::Random {
-                rules.mark_listed(&pos, &mut buf);
-            }
-            if buf.is_empty() {
-                // No unit at all for this throw (cannot happen from the standard
-                // setup: an opening's throw is taken from the rules above).
-                break;
-            }
-            match player {
-                Player::Random => {
-                    let i = draws.index(buf.len());
-                    rules.mark_move(&pos, &mut buf[i]);
-                    &buf[i]
+            // others: only that one needs its `+` completed, and where
+            // the units are ordinary steps alone they are counted, not
+            // written, and only the one drawn is written (as
+            // `Ruleset::pick_unit` does).
+            let random = player == Player::Random;
+            let steps = rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, random, &mut buf);
+            if steps != 0 {
+                let i = draws.index(rules.counted(steps));
+                rules.nth_step(&pos, throw, steps, i, &mut buf)
+            } else {
+                if !random {
+                    rules.mark_listed(&pos, &mut buf);
                 }
-                Player::Greedy => &buf[greedy(rules, &pos, &buf)],
-                Player::Expectimax(_) => {
-                    &buf[evaluators[side.index()]
-                        .as_mut()
-                        .expect("made above for this player")
-                        .best_index(&pos, &buf)]
+                if buf.is_empty() {
+                    // No unit at all for this throw (cannot happen from the
+                    // standard setup: an opening's throw is taken from the
+                    // rules above).
+                    break;
+                }
+                match player {
+                    Player::Random => {
+                        let i = draws.index(buf.len());
+                        rules.mark_move(&pos, &mut buf[i]);
+                        &buf[i]
+                    }
+                    Player::Greedy => &buf[greedy(rules, &pos, &buf)],
+                    Player::Expectimax(_) => {
+                        &buf[evaluators[side.index()]
+                            .as_mut()
+                            .expect("made above for this player")
+                            .best_index(&pos, &buf)]
+                    }
                 }
             }
         };

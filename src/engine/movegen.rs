@@ -95,6 +95,18 @@ pub enum Forbid {
 /// (`Some((a, b))`), which `generate` does not mark again.
 type Marked = Option<(usize, usize)>;
 
+/// What the stages gave for a throw.
+#[derive(Clone, Copy)]
+enum Listed {
+    /// The units, written into `out` (`Marked` as there).
+    Units(Marked),
+    /// Only when asked to count (a playout that plays one unit): none
+    /// written, the units being the ordinary steps from these squares
+    /// (not 0) in ascending order, and a voluntary pass where
+    /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
+    Steps(u64),
+}
+
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Refusal {
@@ -166,21 +178,135 @@ impl Ruleset {
         self.stages::<false, false>(pos, throw, out, &mut Vec::new());
     }
 
+    /// The unit [`legal_units`](Self::legal_units) would list at index
+    /// `pick(n)`, `n` the number of units it would list (`None`, and
+    /// `pick` not called, when it would list none): for a playout that
+    /// plays one unit of the list. `pick` is called once, with `n >= 1`,
+    /// and must return an index below `n`. The unit, its `+` included, is
+    /// the listed one; `out` holds it (and perhaps others).
+    ///
+    /// Where a calm position's forward moves are ordinary steps alone and
+    /// no later stage adds a unit to them but a voluntary pass
+    /// ([`forward_stage`](Self::forward_stage) with `count`), the units
+    /// are the steps from the squares of a square set in ascending order
+    /// (and the pass): they are counted, and only the one picked is
+    /// written ([`nth_step`](Self::nth_step)). Otherwise the list is written as
+    /// `legal_units` writes it, and the `+` completed for the one picked
+    /// ([`mark_move`](Self::mark_move)).
+    ///
+    /// # Panics
+    ///
+    /// When `pick` returns an index of `n` or more.
+    #[inline(always)]
+    pub fn pick_unit<'a>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &'a mut Vec<Unit>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<&'a Unit> {
+        // One copy of the whole pick per shape of rule set, each with its
+        // copy of the calm stages.
+        if self.tables.plain_shape {
+            self.pick_unit_as::<true>(pos, throw, out, pick)
+        } else {
+            self.pick_unit_as::<false>(pos, throw, out, pick)
+        }
+    }
+
+    /// [`pick_unit`](Self::pick_unit) with the copy of the calm
+    /// positions' stages for a rule set of the plain shape (`PLAIN`) or
+    /// the general one.
+    #[inline(always)]
+    fn pick_unit_as<'a, const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        out: &'a mut Vec<Unit>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<&'a Unit> {
+        out.clear();
+        let listed =
+            self.calm_stages::<false, false>(pos, throw, PLAIN, true, out, &mut Vec::new());
+        if let Listed::Steps(steps) = listed {
+            let n = self.counted(steps);
+            let i = pick(n);
+            assert!(i < n, "index {i} of {n} units");
+            return Some(self.nth_step(pos, throw, steps, i, out));
+        }
+        if out.is_empty() {
+            return None;
+        }
+        let i = pick(out.len());
+        self.mark_move(pos, &mut out[i]);
+        Some(&out[i])
+    }
+
+    /// The number of units of a calm position's list that
+    /// [`forward_stage`](Self::forward_stage) counted rather than wrote:
+    /// the steps from the squares of `steps`, and the voluntary pass
+    /// after them where the rule set has one.
+    #[inline(always)]
+    pub(crate) fn counted(&self, steps: u64) -> usize {
+        steps.count_ones() as usize + usize::from(self.tables.pass_beside_steps)
+    }
+
+    /// The unit at index `i` (below [`counted`](Self::counted)) of the
+    /// list that [`forward_stage`](Self::forward_stage) counted rather
+    /// than wrote, the steps from the squares of `steps` and perhaps a
+    /// voluntary pass, with its `+` complete, written alone into `out`.
+    #[inline(always)]
+    pub(crate) fn nth_step<'a>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        steps: u64,
+        i: usize,
+        out: &'a mut Vec<Unit>,
+    ) -> &'a Unit {
+        debug_assert!(i < self.counted(steps));
+        let mut bits = steps;
+        for _ in 0..i {
+            bits &= bits.wrapping_sub(1);
+        }
+        out.clear();
+        if bits != 0 {
+            out.push(self.plain_step(pos, bits.trailing_zeros() as u8, throw));
+            self.mark_move(pos, &mut out[0]);
+        } else {
+            // The voluntary pass after the steps (`pass_stage`).
+            assert!(
+                self.tables.pass_beside_steps,
+                "index {i} of the steps {steps:#x}"
+            );
+            out.push(Unit::pass(throw, self.throws.gives_extra(throw), false));
+        }
+        &out[0]
+    }
+
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
     /// of the calm positions' stages: with `PLAIN`, the copy for a rule
     /// set of the plain shape (`Tables::plain_shape`, which the caller has
     /// tested), else the general one. For a playout loop that is itself
     /// compiled once per shape, so that it holds one copy of the generator.
+    /// With `count`, as [`pick_unit`](Self::pick_unit) lists: where the
+    /// units are ordinary steps alone, none is written and their squares
+    /// are returned, for [`nth_step`](Self::nth_step); else 0 (a runtime
+    /// flag, so that a loop whose players count or not holds one copy).
     #[inline(always)]
     pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
+        count: bool,
         out: &mut Vec<Unit>,
-    ) {
+    ) -> u64 {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        self.calm_stages::<false, false>(pos, throw, PLAIN, out, &mut Vec::new());
+        match self.calm_stages::<false, false>(pos, throw, PLAIN, count, out, &mut Vec::new()) {
+            Listed::Steps(steps) => steps,
+            Listed::Units(_) => 0,
+        }
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
@@ -320,7 +446,9 @@ impl Ruleset {
         why: &mut Vec<Refusal>,
     ) {
         let start = out.len();
-        let marked = self.stages::<WHY, true>(pos, throw, out, why);
+        let Listed::Units(marked) = self.stages::<WHY, true>(pos, throw, out, why) else {
+            unreachable!("the stages count only when asked to");
+        };
         // A move's `+` says that its player throws again: where a move may
         // give another throw by what it does (a landing, a held extra
         // throw, a return to the hand), the stages' marks, which say what
@@ -351,8 +479,8 @@ impl Ruleset {
         throw: u8,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) -> Marked {
-        self.calm_stages::<WHY, MARK>(pos, throw, self.tables.plain_shape, out, why)
+    ) -> Listed {
+        self.calm_stages::<WHY, MARK>(pos, throw, self.tables.plain_shape, false, out, why)
     }
 
     /// [`stages`](Self::stages) with the calm positions' copy of stages 6
@@ -365,24 +493,27 @@ impl Ruleset {
     /// one test says whether any of them may apply. The stages that follow
     /// are compiled twice, once for that calm state (where the compiler
     /// drops every test of it) and once for the others. `MARK` as in
-    /// `stages`.
+    /// `stages`; `count` as in [`move_stages`](Self::move_stages), for
+    /// the calm positions only.
     #[inline(always)]
     fn calm_stages<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
         plain: bool,
+        count: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) -> Marked {
+    ) -> Listed {
+        let calm = TurnState::CALM;
         if self.calm(pos) {
             if plain {
-                self.move_stages::<WHY, true, MARK>(pos, throw, TurnState::CALM, out, why)
+                self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, out, why)
             } else {
-                self.move_stages::<WHY, false, MARK>(pos, throw, TurnState::CALM, out, why)
+                self.move_stages::<WHY, false, MARK>(pos, throw, calm, count, out, why)
             }
         } else {
-            self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why)
+            Listed::Units(self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why))
         }
     }
 
@@ -420,7 +551,13 @@ impl Ruleset {
         // the stages of a calm position, here rather than in `calm`, which
         // every position pays for.
         if self.calm_waiting(pos) {
-            return self.move_stages::<WHY, false, MARK>(pos, throw, TurnState::CALM, out, why);
+            return self.move_stages_listed::<WHY, false, MARK>(
+                pos,
+                throw,
+                TurnState::CALM,
+                out,
+                why,
+            );
         }
         let (heading, opening) = self.rule_state_stages::<WHY>(pos, throw, out, why)?;
         let state = TurnState {
@@ -428,7 +565,24 @@ impl Ruleset {
             opening,
             bound: pos.bound,
         };
-        self.move_stages::<WHY, false, MARK>(pos, throw, state, out, why)
+        self.move_stages_listed::<WHY, false, MARK>(pos, throw, state, out, why)
+    }
+
+    /// [`move_stages`](Self::move_stages) without `count`: the units
+    /// written.
+    #[inline(always)]
+    fn move_stages_listed<const WHY: bool, const PLAIN: bool, const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        state: TurnState<'_>,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Marked {
+        match self.move_stages::<WHY, PLAIN, MARK>(pos, throw, state, false, out, why) {
+            Listed::Units(marked) => marked,
+            Listed::Steps(_) => unreachable!("the stages count only when asked to"),
+        }
     }
 
     /// Stages 6 to 12, in the turn state that stages 1 to 5 left. With
@@ -437,16 +591,20 @@ impl Ruleset {
     /// lacks (the setup guard, the blockades, the blockade at half the
     /// throw, a bear-off region, priority squares, the hand, the last
     /// piece's move), as it drops those of the turn state in the calm one.
-    /// `MARK` as in [`stages`](Self::stages).
+    /// `MARK` as in [`stages`](Self::stages). With `count` (a calm
+    /// position, never with `WHY`), units that are ordinary steps alone
+    /// are not written but their squares returned (`Listed::Steps`,
+    /// [`forward_stage`](Self::forward_stage)).
     #[inline(always)]
     fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
         state: TurnState<'_>,
+        count: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) -> Marked {
+    ) -> Listed {
         let side = pos.to_move;
         let mut marked = None;
         let me = pos.pieces[side.index()];
@@ -474,13 +632,17 @@ impl Ruleset {
                 }
                 movers &= bound;
             }
-            self.forward_stage::<WHY, PLAIN>(pos, throw, movers, out, why, &mut divert);
+            let steps =
+                self.forward_stage::<WHY, PLAIN>(pos, throw, movers, count, out, why, &mut divert);
+            if steps != 0 {
+                return Listed::Steps(steps);
+            }
         }
         // The square the opening moves from (K-5, K-7).
         if let Some(rule) = opening
             && self.opening_from_stage::<WHY>(rule, throw, start, out, why)
         {
-            return None;
+            return Listed::Units(None);
         }
         // Priority squares.
         if !PLAIN {
@@ -522,7 +684,7 @@ impl Ruleset {
         }
         // The passes and the return to the hand (PC-5).
         self.pass_stage(me, throw, bound, start, out);
-        marked
+        Listed::Units(marked)
     }
 
     /// Whether none of stages 1 to 5 applies: no missed turn due, no piece

@@ -124,6 +124,18 @@ pub(crate) struct Tables {
     /// stage and the last piece's move: its calm positions are generated
     /// by a copy of stages 6 to 12 without their tests (`move_stages`).
     pub plain_shape: bool,
+    /// No stage after the forward one adds a unit to a calm position's
+    /// ordinary steps but a voluntary pass (T-10): no hand's stage
+    /// (entries, split throws) and no pass beside entering only. (A pass beside bearing off only, KD-6, is never beside an
+    /// ordinary step.) Where the forward stage then gives ordinary steps
+    /// only, they are the whole list, followed by the pass where
+    /// `pass_beside_steps` (but for priority squares, which
+    /// `Ruleset::forward_stage` tests): a playout may count them rather
+    /// than write them.
+    pub steps_alone: bool,
+    /// A voluntary pass (T-10) follows the ordinary steps of a calm
+    /// position (`steps_alone`).
+    pub pass_beside_steps: bool,
     /// Squares whose piece may take the position out of the calm state:
     /// the lock squares and the square of a bear-off without a throw
     /// (`constructs/auto_off.rs`).
@@ -160,6 +172,7 @@ impl Tables {
         // (The forward stage also clears the steps the blockade on forward
         // moves by target blocks, where it has masks.)
         let steps_blocks = steps.blocks;
+        let steps_alone = !hand_stage && !rules.movement.pass_beside_entry;
         let squares = squares::Landings::compile(rules);
         Tables {
             enabled: true,
@@ -194,6 +207,8 @@ impl Tables {
                 && rules.movement.priority.0 == 0
                 && !hand_stage
                 && rules.movement.last_piece.is_none(),
+            steps_alone,
+            pass_beside_steps: rules.movement.voluntary_pass,
             held: lock.squares | auto_off.from,
             free_from: lock.releases | auto_off.from,
             auto_off,

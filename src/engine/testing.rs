@@ -143,7 +143,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
-    use crate::engine::{Position, Side, Unit, UnitKind};
+    use crate::engine::{Position, Relocated, Side, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 
@@ -455,7 +455,7 @@ mod tests {
                     // The simulator's forms, one per shape of rule set:
                     // the general copy serves every rule set, the plain
                     // one those of the plain shape.
-                    rules.legal_units_unmarked_shaped::<false>(&pos, throw, &mut unmarked);
+                    rules.legal_units_unmarked_shaped::<false>(&pos, throw, false, &mut unmarked);
                     for u in unmarked.iter_mut() {
                         rules.mark_move(&pos, u);
                     }
@@ -464,7 +464,12 @@ mod tests {
                         "{name}: general copy, throw {throw} in {pos:?}"
                     );
                     if rules.plain_shape() {
-                        rules.legal_units_unmarked_shaped::<true>(&pos, throw, &mut unmarked);
+                        rules.legal_units_unmarked_shaped::<true>(
+                            &pos,
+                            throw,
+                            false,
+                            &mut unmarked,
+                        );
                         for u in unmarked.iter_mut() {
                             rules.mark_move(&pos, u);
                         }
@@ -479,6 +484,108 @@ mod tests {
         }
         assert!(compared > 100_000, "{compared} units compared");
         assert!(plain > 10_000, "{plain} lists of the plain shape compared");
+    }
+
+    /// A playout's pick of one unit is the listed unit at the index it
+    /// picks, its `+` included, for every index: `pick_unit` (`None`
+    /// exactly when the list is empty, `pick` asked once, with the length
+    /// of the list), and the simulator's form, the stages with `count`
+    /// and `nth_step`, in both copies. Positions at random and from random
+    /// playouts (most of them calm, where the steps are counted rather
+    /// than written).
+    #[test]
+    fn a_picked_unit_is_the_listed_unit() {
+        let mut rng = Pcg64::seed_from_u64(13);
+        let (mut listed, mut out) = (Vec::new(), Vec::new());
+        let (mut compared, mut counted, mut passes) = (0, 0, 0);
+        for (name, rules) in variants() {
+            let mut positions: Vec<Position> =
+                (0..30).map(|_| random_position(&rules, &mut rng)).collect();
+            for game in 0..2 {
+                let first = if game % 2 == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let mut pos = Position::start(&rules, first);
+                for _ in 0..60 {
+                    if rules.game_over(&pos) {
+                        break;
+                    }
+                    rules.free_units(&pos, &mut out);
+                    if out.is_empty() {
+                        let throw = match rules.opening_throw(&pos) {
+                            Some(t) => t,
+                            None => rules.throws.from_bits(rng.random()),
+                        };
+                        positions.push(pos);
+                        rules.legal_units(&pos, throw, &mut out);
+                    }
+                    if out.is_empty() {
+                        break;
+                    }
+                    let unit = out[rng.random_range(0..out.len())];
+                    rules
+                        .apply(&mut pos, &unit)
+                        .expect("a generated unit plays");
+                }
+            }
+            for pos in &positions {
+                for throw in rules.throws.distinct_values() {
+                    rules.legal_units(pos, throw, &mut listed);
+                    let at = |what: &str, i: usize| {
+                        format!("{name}: {what}, throw {throw}, index {i} in {pos:?}")
+                    };
+                    if listed.is_empty() {
+                        let got = rules.pick_unit(pos, throw, &mut out, |_| {
+                            panic!("{}", at("pick asked for an empty list", 0))
+                        });
+                        assert_eq!(got, None, "{}", at("no unit", 0));
+                    }
+                    for i in 0..listed.len() {
+                        let mut asked = 0;
+                        let got = rules
+                            .pick_unit(pos, throw, &mut out, |n| {
+                                asked += 1;
+                                assert_eq!(n, listed.len(), "{}", at("the count", i));
+                                i
+                            })
+                            .copied();
+                        assert_eq!(asked, 1, "{}", at("pick asked once", i));
+                        assert_eq!(got, Some(listed[i]), "{}", at("picked", i));
+                        compared += 1;
+                    }
+                    // The simulator's form, in each copy of the stages.
+                    for plain in [false, true] {
+                        if plain && !rules.plain_shape() {
+                            continue;
+                        }
+                        let steps = if plain {
+                            rules.legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out)
+                        } else {
+                            rules.legal_units_unmarked_shaped::<false>(pos, throw, true, &mut out)
+                        };
+                        if steps == 0 {
+                            for u in out.iter_mut() {
+                                rules.mark_move(pos, u);
+                            }
+                            assert_eq!(out, listed, "{}", at("listed, not counted", 0));
+                            continue;
+                        }
+                        assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
+                        counted += 1;
+                        for (i, unit) in listed.iter().enumerate() {
+                            let got = *rules.nth_step(pos, throw, steps, i, &mut out);
+                            assert_eq!(got, *unit, "{}", at("nth_step", i));
+                            passes += (got.kind == UnitKind::Pass) as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared} units compared");
+        assert!(counted > 20_000, "{counted} lists counted");
+        assert!(passes > 1_000, "{passes} voluntary passes counted");
     }
 
     #[test]
@@ -544,8 +651,8 @@ mod tests {
                 "{name}: moves into the water in the tables"
             );
             let slow = referee(&fast);
-            // Split units with a part into the water, by the part's place:
-            // the first, the second, a later one.
+            // Parts of split units that go into the water, by their
+            // place: the first, the second, a later one.
             let mut to_hand = [0usize; 3];
             for _ in 0..400 {
                 let mut pos = random_position(&fast, &mut rng);
@@ -571,7 +678,7 @@ mod tests {
                     fast.legal_units(&pos, t, &mut units);
                     for u in units.iter().filter(|u| u.split.is_some()) {
                         for (i, p) in u.parts().enumerate() {
-                            if p.relocated.is_some() {
+                            if p.relocated == Some(Relocated::Hand) {
                                 to_hand[i.min(2)] += 1;
                             }
                         }
@@ -583,10 +690,10 @@ mod tests {
             let places = if fast.movement.split_any { 3 } else { 2 };
             for (place, &n) in to_hand.iter().enumerate() {
                 if place < places {
+                    let which = ["first", "second", "a later"][place];
                     assert!(
                         n > 100,
-                        "{name}: {n} split units with part {} into the water ({to_hand:?})",
-                        place + 1
+                        "{name}: {n} parts into the water as {which} part ({to_hand:?})"
                     );
                 } else {
                     assert_eq!(n, 0, "{name}: later parts of a two-part split");

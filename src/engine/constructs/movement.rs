@@ -1773,18 +1773,30 @@ impl Ruleset {
     /// do not decide (truncation, overshoot, landings that relocate, hits
     /// that divert) are tried one by one by [`attempt`](Self::attempt).
     /// Units come in the order of the squares moved from.
+    ///
+    /// With `count` (a calm position, for a playout that plays one unit
+    /// of the list, never with `WHY`): when the moves are ordinary steps
+    /// alone and no later stage adds a unit to them or removes one, but
+    /// a voluntary pass (`Tables::steps_alone`; priority squares remove
+    /// none where no step is from one), nothing is written and their
+    /// squares are returned: the whole list is then those squares' steps
+    /// in ascending order, and the pass where `Tables::pass_beside_steps`.
+    /// Else 0.
     // Always inlined: in the simulator's driver the compiler kept it out
     // of line (a call per unit, 30 instructions per unit on bga).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn forward_stage<const WHY: bool, const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
         movers: u64,
+        count: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
-    ) {
+    ) -> u64 {
+        debug_assert!(!(WHY && count));
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
@@ -1824,6 +1836,13 @@ impl Ruleset {
             ..template
         };
         if slow == 0 {
+            if count
+                && steps != 0
+                && self.tables.steps_alone
+                && (PLAIN || steps & self.movement.priority.0 == 0)
+            {
+                return steps;
+            }
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
             while bits != 0 {
@@ -1845,6 +1864,7 @@ impl Ruleset {
                 self.explain(pos, from, throw, Dir::Forward, why);
             }
         }
+        0
     }
 
     /// The forward moves of stage 6 from `squares` when some of them are
