@@ -148,6 +148,16 @@ pub(crate) struct RunBlockade {
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct BlockadeRuns {
     pub single: Option<RunBlockade>,
+    /// A single blockade of an opposing group (MC-5): its length and the
+    /// squares whose pieces count.
+    group: Option<(u8, u64)>,
+    /// Bit `s` (below 63) set when no move of `s` squares can pass any
+    /// blockade of the rule set: a run of `n` pieces never lies wholly
+    /// strictly inside a path of `n` squares or fewer, and a move of 0
+    /// squares passes nothing. Bit 63 is never set, so that longer steps
+    /// are always looked at; 0 (the default, without tables): every step
+    /// is.
+    never: u64,
 }
 
 impl BlockadeRuns {
@@ -165,7 +175,27 @@ impl BlockadeRuns {
             }),
             _ => None,
         };
-        BlockadeRuns { single }
+        let group = match blockades {
+            [b] if b.length > 0 && b.of == BlockadeKind::OpposingGroup => {
+                Some((b.length, b.counted()))
+            }
+            _ => None,
+        };
+        let never = blockades.iter().fold(u64::MAX, |m, b| {
+            m & match (b.length, b.of) {
+                (0, _) => u64::MAX,
+                // Every square from the one after the mover's to the
+                // target counts: only a move of 0 squares passes none.
+                (_, BlockadeKind::OpposingGroup) => 1,
+                // Steps 0 ..= n.
+                (n, _) => (2u64 << n.min(62)) - 1,
+            }
+        });
+        BlockadeRuns {
+            single,
+            group,
+            never: never & !(1 << 63),
+        }
     }
 }
 
@@ -202,24 +232,59 @@ impl Ruleset {
     /// `backward`) passes a blockade: some blockade's run of `length`
     /// pieces lies wholly strictly between the two ends, as
     /// `Ruleset::blocked` finds on the move's path.
-    // Branch-free in the throw and the position: `spread`
-    // take the distance as a number, so no loop ends on a mispredicted
-    // branch, and a single blockade of consecutive pieces is masks
-    // (`BlockadeRuns`). Out of line: inlined into the forward stage, it
-    // cost the rule sets without a blockade 8 instructions per unit there
-    // (registers spilled in the inlined loop).
-    #[inline(never)]
+    // A step too short to pass any blockade (with the four sticks' throws,
+    // most steps of a blockade of three) is 0 by one test of the tables,
+    // without the call (whose registers are saved even on the way out).
+    #[inline(always)]
     pub(crate) fn blocked_steps(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
+        if self.tables.blockade.never >> step.min(63) & 1 != 0 {
+            return 0;
+        }
+        self.blocked_steps_by(me, opp, step, backward)
+    }
+
+    /// [`blocked_steps`](Self::blocked_steps) for a step that may pass a
+    /// blockade.
+    // Branch-free in the position: `spread` take the distance as a
+    // number, so no loop ends on a mispredicted branch, and a single
+    // blockade of consecutive pieces is masks (`BlockadeRuns`). Out of
+    // line: inlined into the forward stage, it cost the rule sets without
+    // a blockade 8 instructions per unit there (registers spilled in the
+    // inlined loop).
+    #[inline(never)]
+    fn blocked_steps_by(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
         match &self.tables.blockade.single {
             // The lengths the rule sets have, with their shift-ands unrolled.
             Some(b) if b.n == 2 => b.steps(2, me, opp, step, backward),
             Some(b) if b.n == 3 => b.steps(3, me, opp, step, backward),
             Some(b) => b.steps(b.n, me, opp, step, backward),
-            None => self.blocked_steps_each(me, opp, step, backward),
+            None => match self.tables.blockade.group {
+                Some((n, counted)) => self.group_steps(opp & counted, n, step, backward),
+                None => self.blocked_steps_each(me, opp, step, backward),
+            },
+        }
+    }
+
+    /// [`blocked_steps`](Self::blocked_steps) for a blockade of an
+    /// opposing group of `n` or more, `opp` the opposing pieces that count.
+    #[inline(always)]
+    fn group_steps(&self, opp: u64, n: u8, step: u8, backward: bool) -> u64 {
+        // Every square from the one after the mover's to the target
+        // counts: forward from s, a member on s+1 ..= s+step; backward, on
+        // s-step ..= s-1.
+        let g = self.in_groups(opp, n);
+        let k = u32::from(step);
+        if backward {
+            spread::<true>(g << 1, k)
+        } else {
+            spread::<false>(g >> 1, k)
         }
     }
 
     /// [`blocked_steps`](Self::blocked_steps) blockade by blockade.
+    // Out of line: inlined, its registers were saved and restored on every
+    // call of the single blockade's masks as well.
+    #[inline(never)]
     fn blocked_steps_each(&self, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
         let mut m = 0;
         for b in &self.blockades {
@@ -233,16 +298,7 @@ impl Ruleset {
                 BlockadeKind::OneColour => run_starts(opp, n) | run_starts(me, n),
                 BlockadeKind::Any => run_starts(opp | me, n),
                 BlockadeKind::OpposingGroup => {
-                    // Every square from the one after the mover's to the
-                    // target counts: forward from s, a member on
-                    // s+1 ..= s+step; backward, on s-step ..= s-1.
-                    let g = self.in_groups(opp, b.length);
-                    let k = u32::from(step);
-                    m |= if backward {
-                        spread::<true>(g << 1, k)
-                    } else {
-                        spread::<false>(g >> 1, k)
-                    };
+                    m |= self.group_steps(opp, b.length, step, backward);
                     continue;
                 }
             };
@@ -323,16 +379,32 @@ impl Ruleset {
     /// The first blockade found on `path` (the squares strictly between
     /// a move's ends) or, for a blockade that counts it, on the square
     /// `target`, as an index into `blockades`.
+    // The masks with the lengths the rule sets have unrolled, and the loop
+    // out of line: its registers were saved on every call.
+    #[inline(never)]
     pub(crate) fn blocked(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
-        let me = pos.pieces[pos.to_move.index()].0 & path;
-        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
-        // Without tables (the referee) the loop below decides, so that the
-        // masks are compared with it.
+        // Without tables (the referee) the loop decides, so that the masks
+        // are compared with it.
         if self.tables.enabled
             && let Some(b) = &self.tables.blockade.single
         {
-            return (b.starts(b.n, me, opp) != 0).then_some(0);
+            let me = pos.pieces[pos.to_move.index()].0 & path;
+            let opp = pos.pieces[pos.to_move.other().index()].0 & path;
+            let r = match b.n {
+                2 => b.starts(2, me, opp),
+                3 => b.starts(3, me, opp),
+                n => b.starts(n, me, opp),
+            };
+            return (r != 0).then_some(0);
         }
+        self.blocked_each(pos, path, target)
+    }
+
+    /// [`blocked`](Self::blocked) blockade by blockade.
+    #[inline(never)]
+    fn blocked_each(&self, pos: &Position, path: u64, target: u8) -> Option<u8> {
+        let me = pos.pieces[pos.to_move.index()].0 & path;
+        let opp = pos.pieces[pos.to_move.other().index()].0 & path;
         for (i, b) in self.blockades.iter().enumerate() {
             let (me, opp) = (me & b.counted(), opp & b.counted());
             let hit = match b.of {
@@ -365,6 +437,42 @@ fn has_run(bits: u64, n: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::testing::{random_position, variants};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// A step that the tables say passes no blockade has no blocked
+    /// square, in every variant of the rule sets, forward and backward,
+    /// with the group blockade's and the loop's forms too.
+    #[test]
+    fn steps_that_pass_no_blockade_are_skipped() {
+        let mut rng = Pcg64::seed_from_u64(11);
+        let mut skipped = 0;
+        for (name, rules) in variants() {
+            let never = rules.tables.blockade.never;
+            let max = rules.throws.values.iter().copied().max().unwrap_or(0);
+            assert_eq!(never >> 63, 0, "{name}");
+            for _ in 0..100 {
+                let pos = random_position(&rules, &mut rng);
+                let me = pos.pieces[pos.to_move.index()].0;
+                let opp = pos.pieces[pos.to_move.other().index()].0;
+                // (The masks cover the steps up to the largest throw.)
+                for step in 0..=max {
+                    for backward in [false, true] {
+                        let by = rules.blocked_steps_by(me, opp, step, backward);
+                        let each = rules.blocked_steps_each(me, opp, step, backward);
+                        assert_eq!(by, each, "{name}: step {step}");
+                        assert_eq!(rules.blocked_steps(me, opp, step, backward), by);
+                        if never >> step & 1 != 0 {
+                            assert_eq!(by, 0, "{name}: step {step}");
+                            skipped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(skipped > 0);
+    }
 
     /// The doubling forms against the loops they replace, over every
     /// length and distance a rule set can have and a spread of boards.

@@ -344,6 +344,16 @@ pub(crate) struct Masks {
     pub program: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     pub program_runs: bool,
+    /// Under [`Protect::Tree`], a union of terms (KD-4/KD-9, LK-9, HK-3)
+    /// each of which asks at most for a run of 2 or more, squares and
+    /// position-wide conditions on a few facts, with terms of squares
+    /// alone and of a run of 2 or more alone: the terms of `term_masks` as
+    /// one table by their conditions (see [`FlatTable`]), before the
+    /// terms one by one. `None` for any other rule.
+    pub flat: Option<FlatTable>,
+    /// With `flat`, all ones when the terms of `by_run` come to "a run of
+    /// 2 or more" (`by_run_at_least == 2`), else 0.
+    pub flat_run2: u64,
     /// Under [`Protect::Tree`], the rule "in a group of `.0` or more",
     /// alone or or'ed with "on one of the squares `.1`" (MC-3, MC-4):
     /// the group masks (`groups.rs`) and one mask, before terms and
@@ -426,12 +436,24 @@ impl Masks {
                     })
             })
             .unwrap_or(0);
-        let term_masks = other_terms.iter().map(TermMask::compile).collect();
+        let term_masks: Vec<TermMask> = other_terms.iter().map(TermMask::compile).collect();
         let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
+        // The flat form: every run part "a run of 2 or more" or none, no
+        // middle of a run, few conditions.
+        let flat = FlatTable::compile(&term_masks).filter(|_| {
+            protect == Protect::Tree
+                && groups.is_none()
+                && !terms.is_empty()
+                && !term_masks.is_empty()
+                && matches!((any_by_run, by_run_at_least), (false, _) | (true, 2))
+        });
+        let flat_run2 = mask_of(flat.is_some() && any_by_run);
         Masks {
             protect,
+            flat,
+            flat_run2,
             terms,
             on_squares,
             by_run,
@@ -660,6 +682,75 @@ impl TermMask {
     }
 }
 
+/// Facts a [`FlatTable`] reads at most (a table of `1 << FLAT_FACTS`
+/// entries).
+const FLAT_FACTS: usize = 6;
+
+/// The terms of the flat form (`Masks::flat`) as one table: their
+/// conditions read a few position-wide facts (a piece on some squares,
+/// an owner's piece on some squares, the owner's missed turn), each
+/// `words[fact.0] & fact.1 != 0` for one of `facts`, `words` being the
+/// occupied squares, the owner's pieces and the owner's missed turn (all
+/// ones or none); `table[key]`, `key` having bit `i` set when fact `i`
+/// holds, is the squares the terms whose conditions hold protect: `.0`
+/// whatever the run, `.1` in a run of 2 or more.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct FlatTable {
+    facts: Vec<(usize, u64)>,
+    table: Vec<(u64, u64)>,
+}
+
+impl FlatTable {
+    /// The table of `terms`, if every one has the flat form (a run part
+    /// "a run of 2 or more" or none, no middle of a run) and they read
+    /// [`FLAT_FACTS`] facts at most.
+    fn compile(terms: &[TermMask]) -> Option<FlatTable> {
+        // A condition's fact: the word it reads and the squares of it.
+        let fact = |c: &CondMask| match (c.occupied, c.mine, c.skips) {
+            (sq, 0, 0) => (0, sq),
+            (0, sq, 0) => (1, sq),
+            _ => (2, u64::MAX),
+        };
+        let mut facts = Vec::new();
+        for t in terms {
+            let flat = matches!(t.run, RunPart::Any | RunPart::AtLeast(2))
+                && (t.middle_and, t.middle_xor) == (0, u64::MAX);
+            if !flat {
+                return None;
+            }
+            for c in &t.conds[..t.n_conds as usize] {
+                if !facts.contains(&fact(c)) {
+                    facts.push(fact(c));
+                }
+            }
+        }
+        if facts.len() > FLAT_FACTS {
+            return None;
+        }
+        let table = (0..1usize << facts.len())
+            .map(|key| {
+                let (mut any, mut in_run) = (0, 0);
+                for t in terms {
+                    let holds = t.conds[..t.n_conds as usize].iter().all(|c| {
+                        let i = facts.iter().position(|f| *f == fact(c)).unwrap_or(0);
+                        (key >> i & 1 != 0) != c.negated
+                    });
+                    if !holds {
+                        continue;
+                    }
+                    if matches!(t.run, RunPart::AtLeast(2)) {
+                        in_run |= t.squares;
+                    } else {
+                        any |= t.squares;
+                    }
+                }
+                (any, in_run)
+            })
+            .collect();
+        Some(FlatTable { facts, table })
+    }
+}
+
 /// `pred` as a union of terms, if it is an `or` (nested `or`s included)
 /// of `and`s (nested `and`s included) of leaves and negated leaves, or one
 /// of those; `None` otherwise.
@@ -842,13 +933,21 @@ fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
         }
     }
     match pred {
-        Pred::Or(ps) => match ps.as_slice() {
-            [a, b] => match (at_least(a), on_squares(b), at_least(b), on_squares(a)) {
-                (Some(k), Some(sq), _, _) | (_, _, Some(k), Some(sq)) => Some((k, sq)),
-                _ => None,
-            },
-            _ => None,
-        },
+        // One run of k or more and squares, in any order and number (GK-3,
+        // GK-4, GK-5: a run of 2 or more, or on 15, or on 26..30): the
+        // squares' union.
+        Pred::Or(ps) if ps.len() >= 2 => {
+            let (mut run, mut squares) = (None, 0);
+            for p in ps {
+                match (at_least(p), on_squares(p)) {
+                    (Some(k), _) if run.is_none() => run = Some(k),
+                    (_, Some(sq)) => squares |= sq,
+                    _ => return None,
+                }
+            }
+            run.map(|k| (k, squares))
+        }
+        Pred::Or(_) => None,
         p => at_least(p)
             .map(|k| (k, 0))
             .or_else(|| on_squares(p).map(|sq| (0, sq))),
@@ -890,13 +989,50 @@ impl Ruleset {
         }
     }
 
+    /// The mask of a rule of the flat form (`Masks::flat`), as
+    /// [`protected_mask_terms`](Self::protected_mask_terms) finds it: the
+    /// squares alone, the runs of 2 or more alone, and the other terms by
+    /// one lookup of the facts their conditions read.
+    // Out of line: inlined, it made `protected_mask_tree` save and
+    // restore more registers on every call.
+    #[inline(never)]
+    fn protected_mask_flat(&self, flat: &FlatTable, pos: &Position, owner: Side) -> u64 {
+        let f = &self.tables.protection;
+        let mine = pos.pieces[owner.index()].0;
+        let bits = mine & self.protection.run_squares.0;
+        let run2 = bits & ((bits << 1) | (bits >> 1));
+        let occupied = pos.occupied().0;
+        let skips = mask_of(pos.skip[owner.index()]);
+        let words = [occupied, mine, skips];
+        let mut key = 0;
+        for (i, &(w, sq)) in flat.facts.iter().enumerate() {
+            key |= usize::from(words[w] & sq != 0) << i;
+        }
+        let (any, in_run) = flat.table[key];
+        (f.on_squares | (run2 & (f.flat_run2 | in_run)) | any) & mine
+    }
+
     /// The mask of a [`Protect::Tree`] rule: its terms where it is a union
     /// of terms, else its postfix program where there is one, else the walk
     /// of the tree ([`pred_mask`](Self::pred_mask)).
     // Indexed loops over `exact`: the iterator form measured a quarter
     // slower here.
     #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
     fn protected_mask_tree(&self, pos: &Position, owner: Side) -> u64 {
+        // The flat form tested where the mask is asked for: tested in the
+        // function below, it paid for that function's saved registers.
+        match &self.tables.protection.flat {
+            Some(flat) => self.protected_mask_flat(flat, pos, owner),
+            None => self.protected_mask_general(pos, owner),
+        }
+    }
+
+    /// [`protected_mask_tree`](Self::protected_mask_tree) for a rule not
+    /// of the flat form.
+    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    #[inline(never)]
+    fn protected_mask_general(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
         if let Some((min, squares)) = f.groups {
             let mine = pos.pieces[owner.index()].0;
@@ -1413,7 +1549,20 @@ mod tests {
                 squares: sq(&[15, 26, 27, 28, 29])
             }
         );
+        assert_eq!(
+            protect("gym-senet-kendall"),
+            Protect::Runs {
+                run: 2,
+                squares: sq(&[15, 26, 27, 28, 29, 30])
+            }
+        );
         assert_eq!(protect("ryabinin"), Protect::Tree);
+        // Unions of terms of runs of 2 or more, squares and conditions on
+        // a few facts take the flat form.
+        for name in ["kendall1979", "ludii-kendall", "horolsky-kendall"] {
+            let r = crate::rules::load(name, None, &[]).unwrap();
+            assert!(r.tables.protection.flat.is_some(), "{name}");
+        }
         // The other rules are unions of terms, or else postfix programs
         // (the mask test checks both against `protected`).
         for name in ["ryabinin", "kendall1979"] {
