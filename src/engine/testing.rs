@@ -593,10 +593,12 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(5);
         let mut served = 0;
         let mut bare = 0;
+        let mut onward = 0;
         for (name, fast) in variants() {
             if !fast.tables.enabled {
                 continue;
             }
+            onward += fast.tables.plain.onward_any as usize;
             served += 1;
             bare += fast.plain_bare() as usize;
             let slow = referee(&fast);
@@ -627,6 +629,12 @@ mod tests {
         assert!(
             bare >= 10 && bare < served,
             "{bare} of {served} rule sets bare"
+        );
+        // The plain play's copy for landings relocated to a square is
+        // compared too (the water of kendall, thai, meub and others).
+        assert!(
+            onward >= 5,
+            "{onward} rule sets play relocated landings plainly"
         );
     }
 

@@ -143,8 +143,9 @@ pub(crate) struct RunBlockade {
 }
 
 /// The blockade tables: a rule set with a single blockade of consecutive
-/// pieces has it as masks (`RunBlockade`); any other (none, several, a
-/// group blockade) keeps the loop over its blockades.
+/// pieces has it as masks (`RunBlockade`), a single group blockade its
+/// own path (`group`); any other (none, several) keeps the loop over its
+/// blockades, as does the test of one move's path (`blocked`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct BlockadeRuns {
     pub single: Option<RunBlockade>,

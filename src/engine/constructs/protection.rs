@@ -476,8 +476,9 @@ pub(crate) enum Protect {
     /// No protection rule: nothing is protected.
     Nothing,
     /// The rule is "a run of `run` or more" (B-7, T-8; `run == 0`: no run
-    /// part), or "on one of `squares`" (BL-5), or the two joined by `or`
-    /// (K-9a/K-9b, JQ-6): shift-ands and one mask, without a branch.
+    /// part), or "on one of `squares`" (BL-5), or the run joined by `or`
+    /// to any number of square sets (K-9a/K-9b, JQ-6): shift-ands and one
+    /// mask, without a branch.
     Runs { run: u8, squares: u64 },
     /// Any other predicate: its postfix program (`Masks::program`),
     /// or the walk of the tree of masks where there is none.
@@ -917,8 +918,8 @@ pub(crate) fn postfix(pred: &Pred, out: &mut Vec<PredOp>, depth: usize) -> Optio
 }
 
 /// A protection rule of the form "run of k or more", "on one of these
-/// squares", or the two joined by `or`: `Some((k, squares))`, with `k == 0`
-/// for no run part.
+/// squares", or one run joined by `or` to any number of square sets:
+/// `Some((k, squares))`, with `k == 0` for no run part.
 fn runs_or_squares(pred: &Pred) -> Option<(u8, u64)> {
     fn at_least(p: &Pred) -> Option<u8> {
         match p {
@@ -1652,7 +1653,16 @@ mod tests {
     #[test]
     fn protected_mask_agrees_with_protected() {
         let mut rng = Pcg64::seed_from_u64(7);
+        let mut flat = 0;
         for (name, rules) in variants() {
+            // The rule sets of the flat form are also compared without it,
+            // so that the terms' own masks stay checked.
+            let general = rules.tables.protection.flat.is_some().then(|| {
+                flat += 1;
+                let mut g = rules.clone();
+                g.tables.protection.flat = None;
+                g
+            });
             for i in 0..400 {
                 let mut pos = random_position(&rules, &mut rng);
                 if i % 4 == 0 {
@@ -1669,16 +1679,27 @@ mod tests {
                 }
                 for owner in Side::BOTH {
                     let mask = rules.protected_mask(&pos, owner);
+                    let terms = general.as_ref().map(|g| g.protected_mask(&pos, owner));
                     for s in pos.pieces[owner.index()].iter() {
+                        let want = rules.protected(&pos, s);
                         assert_eq!(
                             mask & (1 << s) != 0,
-                            rules.protected(&pos, s),
+                            want,
                             "{name}: square {s} in {}",
                             pos.write(30, 10)
                         );
+                        if let Some(terms) = terms {
+                            assert_eq!(
+                                terms & (1 << s) != 0,
+                                want,
+                                "{name} without the flat form: square {s} in {}",
+                                pos.write(30, 10)
+                            );
+                        }
                     }
                 }
             }
         }
+        assert!(flat >= 3, "{flat} variants of the flat form");
     }
 }
