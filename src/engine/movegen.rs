@@ -186,13 +186,15 @@ impl Ruleset {
     /// the listed one; `out` holds it (and perhaps others).
     ///
     /// Where a calm position's forward moves are ordinary steps alone and
-    /// no later stage adds a unit to them but a voluntary pass
-    /// ([`forward_stage`](Self::forward_stage) with `count`), the units
-    /// are the steps from the squares of a square set in ascending order
-    /// (and the pass): they are counted, and only the one picked is
-    /// written ([`nth_step`](Self::nth_step)). Otherwise the list is written as
-    /// `legal_units` writes it, and the `+` completed for the one picked
-    /// ([`mark_move`](Self::mark_move)).
+    /// no later stage adds a unit to them but a voluntary pass (the
+    /// forward stage, `forward_stage`, asked to count), the units are the
+    /// steps from the squares of a square set in ascending order (and the
+    /// pass): they are counted, and only the one picked is written
+    /// (`nth_step`). Otherwise the list is written as [`legal_units`]
+    /// writes it, its moves' `+` unfinished, and the `+` completed for the
+    /// one picked (`mark_move`).
+    ///
+    /// [`legal_units`]: Self::legal_units
     ///
     /// # Panics
     ///
