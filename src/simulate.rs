@@ -104,8 +104,10 @@ pub fn throw_sticks(rules: &Ruleset, rng: &mut impl RngCore) -> u8 {
 /// [`Throws::from_bits`]: crate::engine::Throws::from_bits
 pub struct ThrowTable {
     /// `Some(mask)`: the throw is `values[bits & mask]`; `None` (a die, or
-    /// more than eight sticks): ask `from_bits`.
-    mask: Option<u32>,
+    /// more than eight sticks): ask `from_bits`. A byte, so that the
+    /// index is below 256 by its type and the lookup needs no bounds
+    /// check.
+    mask: Option<u8>,
     values: [u8; 256],
 }
 
@@ -116,9 +118,9 @@ impl ThrowTable {
         if t.die || t.sticks > 8 {
             return ThrowTable { mask: None, values };
         }
-        let mask = (1u32 << t.sticks) - 1;
+        let mask = ((1u32 << t.sticks) - 1) as u8;
         for bits in 0..=mask {
-            values[bits as usize] = t.from_bits(bits);
+            values[usize::from(bits)] = t.from_bits(u32::from(bits));
         }
         ThrowTable {
             mask: Some(mask),
@@ -131,7 +133,7 @@ impl ThrowTable {
     pub fn throw(&self, rules: &Ruleset, draws: &mut Draws) -> u8 {
         let bits = draws.rng.next_u32();
         match self.mask {
-            Some(mask) => self.values[(bits & mask) as usize],
+            Some(mask) => self.values[usize::from(bits as u8 & mask)],
             None => rules.throws.from_bits(bits),
         }
     }

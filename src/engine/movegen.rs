@@ -515,6 +515,10 @@ impl Ruleset {
                 self.move_stages::<WHY, false, MARK>(pos, throw, calm, count, out, why)
             }
         } else {
+            // (Without `WHY`, a list of refusals of its own, made only on
+            // this path: see `unasked`.)
+            let mut unasked = Vec::new();
+            let why = unasked_if::<WHY>(why, &mut unasked);
             Listed::Units(self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why))
         }
     }
@@ -648,11 +652,14 @@ impl Ruleset {
         }
         // Priority squares.
         if !PLAIN {
-            self.priority_stage::<WHY>(me, start, out, why);
+            let mut unasked = Vec::new();
+            self.priority_stage::<WHY>(me, start, out, unasked_if::<WHY>(why, &mut unasked));
         }
         if !PLAIN && self.tables.hand_stage && heading != Heading::Backward {
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
+                let mut unasked = Vec::new();
+                let why = unasked_if::<WHY>(why, &mut unasked);
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
             }
             // PC-3: the throw split between two pieces.
@@ -993,6 +1000,19 @@ impl Ruleset {
             ..Unit::step(throw, from, to, hit, extra_mark)
         })
     }
+}
+
+/// `why` with `WHY`; without, `unasked`, an empty list of refusals made
+/// by the caller just before a call out of line that takes one: where
+/// every other use of a generator's `why` is under `if WHY`, the one made
+/// for a playout (`&mut Vec::new()`) is then never written, rather than
+/// written (three words) and dropped on every call.
+#[inline(always)]
+pub(crate) fn unasked_if<'a, const WHY: bool>(
+    why: &'a mut Vec<Refusal>,
+    unasked: &'a mut Vec<Refusal>,
+) -> &'a mut Vec<Refusal> {
+    if WHY { why } else { unasked }
 }
 
 /// Refuses every piece of `me` where it stands, for a stage that decides

@@ -11,7 +11,7 @@
 
 use super::squares;
 use super::words::*;
-use crate::engine::movegen::{Dir, Tried};
+use crate::engine::movegen::{Dir, Tried, unasked_if};
 use crate::engine::play::{Effects, Gives, StepMark};
 use crate::engine::*;
 
@@ -1381,6 +1381,8 @@ impl Ruleset {
         } else if out.len() == start && bound.is_none() {
             // Backward moves when no forward move exists (T-9b, B-9).
             if self.movement.backward != Backward::Never {
+                let mut unasked = Vec::new();
+                let why = unasked_if::<WHY>(why, &mut unasked);
                 self.backward_stage::<WHY>(pos, throw, out, why);
             }
         } else if WHY && bound.is_none() && self.movement.backward != Backward::Never {
@@ -1856,6 +1858,8 @@ impl Ruleset {
             }
         }
         if slow != 0 {
+            let mut unasked = Vec::new();
+            let why = unasked_if::<WHY>(why, &mut unasked);
             self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
         }
         if WHY {
