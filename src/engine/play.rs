@@ -592,8 +592,8 @@ impl Ruleset {
     /// step from a square of `from` (not a lock's) by a side with a piece
     /// there, onto a square of `land` (a hit only where it is a swap or a
     /// send to the lowest empty square) and not relocated, a bear-off, or
-    /// a pass without a bound throw by a side with no piece on a lock
-    /// square; no mark, and the queue empty.
+    /// a pass without a bound throw by a side with no piece on a square of
+    /// `pass_held` (a lock's that may keep the turn); no mark, and the queue empty.
     #[inline(always)]
     pub(crate) fn plays_plainly(&self, pos: &Position, unit: &Unit) -> bool {
         self.plays_plainly_as::<false>(pos, unit)
@@ -641,7 +641,7 @@ impl Ruleset {
                 !ONWARD
                     & pos_ok
                     & f.pass
-                    & (me & self.tables.lock.squares == 0)
+                    & (me & f.pass_held == 0)
                     & pos.bound.is_none()
                     & !pos.waiting[pos.to_move.index()]
             }
@@ -765,12 +765,18 @@ impl Ruleset {
             & self.end.draw_on_extra
             & (unit.kind == UnitKind::Move)
             & unit.extra_mark;
+        // A pass by a side with a piece on a lock square (`pass_held`
+        // leaves only locks that end the turn of every pass) ends it.
         let ends_turn = if unit.kind == UnitKind::Move {
             (!unit.extra_mark & !bound) | (none_left & !drawn)
         } else if unit.forced {
-            !(unit.extra_mark && self.turn.forced_pass_keeps_extra) || none_left
+            !(unit.extra_mark && self.turn.forced_pass_keeps_extra)
+                || none_left
+                || p.pieces[me].0 & self.tables.lock.squares != 0
         } else {
-            !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra) || none_left
+            !(unit.extra_mark && self.turn.voluntary_pass_keeps_extra)
+                || none_left
+                || p.pieces[me].0 & self.tables.lock.squares != 0
         };
         if none_left {
             p.extra = drawn;
@@ -832,9 +838,15 @@ pub(crate) struct PlainSquares {
     /// `onward` is not empty: a test that spares the general play of the
     /// other rule sets `plays_plainly_as::<true>`.
     pub onward_any: bool,
-    /// A pass plays plainly (without a bound throw, a piece on a lock
-    /// square or a wait for the starting throw).
+    /// A pass plays plainly (without a bound throw, a piece on a square
+    /// of `pass_held` or a wait for the starting throw).
     pub pass: bool,
+    /// The lock squares whose piece keeps a pass of its side from the
+    /// plain play: those whose lock lets a failed exit keep the turn, or
+    /// passes a refused exit (LK-14). A pass by a side with pieces on
+    /// the other lock squares only (the water of `bga`, B-12b) ends the
+    /// turn, as the general play gives it by the side's first lock.
+    pub pass_held: u64,
 }
 
 impl PlainSquares {
@@ -865,9 +877,30 @@ impl PlainSquares {
             land: [land, hit],
             onward: [land & onward, hit & onward],
             pass: true,
+            pass_held: lock.squares & !passes_end_turn(rules, lock.squares),
             onward_any: land & onward != 0,
         }
     }
+}
+
+/// The squares of `squares` whose lock ends the turn of every pass of a
+/// side with a piece there, whatever its throw and mark: a failed exit
+/// ends the turn, and no refused exit is a pass that keeps its throw
+/// (LK-14). (The general `play` takes the lock of the side's first piece
+/// on a lock square; where every such square is one of these, each gives
+/// the same.)
+fn passes_end_turn(rules: &Ruleset, squares: u64) -> u64 {
+    let mut ends = 0u64;
+    for s in 1..=rules.board.len.min(63) {
+        if squares & (1 << s) != 0
+            && let Some(lock) = &rules.squares[s as usize].lock
+            && lock.fail_ends_turn
+            && !lock.refused_exit_passes
+        {
+            ends |= 1 << s;
+        }
+    }
+    ends
 }
 
 /// What the parts of a move played so far gave its player

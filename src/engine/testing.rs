@@ -594,6 +594,7 @@ mod tests {
         let mut served = 0;
         let mut bare = 0;
         let mut onward = 0;
+        let mut locked_passes = 0;
         for (name, fast) in variants() {
             if !fast.tables.enabled {
                 continue;
@@ -602,8 +603,26 @@ mod tests {
             served += 1;
             bare += fast.plain_bare() as usize;
             let slow = referee(&fast);
+            // The passes played plainly by a side with a piece on a lock
+            // square (the water of `bga`, B-12b), which `compare` plays
+            // both ways with the rest.
+            let mut count_locked_passes = |pos: &Position| {
+                let me = pos.pieces[pos.to_move.index()].0;
+                if me & fast.tables.lock.squares == 0 {
+                    return;
+                }
+                let mut units = Vec::new();
+                for t in fast.throws.distinct_values() {
+                    fast.legal_units(pos, t, &mut units);
+                    locked_passes += units
+                        .iter()
+                        .filter(|u| u.kind == UnitKind::Pass && fast.plays_plainly(pos, u))
+                        .count();
+                }
+            };
             for _ in 0..300 {
                 let pos = random_position(&fast, &mut rng);
+                count_locked_passes(&pos);
                 compare(&name, &fast, &slow, &pos, &mut rng);
             }
             for game in 0..6 {
@@ -617,6 +636,7 @@ mod tests {
                     if fast.game_over(&pos) {
                         break;
                     }
+                    count_locked_passes(&pos);
                     match compare(&name, &fast, &slow, &pos, &mut rng) {
                         Some(next) => pos = next,
                         None => break,
@@ -635,6 +655,12 @@ mod tests {
         assert!(
             onward >= 5,
             "{onward} rule sets play relocated landings plainly"
+        );
+        // So are passes by a side with a piece on a lock square whose
+        // lock ends the turn of every pass (`PlainSquares::pass_held`).
+        assert!(
+            locked_passes >= 100,
+            "{locked_passes} passes with a piece on a lock square played plainly"
         );
     }
 
