@@ -58,8 +58,13 @@ pub fn sentence(blockades: &[(u8, BlockadeKind, bool)]) -> String {
                 BlockadeKind::OneColour => "pieces of one colour (either colour)",
                 BlockadeKind::Any => "pieces (any colours)",
                 BlockadeKind::OpposingGroup => {
+                    let only = if *where_runs {
+                        ", counting only pieces on the squares where runs count"
+                    } else {
+                        ""
+                    };
                     return format!(
-                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another)."
+                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another){only}."
                     );
                 }
             };
@@ -413,7 +418,10 @@ impl Ruleset {
                 BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
                 BlockadeKind::Any => has_run(opp | me, b.length),
                 BlockadeKind::OpposingGroup => {
-                    let all = pos.pieces[pos.to_move.other().index()].0;
+                    // Groups of the opposing pieces that count (`where
+                    // runs count`), wherever on the board, not of those on
+                    // the path alone.
+                    let all = pos.pieces[pos.to_move.other().index()].0 & b.counted();
                     let on = path | 1u64.checked_shl(u32::from(target)).unwrap_or(0);
                     self.in_groups(all, b.length) & on != 0
                 }
@@ -473,6 +481,24 @@ mod tests {
             }
         }
         assert!(skipped > 0);
+    }
+
+    /// The steps the tables skip, pinned for the built-in blockades: a run
+    /// of `n` is skipped for steps 0 ..= n, a group blockade for step 0
+    /// only, no blockade for every step but the 64th bit's.
+    #[test]
+    fn the_skipped_steps_of_the_built_in_blockades() {
+        for (name, never) in [
+            ("kendall", 0b1111),
+            ("gym-senet-kendall", 0b1111),
+            ("jequier", 0b1111),
+            ("ryabinin", 0b111),
+            ("macabot", 0b1),
+            ("bga", u64::MAX >> 1),
+        ] {
+            let rules = crate::rules::load(name, None, &[]).expect("built-in compiles");
+            assert_eq!(rules.tables.blockade.never, never, "{name}");
+        }
     }
 
     /// The doubling forms against the loops they replace, over every
