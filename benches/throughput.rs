@@ -43,7 +43,9 @@
 mod hand_bga;
 
 use senet::engine::constructs::auto_off::due_without_choice;
-use senet::engine::{Position, Ruleset, Side, Starter, Unit};
+use senet::engine::{
+    Position, Ruleset, Side, Starter, Unit, bit_instructions_in_use, with_bit_instructions,
+};
 use senet::simulate::{Draws, ThrowTable, game_seed};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -99,8 +101,20 @@ fn timed(run: impl FnOnce() -> Tally) -> Measure {
 /// `games` random playouts with the compiled engine: the games of
 /// `senet simulate --threads 1 --seed SEED --games N` with the random
 /// player, drawn as it draws them (see the module's doc).
+///
+/// Run, like the simulator's driver, in the copy compiled with the CPU's
+/// bit instructions where it has them (`with_bit_instructions`).
 #[inline(never)]
 fn compiled_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
+    with_bit_instructions(
+        #[inline(always)]
+        || compiled_games_in(rules, games, seed),
+    )
+}
+
+/// [`compiled_games`]' loop.
+#[inline(always)]
+fn compiled_games_in(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     let throws = ThrowTable::new(rules);
     let mut units: Vec<Unit> = Vec::with_capacity(16);
     let mut t = Tally::default();
@@ -190,8 +204,19 @@ fn simulated_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
 /// `games` random playouts with the hand-written bga engine, drawing exactly
 /// as [`compiled_games`] does (bga: White starts, no skip, no opening).
 /// `rules` are bga's, for the table of the throws.
+///
+/// In the copy with the CPU's bit instructions too, as the others.
 #[inline(never)]
 fn hand_games(rules: &Ruleset, games: u64, seed: u64) -> Tally {
+    with_bit_instructions(
+        #[inline(always)]
+        || hand_games_in(rules, games, seed),
+    )
+}
+
+/// [`hand_games`]' loop.
+#[inline(always)]
+fn hand_games_in(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     use hand_bga::{Moves, Pos};
     let throws = ThrowTable::new(rules);
     let mut moves = Moves::default();
@@ -278,6 +303,14 @@ fn main() {
     println!(
         "{} seconds per rule set; CPU = process CPU time (CLOCK_PROCESS_CPUTIME_ID)",
         secs
+    );
+    println!(
+        "bit instructions (popcnt, lzcnt, bmi1, bmi2): {}",
+        if bit_instructions_in_use() {
+            "in use"
+        } else {
+            "not on this CPU: the baseline copy"
+        }
     );
     println!();
     println!(

@@ -5,6 +5,7 @@
 //! Stage: `Ruleset` (from `crate::rules`) + `Position` → legal units → `play`.
 
 pub mod constructs;
+mod cpu;
 mod movegen;
 mod play;
 mod position;
@@ -19,6 +20,7 @@ pub use constructs::{
     Reach, Relocation, SquareRule, Starter, TargetBlockade, TargetCase, Throws, TurnRules,
     WhenTaken,
 };
+pub use cpu::{bit_instructions_in_use, with_bit_instructions};
 pub use movegen::{Forbid, Refusal};
 pub use play::Effects;
 pub use position::{Heading, Origin, Position, Queue};
