@@ -46,6 +46,10 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         // Several blockades: the loop over them, not the one mask form.
         "extends \"kendall\"\nblockade 3 opposing, 2 of one colour   [X-3]\n",
         "extends \"meub\"\nblockade 4 any, 2 opposing where runs count   [X-3]\n",
+        // A group blockade of the pieces where runs count only: a group
+        // is made of the opposing pieces on those squares.
+        "extends \"macabot\"\nruns count on 1..20   [X-1]\nblockade 3 opposing in a group where runs count   [X-3]\n",
+        "extends \"macabot\"\nruns count on 5..24   [X-1]\nblockade 2 opposing in a group where runs count, 3 any   [X-3]\n",
         // A throw in any number of parts whose parts may hit: the search's
         // parts played on a position.
         "extends \"ludii-piccione\"\nlanding on opposing piece swaps   [X-1]\n",

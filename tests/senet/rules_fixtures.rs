@@ -848,3 +848,41 @@ fn backward_extra_and_blockade_where_runs_count_play_as_written() {
     assert_eq!(units(&r, "10/10/4W2BBB w 4-2 - 9", 6), ["6+:25-off"]);
     assert_eq!(units(&kendall, "10/10/4W2BBB w 4-2 - 9", 6), ["6+:pass"]);
 }
+
+/// `where runs count` after a group blockade: a group is made of the
+/// opposing pieces on the squares where runs count only, both for the
+/// moves listed and for the reason a move is refused.
+#[test]
+fn a_group_blockade_where_runs_count_groups_the_counted_pieces_only() {
+    use senet::diag::SourceFile;
+    use senet::engine::{Forbid, Position};
+    let load = |runs: &str| {
+        let text = format!(
+            "extends \"macabot\"\nruns count on {runs}   [X-1]\n\
+             blockade 3 opposing in a group where runs count   [X-3]\n"
+        );
+        rules::load_source(SourceFile::new("group-where.senet", text), &[]).unwrap()
+    };
+    let macabot = rules::load("macabot", None, &[]).unwrap();
+    // Black's 19, 20 and 22 (below 19) are a group of three; on 1..20 only
+    // 19 and 20 count, a group of two that does not block 18's 3.
+    let pos = "10/7WBB/1B1B6 w 4-1 - 3";
+    assert_eq!(units(&load("1..20"), pos, 3), ["3:18-21"]);
+    assert_eq!(units(&macabot, pos, 3), ["3:18-15"]);
+    // 28, 29 and 30 are a group of three; on 1..28 only 28 counts. 27's 3
+    // onto 30 is refused by the protection of 28..30, not by a blockade.
+    let pos = "10/10/6WBBB w 4-2 - 3";
+    let rules = load("1..28");
+    assert_eq!(units(&rules, pos, 3), ["3:27-24"]);
+    let at = Position::parse(pos, 30, 10).unwrap();
+    let why: Vec<(u8, u8, Forbid)> = rules
+        .refusals(&at, 3)
+        .iter()
+        .map(|r| (r.from, r.to, r.forbid))
+        .collect();
+    assert_eq!(why, [(27, 30, Forbid::Protected)]);
+    let why = macabot.refusals(&at, 3);
+    assert_eq!(why.len(), 1);
+    assert_eq!((why[0].from, why[0].to), (27, 30));
+    assert!(matches!(why[0].forbid, Forbid::Blockade(_)), "{why:?}");
+}

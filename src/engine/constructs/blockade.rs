@@ -58,8 +58,13 @@ pub fn sentence(blockades: &[(u8, BlockadeKind, bool)]) -> String {
                 BlockadeKind::OneColour => "pieces of one colour (either colour)",
                 BlockadeKind::Any => "pieces (any colours)",
                 BlockadeKind::OpposingGroup => {
+                    let only = if *where_runs {
+                        ", counting only pieces on the squares where runs count"
+                    } else {
+                        ""
+                    };
                     return format!(
-                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another)."
+                        "No move, forward or backward, may pass over or land on a piece of an opposing group of {len} or more (pieces connected side by side in a row of the board or one above another){only}."
                     );
                 }
             };
@@ -413,7 +418,10 @@ impl Ruleset {
                 BlockadeKind::OneColour => has_run(opp, b.length) || has_run(me, b.length),
                 BlockadeKind::Any => has_run(opp | me, b.length),
                 BlockadeKind::OpposingGroup => {
-                    let all = pos.pieces[pos.to_move.other().index()].0;
+                    // Groups of the opposing pieces that count (`where
+                    // runs count`), wherever on the board, not of those on
+                    // the path alone.
+                    let all = pos.pieces[pos.to_move.other().index()].0 & b.counted();
                     let on = path | 1u64.checked_shl(u32::from(target)).unwrap_or(0);
                     self.in_groups(all, b.length) & on != 0
                 }
