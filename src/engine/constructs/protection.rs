@@ -359,6 +359,11 @@ pub(crate) struct Masks {
     /// the group masks (`groups.rs`) and one mask, before terms and
     /// programs.
     pub groups: Option<(u8, u64)>,
+    /// Under [`Protect::Tree`], the rule "its owner has a piece right
+    /// beside it in its row", alone or or'ed with "on one of the squares
+    /// `.2`" (LJ-5): the shift-ands of [`PredOp::Beside`] with its masks
+    /// `.0` and `.1`, and one mask, before terms and programs.
+    pub beside: Option<(u64, u64, u64)>,
 }
 
 impl Masks {
@@ -376,6 +381,10 @@ impl Masks {
         };
         let groups = match &protection.rule {
             Some(p) if protect == Protect::Tree && !placed => group_or_squares(p),
+            _ => None,
+        };
+        let beside = match &protection.rule {
+            Some(p) if protect == Protect::Tree && !placed => beside_or_squares(p),
             _ => None,
         };
         let mut program = Vec::new();
@@ -465,6 +474,7 @@ impl Masks {
             program,
             program_runs,
             groups,
+            beside,
         }
     }
 }
@@ -969,6 +979,26 @@ fn group_or_squares(pred: &Pred) -> Option<(u8, u64)> {
     }
 }
 
+/// A protection rule of the form "owner beside in row", or that or "on
+/// one of these squares" joined by `or`: `Some((before, after, squares))`.
+fn beside_or_squares(pred: &Pred) -> Option<(u64, u64, u64)> {
+    match pred {
+        Pred::OwnerBeside { before, after, .. } => Some((*before, *after, 0)),
+        Pred::Or(ps) => match ps.as_slice() {
+            [
+                Pred::OwnerBeside { before, after, .. },
+                Pred::OnSquare { squares, .. },
+            ]
+            | [
+                Pred::OnSquare { squares, .. },
+                Pred::OwnerBeside { before, after, .. },
+            ] => Some((*before, *after, squares.0)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Ruleset {
     /// The squares of `owner`'s pieces that the protection rule protects in
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
@@ -1038,6 +1068,10 @@ impl Ruleset {
         if let Some((min, squares)) = f.groups {
             let mine = pos.pieces[owner.index()].0;
             return self.in_groups(mine, min) | (mine & squares);
+        }
+        if let Some((before, after, squares)) = f.beside {
+            let mine = pos.pieces[owner.index()].0;
+            return (beside(mine, before, after) | squares) & mine;
         }
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
@@ -1617,6 +1651,29 @@ mod tests {
         );
         let r = crate::rules::load_source(file, &[]).unwrap();
         assert_eq!(r.tables.protection.groups, Some((3, 0)));
+    }
+
+    /// "Owner beside in row", alone or beside squares, takes its shift-ands
+    /// (and `protected_mask_agrees_with_protected` compares them with
+    /// `protected` in every variant).
+    #[test]
+    fn beside_protection_takes_the_beside_masks() {
+        let rules = crate::rules::load("ludii-jequier", None, &[]).unwrap();
+        let sq = |s: &[u8]| s.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(rules.tables.protection.protect, Protect::Tree);
+        let (before, after, squares) = rules.tables.protection.beside.unwrap();
+        assert_eq!(squares, sq(&[15, 26, 28, 29]));
+        // 10 and 11 lie in two rows of the board: neither is beside the
+        // other.
+        assert_eq!(before >> 11 & 1, 0);
+        assert_eq!(after >> 10 & 1, 0);
+        assert_eq!(before >> 12 & 1, 1);
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"ludii-jequier\"\nprotect when owner beside in row [X-1]\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert_eq!(r.tables.protection.beside, Some((before, after, 0)));
     }
 
     /// `end of run`, `inner of run` and `except runs reaching`, on the
