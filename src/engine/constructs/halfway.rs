@@ -122,7 +122,7 @@ fn row_runs(occ: u64, length: u8, next: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{next_in_row, row_runs};
+    use super::next_in_row;
     use crate::engine::Board;
     use crate::engine::constructs::groups::Grid;
 
