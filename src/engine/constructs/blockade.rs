@@ -483,6 +483,24 @@ mod tests {
         assert!(skipped > 0);
     }
 
+    /// The steps the tables skip, pinned for the built-in blockades: a run
+    /// of `n` is skipped for steps 0 ..= n, a group blockade for step 0
+    /// only, no blockade for every step but the 64th bit's.
+    #[test]
+    fn the_skipped_steps_of_the_built_in_blockades() {
+        for (name, never) in [
+            ("kendall", 0b1111),
+            ("gym-senet-kendall", 0b1111),
+            ("jequier", 0b1111),
+            ("ryabinin", 0b111),
+            ("macabot", 0b1),
+            ("bga", u64::MAX >> 1),
+        ] {
+            let rules = crate::rules::load(name, None, &[]).expect("built-in compiles");
+            assert_eq!(rules.tables.blockade.never, never, "{name}");
+        }
+    }
+
     /// The doubling forms against the loops they replace, over every
     /// length and distance a rule set can have and a spread of boards.
     #[test]
