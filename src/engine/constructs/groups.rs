@@ -106,6 +106,107 @@ pub(crate) struct Grid {
     more: Vec<RowPair>,
     /// The neighbours of each square in the rows above and below.
     vertical: Vec<u64>,
+    /// A board of up to three rows of 10 squares (every built-in one) as
+    /// it lies on the table ([`Layout`]): `in_pairs` and
+    /// `in_threes` by plain shifts there, without the bit reversal.
+    layout: Option<Layout>,
+}
+
+/// A board of up to three rows of 10 squares (every built-in one) laid
+/// out as it lies on the table: the square in row `r` and column `c` (from
+/// the board's left edge) at bit `10r + c`. Only the middle row runs right
+/// to left along the track, so one reversal of its 10 bits, from a table,
+/// turns a square set into the layout and back; there the grid neighbours
+/// are the cells one bit to either side in a row and 10 bits above or
+/// below, all shifts by constants.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    /// The board's squares, `1 ..= len`, moved down to bit 0.
+    board: u64,
+}
+
+/// The bits of each 10-bit number reversed.
+static REV10: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (i as u16).reverse_bits() >> 6;
+        i += 1;
+    }
+    t
+};
+
+impl Layout {
+    /// The row length the layout takes.
+    const W: u32 = 10;
+    /// The cells of one row.
+    const ROW: u64 = (1 << Self::W) - 1;
+    /// The cells of the three rows not in the first column, and not in
+    /// the last.
+    const NOT_FIRST: u64 = 0x3fe * (1 | 1 << 10 | 1 << 20);
+    const NOT_LAST: u64 = 0x1ff * (1 | 1 << 10 | 1 << 20);
+
+    /// The layout of `board`, where it has one.
+    fn compile(board: Board) -> Option<Layout> {
+        (u32::from(board.row_len) == Self::W && (1..=30).contains(&board.len)).then(|| Layout {
+            board: (1u64 << board.len) - 1,
+        })
+    }
+
+    /// The middle row's bits of `x` reversed: from squares (moved down
+    /// to bit 0) to cells, and back.
+    #[inline(always)]
+    fn flip(x: u64) -> u64 {
+        let mid = (x >> Self::W) & Self::ROW;
+        let rev = u64::from(REV10[mid as usize]);
+        (x & !(Self::ROW << Self::W)) | (rev << Self::W)
+    }
+
+    /// The cells of the square set `x` (squares off the board dropped).
+    #[inline(always)]
+    fn cells(&self, x: u64) -> u64 {
+        Self::flip((x >> 1) & self.board)
+    }
+
+    /// The square set of the cells `g`.
+    #[inline(always)]
+    fn squares(g: u64) -> u64 {
+        Self::flip(g) << 1
+    }
+
+    /// The cells with a grid neighbour in `g`, by direction, as
+    /// [`Grid::sides`] (and, unlike them, with cells off the board where
+    /// `g` has cells in the last row: the callers keep only cells of
+    /// pieces).
+    #[inline(always)]
+    fn sides(g: u64) -> [u64; 4] {
+        [
+            (g >> 1) & Self::NOT_LAST,
+            (g << 1) & Self::NOT_FIRST,
+            g >> Self::W,
+            g << Self::W,
+        ]
+    }
+
+    /// [`Grid::in_pairs`] in the layout.
+    #[inline(always)]
+    fn in_pairs(&self, pieces: u64) -> u64 {
+        let g = self.cells(pieces);
+        let [a, b, c, d] = Self::sides(g);
+        Self::squares(g & (a | b | c | d))
+    }
+
+    /// [`Grid::in_threes`] in the layout: the hubs' neighbours by shifts
+    /// too.
+    #[inline(always)]
+    fn in_threes(&self, pieces: u64) -> u64 {
+        let g = self.cells(pieces);
+        let [a, b, c, d] = Self::sides(g);
+        let two = (a & b) | ((a | b) & c) | ((a | b | c) & d);
+        let hubs = g & two;
+        let [a, b, c, d] = Self::sides(hubs);
+        Self::squares(hubs | (g & (a | b | c | d)))
+    }
 }
 
 /// The rows `r` and `r + 1`: bit `s` of a reversed square set (at
@@ -161,6 +262,7 @@ impl Grid {
             next_in_row,
             first,
             more: pairs.collect(),
+            layout: Layout::compile(board),
             vertical: (0..64u32)
                 .map(|s| match u8::try_from(s) {
                     Ok(q) if (1..=board.len).contains(&q) => {
@@ -174,6 +276,13 @@ impl Grid {
                 })
                 .collect(),
         }
+    }
+
+    /// The squares whose next square along the track lies in their row
+    /// of the board.
+    #[inline(always)]
+    pub(crate) fn next_in_row(&self) -> u64 {
+        self.next_in_row
     }
 
     /// The squares with a grid neighbour in `x`, by direction: the next
@@ -222,6 +331,16 @@ impl Grid {
     /// it is called.)
     #[inline(never)]
     pub(crate) fn in_pairs(&self, pieces: u64) -> u64 {
+        match &self.layout {
+            Some(l) => l.in_pairs(pieces),
+            None => self.in_pairs_general(pieces),
+        }
+    }
+
+    /// [`in_pairs`](Self::in_pairs) without the layout (out of line: its
+    /// registers are not saved on the layout's way).
+    #[inline(never)]
+    fn in_pairs_general(&self, pieces: u64) -> u64 {
         pieces & self.neighbours(pieces)
     }
 
@@ -231,6 +350,15 @@ impl Grid {
     /// hub by hub.
     #[inline(never)]
     pub(crate) fn in_threes(&self, pieces: u64) -> u64 {
+        match &self.layout {
+            Some(l) => l.in_threes(pieces),
+            None => self.in_threes_general(pieces),
+        }
+    }
+
+    /// [`in_threes`](Self::in_threes) without the layout.
+    #[inline(never)]
+    fn in_threes_general(&self, pieces: u64) -> u64 {
         let [a, b, c, d] = self.sides(pieces);
         let two = (a & b) | ((a | b) & c) | ((a | b | c) & d);
         let hubs = pieces & two;
@@ -339,10 +467,21 @@ mod tests {
     #[test]
     fn grid_masks_equal_the_walk() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut layouts = 0;
         for len in [2u8, 5, 9, 10, 17, 29, 30, 31, 36, 44, 62] {
             for row_len in 1..=12u8 {
                 let b = Board { len, row_len };
                 let grid = Grid::compile(b);
+                // (The layout where the board has one, and the general
+                // masks on every board.)
+                let general = Grid {
+                    layout: None,
+                    ..grid.clone()
+                };
+                if len <= 30 && row_len == 10 {
+                    assert!(grid.layout.is_some(), "{len}/{row_len}");
+                    layouts += 1;
+                }
                 let board = (u64::MAX >> (63 - len)) & !1;
                 for s in 1..=len {
                     assert_eq!(
@@ -358,14 +497,31 @@ mod tests {
                     // Sparse and dense sets.
                     let pieces = board & (x & x.rotate_left(23) | (x >> 40) & x.rotate_left(5));
                     for n in 0..=7 {
+                        let walk = b.in_groups_of(pieces, n);
                         assert_eq!(
                             grid.in_groups_of(pieces, n),
-                            b.in_groups_of(pieces, n),
+                            walk,
                             "{len}/{row_len}: {pieces:#x} {n}"
+                        );
+                        assert_eq!(
+                            general.in_groups_of(pieces, n),
+                            walk,
+                            "{len}/{row_len}: {pieces:#x} {n}"
+                        );
+                    }
+                    // In the layout, bits off the board (0, past the last
+                    // square) are no pieces.
+                    let off = 1 | !(u64::MAX >> (63 - len));
+                    for n in (2..=3).filter(|_| grid.layout.is_some()) {
+                        assert_eq!(
+                            grid.in_groups_of(pieces | off, n),
+                            b.in_groups_of(pieces, n),
+                            "{len}/{row_len}: {pieces:#x} {n}, off the board"
                         );
                     }
                 }
             }
         }
+        assert!(layouts > 0);
     }
 }

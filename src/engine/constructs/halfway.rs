@@ -76,21 +76,34 @@ impl Ruleset {
             return 0;
         }
         let occ = pos.occupied().0;
-        let runs = row_runs(occ, h.length, self.board.row_len, self.board.len);
+        // (Compiled with the grid, rather than square by square at every
+        // call; without tables, as the referee runs, by the loop.)
+        let next = if self.tables.enabled {
+            self.tables.grid.next_in_row()
+        } else {
+            next_in_row(self.board.row_len, self.board.len)
+        };
+        let runs = row_runs(occ, h.length, next);
         (runs >> (throw / 2)) & pos.pieces[pos.to_move.index()].0
     }
 }
 
-/// The taken squares of `occ` that lie in `length` or more taken squares in
-/// a row inside one row of the board (rows of `row_len` from square 1).
-fn row_runs(occ: u64, length: u8, row_len: u8, len: u8) -> u64 {
-    // Bit s of `next`: s and s + 1 are in the same row of the board.
+/// The squares `s` such that `s` and `s + 1` are in the same row of the
+/// board (rows of `row_len` from square 1, `len` squares).
+fn next_in_row(row_len: u8, len: u8) -> u64 {
     let mut next = 0u64;
     for s in 1..len {
         if s % row_len != 0 {
             next |= 1 << s;
         }
     }
+    next
+}
+
+/// The taken squares of `occ` that lie in `length` or more taken squares in
+/// a row inside one row of the board, `next` the squares whose next square
+/// lies in their row of the board ([`next_in_row`]).
+fn row_runs(occ: u64, length: u8, next: u64) -> u64 {
     // Bit s of `win`: s .. s + n - 1 are all taken, in one row. Two
     // overlapping windows of one row make a window of one row.
     let mut win = occ;
@@ -109,10 +122,32 @@ fn row_runs(occ: u64, length: u8, row_len: u8, len: u8) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::row_runs;
+    use super::next_in_row;
+    use crate::engine::Board;
+    use crate::engine::constructs::groups::Grid;
 
     fn bits(squares: &[u8]) -> u64 {
         squares.iter().fold(0, |m, &s| m | 1 << s)
+    }
+
+    fn row_runs(occ: u64, length: u8, row_len: u8, len: u8) -> u64 {
+        super::row_runs(occ, length, next_in_row(row_len, len))
+    }
+
+    /// The grid's squares followed in their row, which the tables take,
+    /// are the loop's, on boards of every shape.
+    #[test]
+    fn the_grid_has_the_rows() {
+        for len in 1..=63u8 {
+            for row_len in 1..=16u8 {
+                let grid = Grid::compile(Board { len, row_len });
+                assert_eq!(
+                    grid.next_in_row(),
+                    next_in_row(row_len, len),
+                    "{len}/{row_len}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -359,6 +359,11 @@ pub(crate) struct Masks {
     /// the group masks (`groups.rs`) and one mask, before terms and
     /// programs.
     pub groups: Option<(u8, u64)>,
+    /// Under [`Protect::Tree`], the rule "its owner has a piece right
+    /// beside it in its row", alone or or'ed with "on one of the squares
+    /// `.2`" (LJ-5): the shift-ands of [`PredOp::Beside`] with its masks
+    /// `.0` and `.1`, and one mask, before terms and programs.
+    pub beside: Option<(u64, u64, u64)>,
 }
 
 impl Masks {
@@ -376,6 +381,10 @@ impl Masks {
         };
         let groups = match &protection.rule {
             Some(p) if protect == Protect::Tree && !placed => group_or_squares(p),
+            _ => None,
+        };
+        let beside = match &protection.rule {
+            Some(p) if protect == Protect::Tree && !placed => beside_or_squares(p),
             _ => None,
         };
         let mut program = Vec::new();
@@ -465,6 +474,7 @@ impl Masks {
             program,
             program_runs,
             groups,
+            beside,
         }
     }
 }
@@ -969,6 +979,26 @@ fn group_or_squares(pred: &Pred) -> Option<(u8, u64)> {
     }
 }
 
+/// A protection rule of the form "owner beside in row", or that or "on
+/// one of these squares" joined by `or`: `Some((before, after, squares))`.
+fn beside_or_squares(pred: &Pred) -> Option<(u64, u64, u64)> {
+    match pred {
+        Pred::OwnerBeside { before, after, .. } => Some((*before, *after, 0)),
+        Pred::Or(ps) => match ps.as_slice() {
+            [
+                Pred::OwnerBeside { before, after, .. },
+                Pred::OnSquare { squares, .. },
+            ]
+            | [
+                Pred::OnSquare { squares, .. },
+                Pred::OwnerBeside { before, after, .. },
+            ] => Some((*before, *after, squares.0)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Ruleset {
     /// The squares of `owner`'s pieces that the protection rule protects in
     /// `pos`: [`Ruleset::protected`] for all of them at once, bit by bit.
@@ -1039,6 +1069,10 @@ impl Ruleset {
             let mine = pos.pieces[owner.index()].0;
             return self.in_groups(mine, min) | (mine & squares);
         }
+        if let Some((before, after, squares)) = f.beside {
+            let mine = pos.pieces[owner.index()].0;
+            return (beside(mine, before, after) | squares) & mine;
+        }
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
         }
@@ -1090,11 +1124,16 @@ impl Ruleset {
         let mine = pos.pieces[owner.index()].0;
         let (counted, bits) = self.run_bits(pos, owner);
         let max = self.run_bound() as usize;
-        let mut exact = [0u64; 17];
-        let middle = if runs {
-            runs_by_length(bits, max, &mut exact)?
+        // The decomposition by run length only for a program that asks for
+        // it (zeroed at every call, it cost the others 10 instructions).
+        static NO_RUNS: [u64; 17] = [0; 17];
+        let mut exact_runs: [u64; 17];
+        let (exact, middle) = if runs {
+            exact_runs = [0; 17];
+            let middle = runs_by_length(bits, max, &mut exact_runs)?;
+            (&exact_runs, middle)
         } else {
-            0
+            (&NO_RUNS, 0)
         };
         let mut sp = 0;
         for op in prog {
@@ -1105,7 +1144,7 @@ impl Ruleset {
                 PredOp::RunRange(lo, hi) => {
                     in_runs_of(bits, lo as u32) & !in_runs_of(bits, hi as u32 + 1)
                 }
-                PredOp::Run(lengths) => of_lengths(&exact, lengths, counted, max),
+                PredOp::Run(lengths) => of_lengths(exact, lengths, counted, max),
                 PredOp::Middle => middle,
                 PredOp::EndOfRun => bits & (!(bits << 1) | !(bits >> 1)),
                 PredOp::InnerOfRun => bits & (bits << 1) & (bits >> 1),
@@ -1612,6 +1651,29 @@ mod tests {
         );
         let r = crate::rules::load_source(file, &[]).unwrap();
         assert_eq!(r.tables.protection.groups, Some((3, 0)));
+    }
+
+    /// "Owner beside in row", alone or beside squares, takes its shift-ands
+    /// (and `protected_mask_agrees_with_protected` compares them with
+    /// `protected` in every variant).
+    #[test]
+    fn beside_protection_takes_the_beside_masks() {
+        let rules = crate::rules::load("ludii-jequier", None, &[]).unwrap();
+        let sq = |s: &[u8]| s.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(rules.tables.protection.protect, Protect::Tree);
+        let (before, after, squares) = rules.tables.protection.beside.unwrap();
+        assert_eq!(squares, sq(&[15, 26, 28, 29]));
+        // 10 and 11 lie in two rows of the board: neither is beside the
+        // other.
+        assert_eq!(before >> 11 & 1, 0);
+        assert_eq!(after >> 10 & 1, 0);
+        assert_eq!(before >> 12 & 1, 1);
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"ludii-jequier\"\nprotect when owner beside in row [X-1]\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert_eq!(r.tables.protection.beside, Some((before, after, 0)));
     }
 
     /// `end of run`, `inner of run` and `except runs reaching`, on the

@@ -306,8 +306,24 @@ impl Ruleset {
     /// move ending on `to` (the square past the last for a bear-off) and
     /// passing over `path` (the squares strictly between its ends), as an
     /// index into its cases; `None` when the move passes.
+    // The test of the construct inlined: most rule sets have none, and paid
+    // for the call.
+    #[inline(always)]
     pub(crate) fn target_blocked(&self, pos: &Position, path: u64, to: u8) -> Option<u8> {
         let b = self.target_blockade.as_ref()?;
+        self.target_blocked_by(b, pos, path, to)
+    }
+
+    /// [`target_blocked`](Self::target_blocked) for the rule set's blockade
+    /// on forward moves `b`.
+    #[inline(never)]
+    fn target_blocked_by(
+        &self,
+        b: &TargetBlockade,
+        pos: &Position,
+        path: u64,
+        to: u8,
+    ) -> Option<u8> {
         let them = pos.to_move.other();
         let passed = pos.pieces[them.index()].0 & path;
         if passed == 0 {
