@@ -7,7 +7,7 @@
 //! (`popcnt`, `lzcnt`, `tzcnt`, `blsr`, ...): `count_ones` is a dozen
 //! instructions there, `trailing_zeros` a scan and a test for zero.
 //! [`with_bit_instructions`] runs a loop in a copy compiled with them when
-//! the CPU has them (every x86-64 CPU since about 2013), else in the copy
+//! the CPU has them (most x86-64 CPUs made since 2013, not all), else in the copy
 //! built for the baseline, so that the binary runs everywhere and the
 //! results are the same either way.
 

@@ -46,6 +46,10 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         // Several blockades: the loop over them, not the one mask form.
         "extends \"kendall\"\nblockade 3 opposing, 2 of one colour   [X-3]\n",
         "extends \"meub\"\nblockade 4 any, 2 opposing where runs count   [X-3]\n",
+        // "Owner beside in row" alone (the masks' form), and in a shape
+        // the masks do not take (the program's leaf).
+        "extends \"ludii-jequier\"\nprotect when owner beside in row   [X-1]\n",
+        "extends \"ludii-kendall\"\nprotect when (owner beside in row [X-1]) and not (on 20..22 [X-2])\n",
         // A group blockade of the pieces where runs count only: a group
         // is made of the opposing pieces on those squares.
         "extends \"macabot\"\nruns count on 1..20   [X-1]\nblockade 3 opposing in a group where runs count   [X-3]\n",

@@ -175,9 +175,9 @@ impl Layout {
     }
 
     /// The cells with a grid neighbour in `g`, by direction, as
-    /// [`Grid::sides`] (and, unlike them, with cells off the board where
-    /// `g` has cells in the last row: the callers keep only cells of
-    /// pieces).
+    /// [`Grid::sides`] (and, unlike them, with cells off the board: below
+    /// the last row, beside the end of a partial row, above or below a
+    /// missing row; the callers keep only cells of pieces).
     #[inline(always)]
     fn sides(g: u64) -> [u64; 4] {
         [
@@ -345,9 +345,10 @@ impl Grid {
     }
 
     /// The pieces in groups of 3 or more: those with two neighbours
-    /// (`hubs`) and the neighbours of those. The hubs are few (none in
-    /// most positions): their neighbours in other rows come from a table,
-    /// hub by hub.
+    /// (`hubs`) and the neighbours of those. On a board of up to three
+    /// rows of 10, by shifts of the board's own layout; on any other
+    /// board the hubs (few: none in most positions) have their neighbours
+    /// in other rows from a table, hub by hub.
     #[inline(never)]
     pub(crate) fn in_threes(&self, pieces: u64) -> u64 {
         match &self.layout {
