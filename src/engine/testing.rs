@@ -175,6 +175,7 @@ mod tests {
         let mut slow = fast.clone();
         slow.tables.enabled = false;
         slow.tables.steps.tabled = 0;
+        slow.tables.steps.fill_rows();
         slow.tables.plain_shape = false;
         slow.tables.plain = Default::default();
         slow.tables.plain_bare = false;

@@ -1579,6 +1579,23 @@ pub(crate) struct Steps {
     /// at half the throw (none declared): a split throw's second parts are then found from the
     /// piece sets after the first part (`StepRow::sets`).
     pub split_masks: bool,
+    /// The rows of `StepRow::sets` by throw value, as
+    /// [`Ruleset::step_row`] gives them (`fill_rows`).
+    pub rows: StepRows,
+}
+
+/// The rows of `StepRow::sets` for every throw value a `u8` holds: the
+/// tables' for a value `Steps::tabled` covers, for the others one in
+/// which every move is tried by `attempt`. Behind a pointer, so that the
+/// tables the playouts read keep their layout, and indexed by the value
+/// without a test.
+#[derive(Debug, Clone)]
+pub(crate) struct StepRows(Box<[StepRow; 256]>);
+
+impl Default for StepRows {
+    fn default() -> StepRows {
+        StepRows(Box::new([StepRow::default(); 256]))
+    }
 }
 
 impl Steps {
@@ -1700,7 +1717,37 @@ impl Steps {
             && rules.halfway.is_none()
             && !target_tabled
             && !mv.setup_guard;
+        f.fill_rows();
         f
+    }
+
+    /// Fills `rows` and `untabled` from the tables and `tabled`: called
+    /// again whenever `tabled` changes.
+    pub(crate) fn fill_rows(&mut self) {
+        let untabled = StepRow {
+            t: 0,
+            plain: 0,
+            unhit_from: 0,
+            hand_from: 0,
+            dead: 0,
+            off_from: 0,
+            hits_tried: self.hits_tried,
+        };
+        for t in 0..256 {
+            self.rows.0[t] = if t < THROWS && self.tabled >> t & 1 != 0 {
+                StepRow {
+                    t: t as u8,
+                    plain: self.fwd_plain[t],
+                    unhit_from: self.fwd_unhit[t],
+                    hand_from: self.fwd_hand[t],
+                    dead: self.fwd_dead[t],
+                    off_from: self.fwd_off[t],
+                    hits_tried: self.hits_tried,
+                }
+            } else {
+                untabled
+            };
+        }
     }
 }
 
@@ -1719,7 +1766,7 @@ pub(crate) struct StepSets {
 }
 
 /// One throw's row of the forward tables, for `StepRow::sets`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct StepRow {
     t: u8,
     plain: u64,
@@ -2033,29 +2080,10 @@ impl Ruleset {
     pub(crate) fn step_row(&self, throw: u8) -> StepRow {
         let f = &self.tables.steps;
         debug_assert!(f.split_masks);
-        let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
-        if tabled {
-            let t = throw as usize;
-            StepRow {
-                t: throw,
-                plain: f.fwd_plain[t],
-                unhit_from: f.fwd_unhit[t],
-                hand_from: f.fwd_hand[t],
-                dead: f.fwd_dead[t],
-                off_from: f.fwd_off[t],
-                hits_tried: f.hits_tried,
-            }
-        } else {
-            StepRow {
-                t: 0,
-                plain: 0,
-                unhit_from: 0,
-                hand_from: 0,
-                dead: 0,
-                off_from: 0,
-                hits_tried: f.hits_tried,
-            }
-        }
+        // (Compiled rows, `Steps::fill_rows`: one load of each field
+        // used, where building the row here cost a test of `tabled` and
+        // a copy of every field per fetch.)
+        f.rows.0[usize::from(throw)]
     }
 
     /// The ordinary step of the piece on `from` by `throw`, which
