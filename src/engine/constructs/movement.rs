@@ -2310,3 +2310,56 @@ pub(crate) fn glossed_hit(cx: &PlayedUnit, out: &mut Vec<String>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::variants;
+
+    /// The compiled rows of the forward tables (`StepRows`, which the split
+    /// searches fetch by the throw's value) against the tables they are
+    /// made of, for every value a `u8` holds, in every variant: a value
+    /// the tables cover gives its row, any other the row of moves all
+    /// tried by `attempt`; and after `tabled` is cleared (as the referee
+    /// does), every value gives that row.
+    #[test]
+    fn step_rows_are_the_tables_rows() {
+        let mut covered = 0;
+        for (name, rules) in variants() {
+            let mut f = rules.tables.steps.clone();
+            for pass in 0..2 {
+                for v in 0..=255u8 {
+                    let row = f.rows.0[usize::from(v)];
+                    let t = usize::from(v);
+                    let tabled = t < THROWS && f.tabled >> t & 1 != 0;
+                    let want = if tabled {
+                        covered += 1;
+                        (
+                            v,
+                            f.fwd_plain[t],
+                            f.fwd_unhit[t],
+                            f.fwd_hand[t],
+                            f.fwd_dead[t],
+                            f.fwd_off[t],
+                        )
+                    } else {
+                        (0, 0, 0, 0, 0, 0)
+                    };
+                    let got = (
+                        row.t,
+                        row.plain,
+                        row.unhit_from,
+                        row.hand_from,
+                        row.dead,
+                        row.off_from,
+                    );
+                    assert_eq!(got, want, "{name}: throw {v}, pass {pass}");
+                    assert_eq!(row.hits_tried, f.hits_tried, "{name}: throw {v}");
+                }
+                f.tabled = 0;
+                f.fill_rows();
+            }
+        }
+        assert!(covered > 100, "{covered} rows of covered values");
+    }
+}
