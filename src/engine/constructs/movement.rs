@@ -1146,7 +1146,11 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
         // (`self.unit` holds the first `depth` parts; what it holds after
         // them is left by the searches below this one, and is removed
         // before a unit of this level is written.)
-        for v in 1..=longest {
+        // (A loop by hand: the inclusive range's iterator, with its test
+        // of exhaustion, cost more than the search's tests.)
+        let mut v = 0;
+        while v < longest {
+            v += 1;
             let row = rules.step_row(v);
             let sets = row.sets(me, opp, movers);
             debug_assert!(row.agrees(&sets, &rules.step_sets(&self.after(me, arrived), v, movers)));
@@ -1253,7 +1257,10 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
     }
 
     /// [`next_parts`](Self::next_parts) after `depth` parts (at most
-    /// `MAX_PARTS`): the copy of that depth.
+    /// `MAX_PARTS`): the copy of that depth. Inlined into each copy,
+    /// whose `depth` is a constant there: a direct call of the next copy,
+    /// not a call of a dispatch.
+    #[inline(always)]
     fn deeper(&mut self, depth: usize, me: u64, arrived: u64, rest: u8, gives: Gives) {
         const { assert!(MAX_PARTS == 6) };
         match depth {
