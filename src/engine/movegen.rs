@@ -295,7 +295,9 @@ impl Ruleset {
     /// units are ordinary steps alone, none is written and their squares
     /// are returned, for [`nth_step`](Self::nth_step); else 0 (a runtime
     /// flag, so that a loop whose players count or not holds one copy).
-    #[inline(always)]
+    // (The simulator's driver asks `calm_and_free` first, and uses the
+    // form below.)
+    #[cfg(test)]
     pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
         &self,
         pos: &Position,
@@ -303,12 +305,55 @@ impl Ruleset {
         count: bool,
         out: &mut Vec<Unit>,
     ) -> u64 {
+        self.legal_units_unmarked_known::<PLAIN>(pos, throw, self.calm(pos), count, out)
+    }
+
+    /// [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped)
+    /// with the caller's answer to [`calm`](Self::calm) for `pos`
+    /// (`is_calm`): for a playout that has made the test already
+    /// ([`calm_and_free`](Self::calm_and_free)).
+    #[inline(always)]
+    pub(crate) fn legal_units_unmarked_known<const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        is_calm: bool,
+        count: bool,
+        out: &mut Vec<Unit>,
+    ) -> u64 {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        match self.calm_stages::<false, false>(pos, throw, PLAIN, count, out, &mut Vec::new()) {
+        match self.calm_stages_as::<false, false>(
+            pos,
+            throw,
+            is_calm,
+            PLAIN,
+            count,
+            out,
+            &mut Vec::new(),
+        ) {
             Listed::Steps(steps) => steps,
             Listed::Units(_) => 0,
         }
+    }
+
+    /// Whether `pos` is [`calm`](Self::calm) in a rule set with tables:
+    /// then [`free_units`](Self::free_units) gives none (the squares
+    /// whose piece may have a unit without a throw are among those that
+    /// take a position out of the calm state, `Tables::held`) and no
+    /// opening fixes the throw ([`opening_throw`](Self::opening_throw)
+    /// gives none: an opening rule in force is not calm). One test for
+    /// the three, in a playout.
+    #[inline(always)]
+    pub(crate) fn calm_and_free(&self, pos: &Position) -> bool {
+        self.tables.enabled && self.calm(pos)
+    }
+
+    /// Whether `pos` is [`calm`](Self::calm), for a playout that asks it
+    /// apart from [`calm_and_free`](Self::calm_and_free).
+    #[inline(always)]
+    pub(crate) fn is_calm(&self, pos: &Position) -> bool {
+        self.calm(pos)
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
@@ -507,8 +552,27 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Listed {
+        self.calm_stages_as::<WHY, MARK>(pos, throw, self.calm(pos), plain, count, out, why)
+    }
+
+    /// [`calm_stages`](Self::calm_stages) with the caller's answer to
+    /// [`calm`](Self::calm) for `pos` (`is_calm`): for a playout that has
+    /// made the test already ([`calm_and_free`](Self::calm_and_free)).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn calm_stages_as<const WHY: bool, const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        is_calm: bool,
+        plain: bool,
+        count: bool,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Listed {
+        debug_assert_eq!(is_calm, self.calm(pos));
         let calm = TurnState::CALM;
-        if self.calm(pos) {
+        if is_calm {
             if plain {
                 self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, out, why)
             } else {

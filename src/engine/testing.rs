@@ -596,6 +596,64 @@ mod tests {
         assert!(passes > 1_000, "{passes} voluntary passes counted");
     }
 
+    /// A position that `calm_and_free` finds calm has no unit due without
+    /// a throw and no opening's throw: a playout that asks it first skips
+    /// `free_units` and `opening_throw` (the simulator's `draw_unit`).
+    /// Positions at random and from random playouts of every variant.
+    #[test]
+    fn a_calm_position_has_no_unit_without_a_throw() {
+        let mut rng = Pcg64::seed_from_u64(17);
+        let mut out = Vec::new();
+        let (mut calm, mut free, mut opening) = (0, 0, 0);
+        for (name, rules) in variants() {
+            let mut positions: Vec<Position> = (0..300)
+                .map(|_| random_position(&rules, &mut rng))
+                .collect();
+            for first in [Side::White, Side::Black] {
+                let mut pos = Position::start(&rules, first);
+                for _ in 0..300 {
+                    if rules.game_over(&pos) {
+                        break;
+                    }
+                    positions.push(pos);
+                    rules.free_units(&pos, &mut out);
+                    if out.is_empty() || rng.random() {
+                        let throw = match rules.opening_throw(&pos) {
+                            Some(t) => t,
+                            None => rules.throws.from_bits(rng.random()),
+                        };
+                        rules.legal_units(&pos, throw, &mut out);
+                    }
+                    if out.is_empty() {
+                        break;
+                    }
+                    let unit = out[rng.random_range(0..out.len())];
+                    rules
+                        .apply(&mut pos, &unit)
+                        .expect("a generated unit plays");
+                }
+            }
+            for pos in &positions {
+                rules.free_units(pos, &mut out);
+                let throw = rules.opening_throw(pos);
+                if rules.calm_and_free(pos) {
+                    assert!(
+                        out.is_empty(),
+                        "{name}: calm, free units {out:?} in {pos:?}"
+                    );
+                    assert_eq!(throw, None, "{name}: calm, an opening's throw in {pos:?}");
+                    calm += 1;
+                } else {
+                    free += !out.is_empty() as usize;
+                    opening += throw.is_some() as usize;
+                }
+            }
+        }
+        assert!(calm > 50_000, "{calm} calm positions");
+        assert!(free > 5_000, "{free} positions with units without a throw");
+        assert!(opening > 10, "{opening} positions with an opening's throw");
+    }
+
     #[test]
     fn fast_path_equals_general_path() {
         let mut rng = Pcg64::seed_from_u64(5);

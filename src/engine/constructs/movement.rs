@@ -1802,7 +1802,6 @@ impl Ruleset {
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
-        let extra_mark = self.throws.gives_extra(throw);
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
         let guarded = if !PLAIN && self.movement.setup_guard {
@@ -1829,14 +1828,6 @@ impl Ruleset {
             off_from,
             hand: _,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
-        // Every ordinary step is this unit with its squares and hit filled in.
-        let template = Unit::step(throw, 0, 0, false, extra_mark);
-        let step = |from: u8, to: u8, hit: bool| Unit {
-            from,
-            to,
-            hit,
-            ..template
-        };
         if slow == 0 {
             if count
                 && steps != 0
@@ -1845,6 +1836,16 @@ impl Ruleset {
             {
                 return steps;
             }
+            // Every ordinary step is this unit with its squares and hit
+            // filled in. (Its mark found here, after the counted steps'
+            // return, which need none.)
+            let template = Unit::step(throw, 0, 0, false, self.throws.gives_extra(throw));
+            let step = |from: u8, to: u8, hit: bool| Unit {
+                from,
+                to,
+                hit,
+                ..template
+            };
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
             while bits != 0 {
