@@ -102,7 +102,8 @@ enum Listed {
     Units(Marked),
     /// Only when asked to count (a playout that plays one unit): none
     /// written, the units being the ordinary steps from these squares
-    /// (not 0) in ascending order, and a voluntary pass where
+    /// (not 0) in ascending order, the squares of sure bear-offs past the
+    /// last square among them, and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
 }
@@ -246,8 +247,8 @@ impl Ruleset {
 
     /// The number of units of a calm position's list that
     /// [`forward_stage`](Self::forward_stage) counted rather than wrote:
-    /// the steps from the squares of `steps`, and the voluntary pass
-    /// after them where the rule set has one.
+    /// the steps (and sure bear-offs) from the squares of `steps`, and
+    /// the voluntary pass after them where the rule set has one.
     #[inline(always)]
     pub(crate) fn counted(&self, steps: u64) -> usize {
         steps.count_ones() as usize + usize::from(self.tables.pass_beside_steps)
@@ -255,8 +256,9 @@ impl Ruleset {
 
     /// The unit at index `i` (below [`counted`](Self::counted)) of the
     /// list that [`forward_stage`](Self::forward_stage) counted rather
-    /// than wrote, the steps from the squares of `steps` and perhaps a
-    /// voluntary pass, with its `+` complete, written alone into `out`.
+    /// than wrote, the steps (and sure bear-offs past the last square)
+    /// from the squares of `steps` and perhaps a voluntary pass, with its
+    /// `+` complete, written alone into `out`.
     #[inline(always)]
     pub(crate) fn nth_step<'a>(
         &self,
@@ -273,7 +275,15 @@ impl Ruleset {
         }
         out.clear();
         if bits != 0 {
-            out.push(self.plain_step(pos, bits.trailing_zeros() as u8, throw));
+            let from = bits.trailing_zeros() as u8;
+            // A sure bear-off counted beside the steps lands past the last
+            // square (`forward_stage`); an ordinary step never does.
+            let unit = if from + throw > self.board.len {
+                self.counted_bear_off(from, throw)
+            } else {
+                self.plain_step(pos, from, throw)
+            };
+            out.push(unit);
             self.mark_move(pos, &mut out[0]);
         } else {
             // The voluntary pass after the steps (`pass_stage`).
@@ -284,6 +294,18 @@ impl Ruleset {
             out.push(Unit::pass(throw, self.throws.gives_extra(throw), false));
         }
         &out[0]
+    }
+
+    /// The sure bear-off from `from` that [`nth_step`](Self::nth_step)
+    /// found among the counted steps. Out of line: rare.
+    #[inline(never)]
+    fn counted_bear_off(&self, from: u8, throw: u8) -> Unit {
+        Unit::bear_off(
+            throw,
+            from,
+            self.board.off(),
+            self.throws.gives_extra(throw),
+        )
     }
 
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy

@@ -500,12 +500,12 @@ mod tests {
     /// of the list), and the simulator's form, the stages with `count`
     /// and `nth_step`, in both copies. Positions at random and from random
     /// playouts (most of them calm, where the steps are counted rather
-    /// than written).
+    /// than written, and the sure bear-offs beside them).
     #[test]
     fn a_picked_unit_is_the_listed_unit() {
         let mut rng = Pcg64::seed_from_u64(13);
         let (mut listed, mut out) = (Vec::new(), Vec::new());
-        let (mut compared, mut counted, mut passes) = (0, 0, 0);
+        let (mut compared, mut counted, mut passes, mut offs) = (0, 0, 0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -586,6 +586,7 @@ mod tests {
                             let got = *rules.nth_step(pos, throw, steps, i, &mut out);
                             assert_eq!(got, *unit, "{}", at("nth_step", i));
                             passes += (got.kind == UnitKind::Pass) as usize;
+                            offs += got.off as usize;
                         }
                     }
                 }
@@ -594,6 +595,7 @@ mod tests {
         assert!(compared > 100_000, "{compared} units compared");
         assert!(counted > 20_000, "{counted} lists counted");
         assert!(passes > 1_000, "{passes} voluntary passes counted");
+        assert!(offs > 1_000, "{offs} sure bear-offs counted");
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without
