@@ -348,7 +348,7 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
             let steps = rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, random, &mut buf);
             if steps != 0 {
                 let i = draws.index(rules.counted(steps));
-                rules.nth_step(&pos, throw, steps, i, &mut buf)
+                rules.nth_step_as::<PLAIN>(&pos, throw, steps, i, &mut buf)
             } else {
                 if !random {
                     rules.mark_listed(&pos, &mut buf);

@@ -190,7 +190,7 @@ impl Ruleset {
     /// forward stage, `forward_stage`, asked to count), the units are the
     /// steps from the squares of a square set in ascending order (and the
     /// pass): they are counted, and only the one picked is written
-    /// (`nth_step`). Otherwise the list is written as [`legal_units`]
+    /// (`nth_step_as`). Otherwise the list is written as [`legal_units`]
     /// writes it, its moves' `+` unfinished, and the `+` completed for the
     /// one picked (`mark_move`).
     ///
@@ -234,7 +234,7 @@ impl Ruleset {
             let n = self.counted(steps);
             let i = pick(n);
             assert!(i < n, "index {i} of {n} units");
-            return Some(self.nth_step(pos, throw, steps, i, out));
+            return Some(self.nth_step_as::<PLAIN>(pos, throw, steps, i, out));
         }
         if out.is_empty() {
             return None;
@@ -257,8 +257,12 @@ impl Ruleset {
     /// list that [`forward_stage`](Self::forward_stage) counted rather
     /// than wrote, the steps from the squares of `steps` and perhaps a
     /// voluntary pass, with its `+` complete, written alone into `out`.
+    /// `PLAIN`: in the copy of the stages of a rule set of the plain
+    /// shape, whose counted squares are ordinary steps alone; else of the
+    /// general shape, where some may be relocating landings
+    /// (`StepSets::land`, squares of `Steps::fwd_sure`).
     #[inline(always)]
-    pub(crate) fn nth_step<'a>(
+    pub(crate) fn nth_step_as<'a, const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -273,7 +277,13 @@ impl Ruleset {
         }
         out.clear();
         if bits != 0 {
-            out.push(self.plain_step(pos, bits.trailing_zeros() as u8, throw));
+            let from = bits.trailing_zeros() as u8;
+            let lands = !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg());
+            out.push(if lands {
+                self.sure_landing(pos, from, throw, self.throws.gives_extra(throw))
+            } else {
+                self.plain_step(pos, from, throw)
+            });
             self.mark_move(pos, &mut out[0]);
         } else {
             // The voluntary pass after the steps (`pass_stage`).
@@ -293,7 +303,7 @@ impl Ruleset {
     /// compiled once per shape, so that it holds one copy of the generator.
     /// With `count`, as [`pick_unit`](Self::pick_unit) lists: where the
     /// units are ordinary steps alone, none is written and their squares
-    /// are returned, for [`nth_step`](Self::nth_step); else 0 (a runtime
+    /// are returned, for [`nth_step_as`](Self::nth_step_as); else 0 (a runtime
     /// flag, so that a loop whose players count or not holds one copy).
     #[inline(always)]
     pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(

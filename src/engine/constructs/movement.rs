@@ -1543,6 +1543,13 @@ pub(crate) struct Steps {
     /// throws' square sets (`StepRow`); the forward stage finds these
     /// moves among `fwd_land`.
     pub fwd_hand: [u64; THROWS],
+    /// The squares of `fwd_land` whose move lands on a square whose
+    /// relocation always finds the piece a place
+    /// (`Relocation::always_resolves`: the lowest empty square of K-11
+    /// and JQ-8, the queue of R-12): onto an empty square and past no
+    /// blockade, such a move is legal in every position, and the forward
+    /// stage counts it beside the ordinary steps (`StepSets::land`).
+    pub fwd_sure: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -1692,6 +1699,17 @@ impl Steps {
         };
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary || mv.pass_beside_entry;
+        let mut sure_to = 0u64;
+        for s in 1..=len {
+            if let Some(l) = &sq(s).on_land
+                && l.effect.always_resolves(l.when_taken)
+            {
+                sure_to |= 1 << s;
+            }
+        }
+        for t in 1..THROWS {
+            f.fwd_sure[t] = f.fwd_land[t] & (sure_to >> t);
+        }
         f.tabled = u64::from(f.throws);
         f.blocks = !rules.blockades.is_empty() || target_tabled;
         f.split_masks = rules.blockades.is_empty()
@@ -1716,6 +1734,11 @@ pub(crate) struct StepSets {
     /// hand (`Steps::fwd_hand`), found by the split throws' square sets
     /// only (`StepRow::sets`); else 0, those moves are in `slow`.
     hand: u64,
+    /// The squares of `slow` whose move is legal and relocates the piece,
+    /// found by the forward stage's sets of a rule set of the general
+    /// shape (`Ruleset::step_sets_of`): a move of `Steps::fwd_sure` onto
+    /// an empty square, past no blockade. Else 0.
+    land: u64,
 }
 
 /// One throw's row of the forward tables, for `StepRow::sets`.
@@ -1761,6 +1784,7 @@ impl StepRow {
                 | ((unhit | hand) & (opp >> t) & self.hits_tried),
             off_from: self.off_from,
             hand: hand & !((me | opp) >> t),
+            land: 0,
         }
     }
 }
@@ -1828,6 +1852,7 @@ impl Ruleset {
             slow,
             off_from,
             hand: _,
+            land,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
         // Every ordinary step is this unit with its squares and hit filled in.
         let template = Unit::step(throw, 0, 0, false, extra_mark);
@@ -1837,14 +1862,18 @@ impl Ruleset {
             hit,
             ..template
         };
+        // Counted: the ordinary steps and the relocating landings sure to
+        // be legal (`nth_step_as` writes either), when no other move is tried.
+        let counted = steps | land;
+        if slow & !land == 0
+            && count
+            && counted != 0
+            && self.tables.steps_alone
+            && (PLAIN || counted & self.movement.priority.0 == 0)
+        {
+            return counted;
+        }
         if slow == 0 {
-            if count
-                && steps != 0
-                && self.tables.steps_alone
-                && (PLAIN || steps & self.movement.priority.0 == 0)
-            {
-                return steps;
-            }
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
             while bits != 0 {
@@ -1860,7 +1889,17 @@ impl Ruleset {
         if slow != 0 {
             let mut unasked = Vec::new();
             let why = unasked_if::<WHY>(why, &mut unasked);
-            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+            self.forward_slow::<WHY>(
+                pos,
+                throw,
+                steps | slow,
+                steps,
+                off_from,
+                land,
+                out,
+                why,
+                divert,
+            );
         }
         if WHY {
             // The squares the masks cleared.
@@ -1884,6 +1923,7 @@ impl Ruleset {
         squares: u64,
         steps: u64,
         off_from: u64,
+        land: u64,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
@@ -1910,6 +1950,8 @@ impl Ruleset {
                         }
                     }
                 }
+            } else if land & b != 0 {
+                out.push(self.sure_landing(pos, from, throw, extra_mark));
             } else {
                 let tried = if self.lands_relocated(throw, b) {
                     self.relocating_step(pos, from, throw, extra_mark)
@@ -1968,6 +2010,43 @@ impl Ruleset {
         self.step_sets_of::<false>(pos, throw, movers)
     }
 
+    /// Whether the counted forward move by `throw` from the square of `b`
+    /// (`nth_step_as`) is a relocating landing (`StepSets::land`) rather
+    /// than an ordinary step. (A counted square's throw is tabled, below
+    /// `THROWS`.)
+    #[inline(always)]
+    pub(crate) fn counted_lands(&self, throw: u8, b: u64) -> bool {
+        self.tables.steps.fwd_sure[usize::from(throw) % THROWS] & b != 0
+    }
+
+    /// The forward move by `throw` of the piece on `from`, one of
+    /// `StepSets::land` (a relocating landing of `Steps::fwd_sure` onto an
+    /// empty square past no blockade): its unit, which `attempt`
+    /// would give. Out of line, for the calm lists that count it
+    /// (`nth_step_as`) as for those that write it.
+    #[inline(never)]
+    pub(crate) fn sure_landing(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Unit {
+        match self.landing_unit(
+            pos,
+            from,
+            from + throw,
+            throw,
+            extra_mark,
+            false,
+            false,
+            Dir::Forward,
+        ) {
+            Ok(u) => u,
+            Err(_) => unreachable!("a landing of `fwd_sure` always resolves"),
+        }
+    }
+
     /// [`step_sets`](Self::step_sets); with `PLAIN`, for a rule set of the
     /// plain shape (`Tables::plain_shape`: no blockade, no bear-off region).
     #[inline(always)]
@@ -1979,7 +2058,7 @@ impl Ruleset {
         // A throw the tables do not cover (not one of the rule set's
         // values): every move is tried by `attempt`.
         let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
-        let (t, plain, unhit_from, dead, off_from) = if tabled {
+        let (t, plain, unhit_from, dead, off_from, land_from) = if tabled {
             let t = throw as usize;
             (
                 t,
@@ -1987,9 +2066,10 @@ impl Ruleset {
                 f.fwd_unhit[t],
                 f.fwd_dead[t],
                 f.fwd_off[t],
+                if PLAIN { 0 } else { f.fwd_sure[t] },
             )
         } else {
-            (0, 0, 0, 0, 0)
+            (0, 0, 0, 0, 0, 0)
         };
         // The protected opposing pieces, if an ordinary step lands on one
         // (the shift-and of B-7 costs less than the test).
@@ -2015,11 +2095,19 @@ impl Ruleset {
         {
             slow &= !off_from;
         }
+        // The relocating landings that are sure to be legal (K-11, JQ-8,
+        // onto an empty square past no blockade.
+        let land = if PLAIN {
+            0
+        } else {
+            movers & land_from & !blocked & !((me | opp) >> t)
+        };
         StepSets {
             steps,
             slow,
             off_from,
             hand: 0,
+            land,
         }
     }
 
