@@ -277,13 +277,11 @@ impl Ruleset {
         }
         out.clear();
         if bits != 0 {
-            let from = bits.trailing_zeros() as u8;
-            let lands = !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg());
-            out.push(if lands {
-                self.sure_landing(pos, from, throw, self.throws.gives_extra(throw))
-            } else {
-                self.plain_step(pos, from, throw)
-            });
+            out.push(self.plain_step(pos, bits.trailing_zeros() as u8, throw));
+            // (A relocating landing is that step with its relocation.)
+            if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
+                self.relocate_counted(pos, &mut out[0]);
+            }
             self.mark_move(pos, &mut out[0]);
         } else {
             // The voluntary pass after the steps (`pass_stage`).

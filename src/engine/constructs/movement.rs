@@ -2019,6 +2019,16 @@ impl Ruleset {
         self.tables.steps.fwd_sure[usize::from(throw) % THROWS] & b != 0
     }
 
+    /// `unit`, the ordinary step of a move of `StepSets::land` that
+    /// `nth_step_as` wrote ([`plain_step`](Self::plain_step): onto an
+    /// empty square, so without a hit), with its relocation: the unit of
+    /// [`sure_landing`](Self::sure_landing). Out of line, and in place, so
+    /// that the playout loops hold only the test.
+    #[inline(never)]
+    pub(crate) fn relocate_counted(&self, pos: &Position, unit: &mut Unit) {
+        *unit = self.sure_landing(pos, unit.from, unit.throw, unit.extra_mark);
+    }
+
     /// The forward move by `throw` of the piece on `from`, one of
     /// `StepSets::land` (a relocating landing of `Steps::fwd_sure` onto an
     /// empty square past no blockade): its unit, which `attempt`
