@@ -283,6 +283,10 @@ impl Ruleset {
         // counts: forward from s, a member on s+1 ..= s+step; backward, on
         // s-step ..= s-1.
         let g = self.in_groups(opp, n);
+        if g == 0 {
+            // No such group on the board (most positions).
+            return 0;
+        }
         let k = u32::from(step);
         if backward {
             spread::<true>(g << 1, k)
