@@ -2099,7 +2099,9 @@ impl Ruleset {
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
         // would refuse each one.
+        // (Asked only when a bear-off is among them: few positions.)
         if !PLAIN
+            && slow & off_from != 0
             && let Some(region) = self.bear_off.all_in
             && (me & !region.0 != 0 || pos.queue.count(side) > 0)
         {
