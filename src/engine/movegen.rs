@@ -101,7 +101,8 @@ enum Listed {
     /// The units, written into `out` (`Marked` as there).
     Units(Marked),
     /// Only when asked to count (a playout that plays one unit): none
-    /// written, the units being the ordinary steps from these squares
+    /// written, the units being the ordinary steps (and relocating
+    /// landings sure to be legal) from these squares
     /// (not 0) in ascending order, and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
@@ -185,7 +186,8 @@ impl Ruleset {
     /// and must return an index below `n`. The unit, its `+` included, is
     /// the listed one; `out` holds it (and perhaps others).
     ///
-    /// Where a calm position's forward moves are ordinary steps alone and
+    /// Where a calm position's forward moves are ordinary steps alone (or
+    /// relocating landings sure to be legal, `StepSets::land`) and
     /// no later stage adds a unit to them but a voluntary pass (the
     /// forward stage, `forward_stage`, asked to count), the units are the
     /// steps from the squares of a square set in ascending order (and the

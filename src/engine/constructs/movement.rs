@@ -1802,7 +1802,9 @@ impl Ruleset {
     ///
     /// With `count` (a calm position, for a playout that plays one unit
     /// of the list, never with `WHY`): when the moves are ordinary steps
-    /// alone and no later stage adds a unit to them or removes one, but
+    /// alone (or relocating landings sure to be legal: `StepSets::land`,
+    /// written by `nth_step_as` as a step relocated) and no later stage
+    /// adds a unit to them or removes one, but
     /// a voluntary pass (`Tables::steps_alone`; priority squares remove
     /// none where no step is from one), nothing is written and their
     /// squares are returned: the whole list is then those squares' steps
