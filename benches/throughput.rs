@@ -14,13 +14,15 @@
 //! or BL-7's draw) or after 2000 units, as in the simulator.
 //!
 //! The bench loop picks the unit rather than lists them all: it asks
-//! `Ruleset::pick_unit` for the unit that `legal_units` would list at the
-//! drawn index, which, where a calm position's units are ordinary steps
-//! alone (and perhaps a voluntary pass), counts them from the square set
-//! and writes only the one drawn; elsewhere it writes the list, its moves'
-//! `+` unfinished, and completes the `+` of the one drawn. The simulator's
-//! driver does the same for the random player. (Figures of a bench loop
-//! that listed every unit with its `+`, `legal_units`, are in
+//! `senet::simulate::random_unit`, the random player's draw of the
+//! simulator's driver (the same code), for the unit that `legal_units`
+//! would list at the drawn index, which, where a calm position's units
+//! are ordinary steps alone (and perhaps a voluntary pass), counts them
+//! from the square set and writes only the one drawn; elsewhere it writes
+//! the list, its moves' `+` unfinished, and completes the `+` of the one
+//! drawn (as `Ruleset::pick_unit` does). It also draws the units due
+//! without a throw, as the loop did itself before. (Figures of a bench
+//! loop that listed every unit with its `+`, `legal_units`, are in
 //! docs/performance.md up to "Issue 11: the sixth round", which gives
 //! both.)
 //!
@@ -42,11 +44,10 @@
 #[allow(dead_code)] // shared with the differential test, which uses the rest
 mod hand_bga;
 
-use senet::engine::constructs::auto_off::due_without_choice;
 use senet::engine::{
     Position, Ruleset, Side, Starter, Unit, bit_instructions_in_use, with_bit_instructions,
 };
-use senet::simulate::{Draws, ThrowTable, game_seed};
+use senet::simulate::{Draws, ThrowTable, game_seed, random_unit};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -135,28 +136,11 @@ fn compiled_games_in(rules: &Ruleset, games: u64, seed: u64) -> Tally {
         let mut pos = Position::start(rules, first);
         let mut n = 0;
         while n < CAP && !over(&pos) {
-            rules.free_units(&pos, &mut units);
             // The unit is played where the engine wrote it (a reference,
             // not a copy): the engine writes a unit field by field, and
             // reading it back whole right after stalls the CPU.
-            // A unit due without a choice (`skip`, a bear-off without a
-            // throw) is played as the simulator plays it.
-            let unit = if due_without_choice(&units) {
-                &units[0]
-            } else if !units.is_empty() && draws.coin() {
-                // A release (B-12a) or a throw: even odds.
-                &units[draws.index(units.len())]
-            } else {
-                let throw = match rules.opening_throw(&pos) {
-                    Some(v) => v,
-                    None => throws.throw(rules, &mut draws),
-                };
-                // The unit the list would hold at the drawn index, the
-                // list written only where it cannot be counted.
-                match rules.pick_unit(&pos, throw, &mut units, |n| draws.index(n)) {
-                    Some(unit) => unit,
-                    None => break,
-                }
+            let Some(unit) = random_unit(rules, &throws, &mut draws, &pos, &mut units) else {
+                break;
             };
             rules.apply(&mut pos, unit).expect("a generated unit plays");
             n += 1;

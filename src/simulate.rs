@@ -322,58 +322,33 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
     while count < max_units && !over(&pos) {
         let side = pos.to_move;
         let player = players[side.index()];
-        rules.free_units(&pos, &mut buf);
         // The unit is played where the engine wrote it, by reference: the
         // engine writes a unit field by field, and copying it out whole
         // right after stalls the CPU on the store-to-load forward.
-        let unit: &Unit = if crate::engine::constructs::auto_off::due_without_choice(&buf) {
-            &buf[0]
-        } else if !buf.is_empty() && draws.coin() {
-            // A choice between a no-throw unit and throwing (B-12): even odds.
-            &buf[draws.index(buf.len())]
-        } else {
-            let throw = match rules.opening_throw(&pos) {
-                Some(t) => t,
-                None => throws.throw(rules, &mut draws),
-            };
-            // Inlined here, as a playout loop written over the engine
-            // would have it, once for every player (two copies of the
-            // generator in this loop cost registers and code).
-            // The random player plays one unit without looking at the
-            // others: only that one needs its `+` completed, and where
-            // the units are ordinary steps alone they are counted, not
-            // written, and only the one drawn is written (as
-            // `Ruleset::pick_unit` does).
-            let random = player == Player::Random;
-            let steps = rules.legal_units_unmarked_shaped::<PLAIN>(&pos, throw, random, &mut buf);
-            if steps != 0 {
-                let i = draws.index(rules.counted(steps));
-                rules.nth_step_as::<PLAIN>(&pos, throw, steps, i, &mut buf)
-            } else {
-                if !random {
-                    rules.mark_listed(&pos, &mut buf);
-                }
-                if buf.is_empty() {
-                    // No unit at all for this throw (cannot happen from the
-                    // standard setup: an opening's throw is taken from the
-                    // rules above).
-                    break;
-                }
-                match player {
-                    Player::Random => {
-                        let i = draws.index(buf.len());
-                        rules.mark_move(&pos, &mut buf[i]);
-                        &buf[i]
-                    }
-                    Player::Greedy => &buf[greedy(rules, &pos, &buf)],
-                    Player::Expectimax(_) => {
-                        &buf[evaluators[side.index()]
-                            .as_mut()
-                            .expect("made above for this player")
-                            .best_index(&pos, &buf)]
-                    }
-                }
-            }
+        // The random player plays one unit without looking at the others
+        // (`draw_unit`); the others choose among the units listed.
+        let random = player == Player::Random;
+        let drawn =
+            draw_unit::<PLAIN>(
+                rules,
+                throws,
+                &mut draws,
+                &pos,
+                random,
+                &mut buf,
+                |buf| match player {
+                    Player::Random => unreachable!("the random player draws its unit"),
+                    Player::Greedy => greedy(rules, &pos, buf),
+                    Player::Expectimax(_) => evaluators[side.index()]
+                        .as_mut()
+                        .expect("made above for this player")
+                        .best_index(&pos, buf),
+                },
+            );
+        let Some(unit) = drawn else {
+            // No unit at all for this throw (cannot happen from the
+            // standard setup: an opening's throw is taken from the rules).
+            break;
         };
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
@@ -402,6 +377,109 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
         events,
         final_position: pos,
     }
+}
+
+/// The unit the random player plays in `pos`, drawn from `draws` as the
+/// simulator's driver draws it (`senet simulate` with the random player):
+/// a unit due without a choice (`skip`, a bear-off without a throw) is
+/// played; a unit due without a throw (a release, B-12) is played on a
+/// coin's head, one drawn among them; else the throw is drawn (or the
+/// opening's fixed one taken) and a unit drawn uniformly among those
+/// [`Ruleset::legal_units`] would list, with its `+`. `None` when there
+/// is none (which cannot happen from the standard setup). The unit is
+/// written into `buf`, perhaps with others.
+///
+/// Where a calm position's units are ordinary steps alone (and perhaps a
+/// voluntary pass), they are counted rather than written, and only the
+/// one drawn is written, as [`Ruleset::pick_unit`] does. Public so that a
+/// playout loop written over the engine (the throughput bench) plays the
+/// simulator's games by the same code.
+#[inline(always)]
+pub fn random_unit<'a>(
+    rules: &Ruleset,
+    throws: &ThrowTable,
+    draws: &mut Draws,
+    pos: &Position,
+    buf: &'a mut Vec<Unit>,
+) -> Option<&'a Unit> {
+    let chosen = |_: &mut [Unit]| -> usize { unreachable!("the random player draws its unit") };
+    if rules.plain_shape() {
+        draw_unit::<true>(rules, throws, draws, pos, true, buf, chosen)
+    } else {
+        draw_unit::<false>(rules, throws, draws, pos, true, buf, chosen)
+    }
+}
+
+/// The unit a player plays in `pos`: with `random`, the random player's
+/// ([`random_unit`]); else the one `choose` picks among the units listed
+/// for the drawn throw (their `+` complete), its index returned. The units
+/// due without a throw are drawn as the random player draws them, for
+/// every player. `PLAIN` as in `Ruleset::legal_units_unmarked_shaped`.
+///
+/// A calm position in a rule set with tables (`Ruleset::calm_and_free`,
+/// most positions) has no unit due without a throw and no opening's
+/// throw: one test decides the three, and the stages are told the answer.
+#[inline(always)]
+fn draw_unit<'a, const PLAIN: bool>(
+    rules: &Ruleset,
+    throws: &ThrowTable,
+    draws: &mut Draws,
+    pos: &Position,
+    random: bool,
+    buf: &'a mut Vec<Unit>,
+    choose: impl FnOnce(&mut [Unit]) -> usize,
+) -> Option<&'a Unit> {
+    let (throw, calm) = if rules.calm_and_free(pos) {
+        debug_assert!(rules.opening_throw(pos).is_none(), "an opening's throw");
+        debug_assert!(
+            {
+                let mut free = Vec::new();
+                rules.free_units(pos, &mut free);
+                free.is_empty()
+            },
+            "a unit due without a throw"
+        );
+        (throws.throw(rules, draws), true)
+    } else {
+        rules.free_units(pos, buf);
+        if crate::engine::constructs::auto_off::due_without_choice(buf) {
+            return Some(&buf[0]);
+        }
+        if !buf.is_empty() && draws.coin() {
+            // A choice between a no-throw unit and throwing (B-12): even odds.
+            let i = draws.index(buf.len());
+            return Some(&buf[i]);
+        }
+        let throw = match rules.opening_throw(pos) {
+            Some(t) => t,
+            None => throws.throw(rules, draws),
+        };
+        (throw, rules.is_calm(pos))
+    };
+    // Inlined here, as a playout loop written over the engine would have
+    // it, once for every player (two copies of the generator in a loop
+    // cost registers and code). The random player plays one unit without
+    // looking at the others: only that one needs its `+` completed, and
+    // where the units are ordinary steps alone they are counted, not
+    // written, and only the one drawn is written (as `Ruleset::pick_unit`
+    // does).
+    let steps = rules.legal_units_unmarked_known::<PLAIN>(pos, throw, calm, random, buf);
+    if steps != 0 {
+        let i = draws.index(rules.counted(steps));
+        return Some(rules.nth_step_as::<PLAIN>(pos, throw, steps, i, buf));
+    }
+    if buf.is_empty() {
+        return None;
+    }
+    let i = if random {
+        let i = draws.index(buf.len());
+        rules.mark_move(pos, &mut buf[i]);
+        i
+    } else {
+        rules.mark_listed(pos, buf);
+        choose(buf)
+    };
+    Some(&buf[i])
 }
 
 /// A race count: how far the side's pieces have come, minus the opponent's.

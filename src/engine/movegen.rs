@@ -101,9 +101,10 @@ enum Listed {
     /// The units, written into `out` (`Marked` as there).
     Units(Marked),
     /// Only when asked to count (a playout that plays one unit): none
-    /// written, the units being the ordinary steps (and relocating
-    /// landings sure to be legal) from these squares
-    /// (not 0) in ascending order, and a voluntary pass where
+    /// written, the units being the ordinary steps from these squares
+    /// (not 0) in ascending order, the squares of sure bear-offs past the
+    /// last square and of relocating landings sure to be legal among them,
+    /// and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
 }
@@ -248,8 +249,8 @@ impl Ruleset {
 
     /// The number of units of a calm position's list that
     /// [`forward_stage`](Self::forward_stage) counted rather than wrote:
-    /// the steps from the squares of `steps`, and the voluntary pass
-    /// after them where the rule set has one.
+    /// the steps (and sure bear-offs) from the squares of `steps`, and
+    /// the voluntary pass after them where the rule set has one.
     #[inline(always)]
     pub(crate) fn counted(&self, steps: u64) -> usize {
         steps.count_ones() as usize + usize::from(self.tables.pass_beside_steps)
@@ -257,12 +258,13 @@ impl Ruleset {
 
     /// The unit at index `i` (below [`counted`](Self::counted)) of the
     /// list that [`forward_stage`](Self::forward_stage) counted rather
-    /// than wrote, the steps from the squares of `steps` and perhaps a
-    /// voluntary pass, with its `+` complete, written alone into `out`.
-    /// `PLAIN`: in the copy of the stages of a rule set of the plain
-    /// shape, whose counted squares are ordinary steps alone; else of the
-    /// general shape, where some may be relocating landings
-    /// (`StepSets::land`, squares of `Steps::fwd_sure`).
+    /// than wrote, the steps (and sure bear-offs past the last square,
+    /// and relocating landings sure to be legal) from the squares of
+    /// `steps` and perhaps a voluntary pass, with its `+` complete,
+    /// written alone into `out`. `PLAIN`: in the copy of the stages of a
+    /// rule set of the plain shape, which counts no relocating landing;
+    /// else of the general shape, where some may be (`StepSets::land`,
+    /// squares of `Steps::fwd_sure`).
     #[inline(always)]
     pub(crate) fn nth_step_as<'a, const PLAIN: bool>(
         &self,
@@ -279,8 +281,16 @@ impl Ruleset {
         }
         out.clear();
         if bits != 0 {
-            out.push(self.plain_step(pos, bits.trailing_zeros() as u8, throw));
-            // (A relocating landing is that step with its relocation.)
+            let from = bits.trailing_zeros() as u8;
+            // A sure bear-off counted beside the steps lands past the last
+            // square (`forward_stage`); an ordinary step never does.
+            let unit = if from + throw > self.board.len {
+                self.counted_bear_off(from, throw)
+            } else {
+                self.plain_step(pos, from, throw)
+            };
+            out.push(unit);
+            // (A relocating landing is its step with its relocation.)
             if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
                 self.relocate_counted(pos, &mut out[0]);
             }
@@ -296,6 +306,18 @@ impl Ruleset {
         &out[0]
     }
 
+    /// The sure bear-off from `from` that [`nth_step_as`](Self::nth_step_as)
+    /// found among the counted steps. Out of line: rare.
+    #[inline(never)]
+    fn counted_bear_off(&self, from: u8, throw: u8) -> Unit {
+        Unit::bear_off(
+            throw,
+            from,
+            self.board.off(),
+            self.throws.gives_extra(throw),
+        )
+    }
+
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
     /// of the calm positions' stages: with `PLAIN`, the copy for a rule
     /// set of the plain shape (`Tables::plain_shape`, which the caller has
@@ -305,7 +327,9 @@ impl Ruleset {
     /// units are ordinary steps alone, none is written and their squares
     /// are returned, for [`nth_step_as`](Self::nth_step_as); else 0 (a runtime
     /// flag, so that a loop whose players count or not holds one copy).
-    #[inline(always)]
+    // (The simulator's driver asks `calm_and_free` first, and uses the
+    // form below.)
+    #[cfg(test)]
     pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
         &self,
         pos: &Position,
@@ -313,12 +337,55 @@ impl Ruleset {
         count: bool,
         out: &mut Vec<Unit>,
     ) -> u64 {
+        self.legal_units_unmarked_known::<PLAIN>(pos, throw, self.calm(pos), count, out)
+    }
+
+    /// [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped)
+    /// with the caller's answer to [`calm`](Self::calm) for `pos`
+    /// (`is_calm`): for a playout that has made the test already
+    /// ([`calm_and_free`](Self::calm_and_free)).
+    #[inline(always)]
+    pub(crate) fn legal_units_unmarked_known<const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        is_calm: bool,
+        count: bool,
+        out: &mut Vec<Unit>,
+    ) -> u64 {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        match self.calm_stages::<false, false>(pos, throw, PLAIN, count, out, &mut Vec::new()) {
+        match self.calm_stages_as::<false, false>(
+            pos,
+            throw,
+            is_calm,
+            PLAIN,
+            count,
+            out,
+            &mut Vec::new(),
+        ) {
             Listed::Steps(steps) => steps,
             Listed::Units(_) => 0,
         }
+    }
+
+    /// Whether `pos` is [`calm`](Self::calm) in a rule set with tables:
+    /// then [`free_units`](Self::free_units) gives none (the squares
+    /// whose piece may have a unit without a throw are among those that
+    /// take a position out of the calm state, `Tables::held`) and no
+    /// opening fixes the throw ([`opening_throw`](Self::opening_throw)
+    /// gives none: an opening rule in force is not calm). One test for
+    /// the three, in a playout.
+    #[inline(always)]
+    pub(crate) fn calm_and_free(&self, pos: &Position) -> bool {
+        self.tables.enabled && self.calm(pos)
+    }
+
+    /// Whether `pos` is [`calm`](Self::calm), for a playout that asks it
+    /// apart from [`calm_and_free`](Self::calm_and_free).
+    #[inline(always)]
+    pub(crate) fn is_calm(&self, pos: &Position) -> bool {
+        self.calm(pos)
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
@@ -517,8 +584,27 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Listed {
+        self.calm_stages_as::<WHY, MARK>(pos, throw, self.calm(pos), plain, count, out, why)
+    }
+
+    /// [`calm_stages`](Self::calm_stages) with the caller's answer to
+    /// [`calm`](Self::calm) for `pos` (`is_calm`): for a playout that has
+    /// made the test already ([`calm_and_free`](Self::calm_and_free)).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn calm_stages_as<const WHY: bool, const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        is_calm: bool,
+        plain: bool,
+        count: bool,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Listed {
+        debug_assert_eq!(is_calm, self.calm(pos));
         let calm = TurnState::CALM;
-        if self.calm(pos) {
+        if is_calm {
             if plain {
                 self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, out, why)
             } else {

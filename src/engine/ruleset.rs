@@ -137,6 +137,11 @@ pub(crate) struct Tables {
     /// A voluntary pass (T-10) follows the ordinary steps of a calm
     /// position (`steps_alone`).
     pub pass_beside_steps: bool,
+    /// The sure bear-offs of a calm position may be counted beside its
+    /// ordinary steps (`steps_alone`, and some square's bear-off is sure,
+    /// `BearOffSquares::sure`): `Ruleset::forward_stage` looks for them
+    /// only then.
+    pub count_offs: bool,
     /// Squares whose piece may take the position out of the calm state:
     /// the lock squares and the square of a bear-off without a throw
     /// (`constructs/auto_off.rs`).
@@ -175,6 +180,7 @@ impl Tables {
         let steps_blocks = steps.blocks;
         let steps_alone = !hand_stage && !rules.movement.pass_beside_entry;
         let squares = squares::Landings::compile(rules);
+        let bear_off = bear_off::BearOffSquares::compile(rules);
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -203,7 +209,8 @@ impl Tables {
             grid: groups::Grid::compile(rules.board),
             target,
             squares,
-            bear_off: bear_off::BearOffSquares::compile(rules),
+            count_offs: steps_alone && bear_off.sure != 0,
+            bear_off,
             opening: opening::has_stages(rules),
             hand_stage,
             plain_shape: !rules.movement.setup_guard

@@ -500,12 +500,12 @@ mod tests {
     /// of the list), and the simulator's form, the stages with `count`
     /// and `nth_step_as`, in both copies. Positions at random and from random
     /// playouts (most of them calm, where the steps are counted rather
-    /// than written).
+    /// than written, and the sure bear-offs beside them).
     #[test]
     fn a_picked_unit_is_the_listed_unit() {
         let mut rng = Pcg64::seed_from_u64(13);
         let (mut listed, mut out) = (Vec::new(), Vec::new());
-        let (mut compared, mut counted, mut passes, mut landings) = (0, 0, 0, 0);
+        let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -590,6 +590,7 @@ mod tests {
                             };
                             assert_eq!(got, *unit, "{}", at("nth_step", i));
                             passes += (got.kind == UnitKind::Pass) as usize;
+                            offs += got.off as usize;
                             landings += got.relocated.is_some() as usize;
                         }
                     }
@@ -599,8 +600,67 @@ mod tests {
         assert!(compared > 100_000, "{compared} units compared");
         assert!(counted > 20_000, "{counted} lists counted");
         assert!(passes > 1_000, "{passes} voluntary passes counted");
+        assert!(offs > 1_000, "{offs} sure bear-offs counted");
         // The relocating landings counted beside the steps (K-11, JQ-8).
         assert!(landings > 1_000, "{landings} relocating landings counted");
+    }
+
+    /// A position that `calm_and_free` finds calm has no unit due without
+    /// a throw and no opening's throw: a playout that asks it first skips
+    /// `free_units` and `opening_throw` (the simulator's `draw_unit`).
+    /// Positions at random and from random playouts of every variant.
+    #[test]
+    fn a_calm_position_has_no_unit_without_a_throw() {
+        let mut rng = Pcg64::seed_from_u64(17);
+        let mut out = Vec::new();
+        let (mut calm, mut free, mut opening) = (0, 0, 0);
+        for (name, rules) in variants() {
+            let mut positions: Vec<Position> = (0..300)
+                .map(|_| random_position(&rules, &mut rng))
+                .collect();
+            for first in [Side::White, Side::Black] {
+                let mut pos = Position::start(&rules, first);
+                for _ in 0..300 {
+                    if rules.game_over(&pos) {
+                        break;
+                    }
+                    positions.push(pos);
+                    rules.free_units(&pos, &mut out);
+                    if out.is_empty() || rng.random() {
+                        let throw = match rules.opening_throw(&pos) {
+                            Some(t) => t,
+                            None => rules.throws.from_bits(rng.random()),
+                        };
+                        rules.legal_units(&pos, throw, &mut out);
+                    }
+                    if out.is_empty() {
+                        break;
+                    }
+                    let unit = out[rng.random_range(0..out.len())];
+                    rules
+                        .apply(&mut pos, &unit)
+                        .expect("a generated unit plays");
+                }
+            }
+            for pos in &positions {
+                rules.free_units(pos, &mut out);
+                let throw = rules.opening_throw(pos);
+                if rules.calm_and_free(pos) {
+                    assert!(
+                        out.is_empty(),
+                        "{name}: calm, free units {out:?} in {pos:?}"
+                    );
+                    assert_eq!(throw, None, "{name}: calm, an opening's throw in {pos:?}");
+                    calm += 1;
+                } else {
+                    free += !out.is_empty() as usize;
+                    opening += throw.is_some() as usize;
+                }
+            }
+        }
+        assert!(calm > 50_000, "{calm} calm positions");
+        assert!(free > 5_000, "{free} positions with units without a throw");
+        assert!(opening > 10, "{opening} positions with an opening's throw");
     }
 
     #[test]

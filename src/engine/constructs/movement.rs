@@ -1809,7 +1809,10 @@ impl Ruleset {
     /// none where no step is from one), nothing is written and their
     /// squares are returned: the whole list is then those squares' steps
     /// in ascending order, and the pass where `Tables::pass_beside_steps`.
-    /// Else 0.
+    /// The same where the other moves are sure bear-offs past the last
+    /// square (`BearOffSquares::sure`) beside the steps: their squares are
+    /// among those returned, and a bear-off is told from a step by where
+    /// it lands. Else 0.
     // Always inlined: in the simulator's driver the compiler kept it out
     // of line (a call per unit, 30 instructions per unit on bga).
     #[allow(clippy::too_many_arguments)]
@@ -1828,7 +1831,6 @@ impl Ruleset {
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
         let opp = pos.pieces[side.other().index()].0;
-        let extra_mark = self.throws.gives_extra(throw);
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
         let guarded = if !PLAIN && self.movement.setup_guard {
@@ -1856,14 +1858,6 @@ impl Ruleset {
             hand: _,
             land,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
-        // Every ordinary step is this unit with its squares and hit filled in.
-        let template = Unit::step(throw, 0, 0, false, extra_mark);
-        let step = |from: u8, to: u8, hit: bool| Unit {
-            from,
-            to,
-            hit,
-            ..template
-        };
         // Counted: the ordinary steps and the relocating landings sure to
         // be legal (`nth_step_as` writes either), when no other move is tried.
         let counted = steps | land;
@@ -1876,6 +1870,16 @@ impl Ruleset {
             return counted;
         }
         if slow == 0 {
+            // Every ordinary step is this unit with its squares and hit
+            // filled in. (Its mark found here, after the counted steps'
+            // return, which need none.)
+            let template = Unit::step(throw, 0, 0, false, self.throws.gives_extra(throw));
+            let step = |from: u8, to: u8, hit: bool| Unit {
+                from,
+                to,
+                hit,
+                ..template
+            };
             // Ordinary steps only (most positions): no other test per piece.
             let mut bits = steps;
             while bits != 0 {
@@ -1889,6 +1893,21 @@ impl Ruleset {
             }
         }
         if slow != 0 {
+            // Sure bear-offs past the last square beside ordinary steps
+            // (pieces waiting near the end: about a tenth of `bga`'s
+            // units) are counted as the steps are: `nth_step_as` tells one
+            // from a step by its landing past the last square, which no
+            // ordinary step has. Not where bearing off is voluntary (KD-6)
+            // without an ordinary step: a pass then follows bear-offs alone.
+            // (Out of line, as the rest of this path: the playout loops
+            // hold the inlined stage, which grew dearer on every unit with
+            // this test inlined.)
+            if count && self.tables.count_offs {
+                let counted = self.steps_and_sure_offs(throw, steps, slow, off_from);
+                if counted != 0 && (PLAIN || counted & self.movement.priority.0 == 0) {
+                    return counted;
+                }
+            }
             let mut unasked = Vec::new();
             let why = unasked_if::<WHY>(why, &mut unasked);
             self.forward_slow::<WHY>(
@@ -1910,6 +1929,24 @@ impl Ruleset {
             }
         }
         0
+    }
+
+    /// The squares of `steps` and of the sure bear-offs past the last
+    /// square where those are all the forward moves (`slow`, the squares
+    /// not of ordinary steps, all of them such bear-offs) and a playout may
+    /// count them ([`forward_stage`](Self::forward_stage) with `count`);
+    /// else 0. Not where bearing off is voluntary (KD-6) and no ordinary
+    /// step is among them: a pass then follows the bear-offs.
+    #[inline(never)]
+    fn steps_and_sure_offs(&self, throw: u8, steps: u64, slow: u64, off_from: u64) -> u64 {
+        if steps == 0 && self.movement.bear_off_voluntary {
+            return 0;
+        }
+        let past = u64::MAX
+            .checked_shl(u32::from(self.board.off().saturating_sub(throw)))
+            .unwrap_or(0);
+        let counted = steps | (slow & off_from & self.tables.bear_off.sure & past);
+        if counted & slow == slow { counted } else { 0 }
     }
 
     /// The forward moves of stage 6 from `squares` when some of them are
