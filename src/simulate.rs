@@ -466,7 +466,7 @@ fn draw_unit<'a, const PLAIN: bool>(
     let steps = rules.legal_units_unmarked_known::<PLAIN>(pos, throw, calm, random, buf);
     if steps != 0 {
         let i = draws.index(rules.counted(steps));
-        return Some(rules.nth_step(pos, throw, steps, i, buf));
+        return Some(rules.nth_step_as::<PLAIN>(pos, throw, steps, i, buf));
     }
     if buf.is_empty() {
         return None;

@@ -103,7 +103,8 @@ enum Listed {
     /// Only when asked to count (a playout that plays one unit): none
     /// written, the units being the ordinary steps from these squares
     /// (not 0) in ascending order, the squares of sure bear-offs past the
-    /// last square among them, and a voluntary pass where
+    /// last square and of relocating landings sure to be legal among them,
+    /// and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
 }
@@ -186,12 +187,13 @@ impl Ruleset {
     /// and must return an index below `n`. The unit, its `+` included, is
     /// the listed one; `out` holds it (and perhaps others).
     ///
-    /// Where a calm position's forward moves are ordinary steps alone and
+    /// Where a calm position's forward moves are ordinary steps alone (or
+    /// relocating landings sure to be legal, `StepSets::land`) and
     /// no later stage adds a unit to them but a voluntary pass (the
     /// forward stage, `forward_stage`, asked to count), the units are the
     /// steps from the squares of a square set in ascending order (and the
     /// pass): they are counted, and only the one picked is written
-    /// (`nth_step`). Otherwise the list is written as [`legal_units`]
+    /// (`nth_step_as`). Otherwise the list is written as [`legal_units`]
     /// writes it, its moves' `+` unfinished, and the `+` completed for the
     /// one picked (`mark_move`).
     ///
@@ -235,7 +237,7 @@ impl Ruleset {
             let n = self.counted(steps);
             let i = pick(n);
             assert!(i < n, "index {i} of {n} units");
-            return Some(self.nth_step(pos, throw, steps, i, out));
+            return Some(self.nth_step_as::<PLAIN>(pos, throw, steps, i, out));
         }
         if out.is_empty() {
             return None;
@@ -256,11 +258,15 @@ impl Ruleset {
 
     /// The unit at index `i` (below [`counted`](Self::counted)) of the
     /// list that [`forward_stage`](Self::forward_stage) counted rather
-    /// than wrote, the steps (and sure bear-offs past the last square)
-    /// from the squares of `steps` and perhaps a voluntary pass, with its
-    /// `+` complete, written alone into `out`.
+    /// than wrote, the steps (and sure bear-offs past the last square,
+    /// and relocating landings sure to be legal) from the squares of
+    /// `steps` and perhaps a voluntary pass, with its `+` complete,
+    /// written alone into `out`. `PLAIN`: in the copy of the stages of a
+    /// rule set of the plain shape, which counts no relocating landing;
+    /// else of the general shape, where some may be (`StepSets::land`,
+    /// squares of `Steps::fwd_sure`).
     #[inline(always)]
-    pub(crate) fn nth_step<'a>(
+    pub(crate) fn nth_step_as<'a, const PLAIN: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -284,6 +290,10 @@ impl Ruleset {
                 self.plain_step(pos, from, throw)
             };
             out.push(unit);
+            // (A relocating landing is its step with its relocation.)
+            if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
+                self.relocate_counted(pos, &mut out[0]);
+            }
             self.mark_move(pos, &mut out[0]);
         } else {
             // The voluntary pass after the steps (`pass_stage`).
@@ -296,7 +306,7 @@ impl Ruleset {
         &out[0]
     }
 
-    /// The sure bear-off from `from` that [`nth_step`](Self::nth_step)
+    /// The sure bear-off from `from` that [`nth_step_as`](Self::nth_step_as)
     /// found among the counted steps. Out of line: rare.
     #[inline(never)]
     fn counted_bear_off(&self, from: u8, throw: u8) -> Unit {
@@ -315,7 +325,7 @@ impl Ruleset {
     /// compiled once per shape, so that it holds one copy of the generator.
     /// With `count`, as [`pick_unit`](Self::pick_unit) lists: where the
     /// units are ordinary steps alone, none is written and their squares
-    /// are returned, for [`nth_step`](Self::nth_step); else 0 (a runtime
+    /// are returned, for [`nth_step_as`](Self::nth_step_as); else 0 (a runtime
     /// flag, so that a loop whose players count or not holds one copy).
     // (The simulator's driver asks `calm_and_free` first, and uses the
     // form below.)

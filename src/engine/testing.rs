@@ -499,14 +499,14 @@ mod tests {
     /// picks, its `+` included, for every index: `pick_unit` (`None`
     /// exactly when the list is empty, `pick` asked once, with the length
     /// of the list), and the simulator's form, the stages with `count`
-    /// and `nth_step`, in both copies. Positions at random and from random
+    /// and `nth_step_as`, in both copies. Positions at random and from random
     /// playouts (most of them calm, where the steps are counted rather
     /// than written, and the sure bear-offs beside them).
     #[test]
     fn a_picked_unit_is_the_listed_unit() {
         let mut rng = Pcg64::seed_from_u64(13);
         let (mut listed, mut out) = (Vec::new(), Vec::new());
-        let (mut compared, mut counted, mut passes, mut offs) = (0, 0, 0, 0);
+        let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -584,10 +584,15 @@ mod tests {
                         assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
                         counted += 1;
                         for (i, unit) in listed.iter().enumerate() {
-                            let got = *rules.nth_step(pos, throw, steps, i, &mut out);
+                            let got = if plain {
+                                *rules.nth_step_as::<true>(pos, throw, steps, i, &mut out)
+                            } else {
+                                *rules.nth_step_as::<false>(pos, throw, steps, i, &mut out)
+                            };
                             assert_eq!(got, *unit, "{}", at("nth_step", i));
                             passes += (got.kind == UnitKind::Pass) as usize;
                             offs += got.off as usize;
+                            landings += got.relocated.is_some() as usize;
                         }
                     }
                 }
@@ -597,6 +602,8 @@ mod tests {
         assert!(counted > 20_000, "{counted} lists counted");
         assert!(passes > 1_000, "{passes} voluntary passes counted");
         assert!(offs > 1_000, "{offs} sure bear-offs counted");
+        // The relocating landings counted beside the steps (K-11, JQ-8).
+        assert!(landings > 1_000, "{landings} relocating landings counted");
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without

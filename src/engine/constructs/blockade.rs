@@ -224,6 +224,10 @@ impl RunBlockade {
     #[inline(always)]
     fn steps(&self, n: u32, me: u64, opp: u64, step: u8, backward: bool) -> u64 {
         let r = self.starts(n, me, opp);
+        if r == 0 {
+            // No such run on the board (most positions).
+            return 0;
+        }
         let k = u32::from(step).saturating_sub(n);
         if backward {
             spread_in::<true>(r << n, k, self.levels)
@@ -279,6 +283,10 @@ impl Ruleset {
         // counts: forward from s, a member on s+1 ..= s+step; backward, on
         // s-step ..= s-1.
         let g = self.in_groups(opp, n);
+        if g == 0 {
+            // No such group on the board (most positions).
+            return 0;
+        }
         let k = u32::from(step);
         if backward {
             spread::<true>(g << 1, k)

@@ -204,6 +204,11 @@ impl Layout {
         let [a, b, c, d] = Self::sides(g);
         let two = (a & b) | ((a | b) & c) | ((a | b | c) & d);
         let hubs = g & two;
+        if hubs == 0 {
+            // No piece with two neighbours (most positions): no group of
+            // three.
+            return 0;
+        }
         let [a, b, c, d] = Self::sides(hubs);
         Self::squares(hubs | (g & (a | b | c | d)))
     }

@@ -1550,6 +1550,13 @@ pub(crate) struct Steps {
     /// throws' square sets (`StepRow`); the forward stage finds these
     /// moves among `fwd_land`.
     pub fwd_hand: [u64; THROWS],
+    /// The squares of `fwd_land` whose move lands on a square whose
+    /// relocation always finds the piece a place
+    /// (`Relocation::always_resolves`: the lowest empty square of K-11
+    /// and JQ-8, the queue of R-12): onto an empty square and past no
+    /// blockade, such a move is legal in every position, and the forward
+    /// stage counts it beside the ordinary steps (`StepSets::land`).
+    pub fwd_sure: [u64; THROWS],
     /// Squares from which the forward move is a bear-off in every position:
     /// legal exactly when `Ruleset::bear_off_unit` allows it.
     pub fwd_off: [u64; THROWS],
@@ -1716,6 +1723,17 @@ impl Steps {
         };
         f.hits_tried = mask_of(mv.hit != Hit::Forbidden);
         f.pass_beside_moves = mv.voluntary_pass || mv.bear_off_voluntary || mv.pass_beside_entry;
+        let mut sure_to = 0u64;
+        for s in 1..=len {
+            if let Some(l) = &sq(s).on_land
+                && l.effect.always_resolves(l.when_taken)
+            {
+                sure_to |= 1 << s;
+            }
+        }
+        for t in 1..THROWS {
+            f.fwd_sure[t] = f.fwd_land[t] & (sure_to >> t);
+        }
         f.tabled = u64::from(f.throws);
         f.blocks = !rules.blockades.is_empty() || target_tabled;
         f.split_masks = rules.blockades.is_empty()
@@ -1770,6 +1788,11 @@ pub(crate) struct StepSets {
     /// hand (`Steps::fwd_hand`), found by the split throws' square sets
     /// only (`StepRow::sets`); else 0, those moves are in `slow`.
     hand: u64,
+    /// The squares of `slow` whose move is legal and relocates the piece,
+    /// found by the forward stage's sets of a rule set of the general
+    /// shape (`Ruleset::step_sets_of`): a move of `Steps::fwd_sure` onto
+    /// an empty square, past no blockade. Else 0.
+    land: u64,
 }
 
 /// One throw's row of the forward tables, for `StepRow::sets`.
@@ -1815,6 +1838,7 @@ impl StepRow {
                 | ((unhit | hand) & (opp >> t) & self.hits_tried),
             off_from: self.off_from,
             hand: hand & !((me | opp) >> t),
+            land: 0,
         }
     }
 }
@@ -1832,7 +1856,9 @@ impl Ruleset {
     ///
     /// With `count` (a calm position, for a playout that plays one unit
     /// of the list, never with `WHY`): when the moves are ordinary steps
-    /// alone and no later stage adds a unit to them or removes one, but
+    /// alone (or relocating landings sure to be legal: `StepSets::land`,
+    /// written by `nth_step_as` as a step relocated) and no later stage
+    /// adds a unit to them or removes one, but
     /// a voluntary pass (`Tables::steps_alone`; priority squares remove
     /// none where no step is from one), nothing is written and their
     /// squares are returned: the whole list is then those squares' steps
@@ -1884,15 +1910,20 @@ impl Ruleset {
             slow,
             off_from,
             hand: _,
+            land,
         } = self.step_sets_of::<PLAIN>(pos, throw, movers);
+        // Counted: the ordinary steps and the relocating landings sure to
+        // be legal (`nth_step_as` writes either), when no other move is tried.
+        let counted = steps | land;
+        if slow & !land == 0
+            && count
+            && counted != 0
+            && self.tables.steps_alone
+            && (PLAIN || counted & self.movement.priority.0 == 0)
+        {
+            return counted;
+        }
         if slow == 0 {
-            if count
-                && steps != 0
-                && self.tables.steps_alone
-                && (PLAIN || steps & self.movement.priority.0 == 0)
-            {
-                return steps;
-            }
             // Every ordinary step is this unit with its squares and hit
             // filled in. (Its mark found here, after the counted steps'
             // return, which need none.)
@@ -1918,7 +1949,7 @@ impl Ruleset {
         if slow != 0 {
             // Sure bear-offs past the last square beside ordinary steps
             // (pieces waiting near the end: about a tenth of `bga`'s
-            // units) are counted as the steps are: `nth_step` tells one
+            // units) are counted as the steps are: `nth_step_as` tells one
             // from a step by its landing past the last square, which no
             // ordinary step has. Not where bearing off is voluntary (KD-6)
             // without an ordinary step: a pass then follows bear-offs alone.
@@ -1933,7 +1964,17 @@ impl Ruleset {
             }
             let mut unasked = Vec::new();
             let why = unasked_if::<WHY>(why, &mut unasked);
-            self.forward_slow::<WHY>(pos, throw, steps | slow, steps, off_from, out, why, divert);
+            self.forward_slow::<WHY>(
+                pos,
+                throw,
+                steps | slow,
+                steps,
+                off_from,
+                land,
+                out,
+                why,
+                divert,
+            );
         }
         if WHY {
             // The squares the masks cleared.
@@ -1975,6 +2016,7 @@ impl Ruleset {
         squares: u64,
         steps: u64,
         off_from: u64,
+        land: u64,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
         divert: &mut Option<Unit>,
@@ -2001,6 +2043,8 @@ impl Ruleset {
                         }
                     }
                 }
+            } else if land & b != 0 {
+                out.push(self.sure_landing(pos, from, throw, extra_mark));
             } else {
                 let tried = if self.lands_relocated(throw, b) {
                     self.relocating_step(pos, from, throw, extra_mark)
@@ -2059,6 +2103,53 @@ impl Ruleset {
         self.step_sets_of::<false>(pos, throw, movers)
     }
 
+    /// Whether the counted forward move by `throw` from the square of `b`
+    /// (`nth_step_as`) is a relocating landing (`StepSets::land`) rather
+    /// than an ordinary step. (A counted square's throw is tabled, below
+    /// `THROWS`.)
+    #[inline(always)]
+    pub(crate) fn counted_lands(&self, throw: u8, b: u64) -> bool {
+        self.tables.steps.fwd_sure[usize::from(throw) % THROWS] & b != 0
+    }
+
+    /// `unit`, the ordinary step of a move of `StepSets::land` that
+    /// `nth_step_as` wrote ([`plain_step`](Self::plain_step): onto an
+    /// empty square, so without a hit), with its relocation: the unit of
+    /// [`sure_landing`](Self::sure_landing). Out of line, and in place, so
+    /// that the playout loops hold only the test.
+    #[inline(never)]
+    pub(crate) fn relocate_counted(&self, pos: &Position, unit: &mut Unit) {
+        *unit = self.sure_landing(pos, unit.from, unit.throw, unit.extra_mark);
+    }
+
+    /// The forward move by `throw` of the piece on `from`, one of
+    /// `StepSets::land` (a relocating landing of `Steps::fwd_sure` onto an
+    /// empty square past no blockade): its unit, which `attempt`
+    /// would give. Out of line, for the calm lists that count it
+    /// (`nth_step_as`) as for those that write it.
+    #[inline(never)]
+    pub(crate) fn sure_landing(
+        &self,
+        pos: &Position,
+        from: u8,
+        throw: u8,
+        extra_mark: bool,
+    ) -> Unit {
+        match self.landing_unit(
+            pos,
+            from,
+            from + throw,
+            throw,
+            extra_mark,
+            false,
+            false,
+            Dir::Forward,
+        ) {
+            Ok(u) => u,
+            Err(_) => unreachable!("a landing of `fwd_sure` always resolves"),
+        }
+    }
+
     /// [`step_sets`](Self::step_sets); with `PLAIN`, for a rule set of the
     /// plain shape (`Tables::plain_shape`: no blockade, no bear-off region).
     #[inline(always)]
@@ -2070,7 +2161,7 @@ impl Ruleset {
         // A throw the tables do not cover (not one of the rule set's
         // values): every move is tried by `attempt`.
         let tabled = f.tabled.checked_shr(u32::from(throw)).unwrap_or(0) & 1 != 0;
-        let (t, plain, unhit_from, dead, off_from) = if tabled {
+        let (t, plain, unhit_from, dead, off_from, land_from) = if tabled {
             let t = throw as usize;
             (
                 t,
@@ -2078,9 +2169,10 @@ impl Ruleset {
                 f.fwd_unhit[t],
                 f.fwd_dead[t],
                 f.fwd_off[t],
+                if PLAIN { 0 } else { f.fwd_sure[t] },
             )
         } else {
-            (0, 0, 0, 0, 0)
+            (0, 0, 0, 0, 0, 0)
         };
         // The protected opposing pieces, if an ordinary step lands on one
         // (the shift-and of B-7 costs less than the test).
@@ -2100,17 +2192,27 @@ impl Ruleset {
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
         // would refuse each one.
+        // (Asked only when a bear-off is among them: few positions.)
         if !PLAIN
+            && slow & off_from != 0
             && let Some(region) = self.bear_off.all_in
             && (me & !region.0 != 0 || pos.queue.count(side) > 0)
         {
             slow &= !off_from;
         }
+        // The relocating landings that are sure to be legal (K-11, JQ-8,
+        // onto an empty square past no blockade.
+        let land = if PLAIN {
+            0
+        } else {
+            movers & land_from & !blocked & !((me | opp) >> t)
+        };
         StepSets {
             steps,
             slow,
             off_from,
             hand: 0,
+            land,
         }
     }
 

@@ -300,7 +300,10 @@ impl Ruleset {
     /// The opening rule binding the next unit, if any.
     #[inline]
     pub(crate) fn opening_rule(&self, pos: &Position) -> Option<&OpeningRule> {
-        if pos.extra || self.opening.is_empty() {
+        // A side's first turn is turn 1 or 2 (below): every later position
+        // is decided by one more test (the calm test and a playout's throw
+        // ask on every unit).
+        if pos.extra || self.opening.is_empty() || !matches!(pos.turn, 1 | 2) {
             return None;
         }
         let starter = match &self.starter {

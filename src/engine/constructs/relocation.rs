@@ -87,7 +87,10 @@ impl Relocation {
                     .checked_ilog2()
                     .map(|q| Some(Relocated::Square(q as u8)))
             }
-            Relocation::LowestEmpty => Relocation::CountUpFrom(1).resolve(at, occ, len, None),
+            Relocation::LowestEmpty => {
+                let empty = SquareSet::range(1, len).0 & !occ.0;
+                (empty != 0).then(|| Some(Relocated::Square(empty.trailing_zeros() as u8)))
+            }
             Relocation::Queue(s) => Some(Some(if occ.contains(s) {
                 Relocated::Queue
             } else {
@@ -107,6 +110,27 @@ impl Relocation {
                     WhenTaken::Queue => Some(Relocation::Queue(t)),
                 };
                 Relocation::To(t).resolve(at, occ, len, fallback)
+            }
+        }
+    }
+
+    /// Whether [`resolve`](Self::resolve), with `when_taken` as the
+    /// fallback, finds a place for the piece whatever the occupied squares,
+    /// as long as one square of the track is empty (the square the mover
+    /// left): the lowest empty square, the queue, the hand, or a square
+    /// whose fallback is one of those. The forward stage counts such
+    /// landings beside the ordinary steps (`Steps::fwd_sure`).
+    pub(crate) fn always_resolves(self, when_taken: Option<Relocation>) -> bool {
+        match self {
+            Relocation::Stay
+            | Relocation::Hand
+            | Relocation::LowestEmpty
+            | Relocation::Queue(_)
+            | Relocation::CountUpFrom(1) => true,
+            Relocation::To(_) => when_taken
+                .is_some_and(|f| !matches!(f, Relocation::To(_)) && f.always_resolves(None)),
+            Relocation::CountDownFrom(_) | Relocation::CountUpFrom(_) | Relocation::By { .. } => {
+                false
             }
         }
     }
