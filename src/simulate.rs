@@ -251,18 +251,26 @@ fn play_one(
     // copy of the generator that shape needs: two copies in one loop cost
     // the other rule sets registers (15 to 17 instructions per unit). The
     // same for the two copies of the plain play (about 7).
-    let play = match (rules.plain_shape(), rules.plain_bare()) {
-        (true, true) => play_one_fast::<true, true>,
-        (true, false) => play_one_fast::<true, false>,
-        (false, true) => play_one_fast::<false, true>,
-        (false, false) => play_one_fast::<false, false>,
+    // And once more for games of random players only (`RANDOM`), whose
+    // loop holds no other player's code (about 15 instructions per unit
+    // on the plain shape's rule sets).
+    let random = players.iter().all(|&p| p == Player::Random);
+    let play = match (rules.plain_shape(), rules.plain_bare(), random) {
+        (true, true, true) => play_one_fast::<true, true, true>,
+        (true, false, true) => play_one_fast::<true, false, true>,
+        (false, true, true) => play_one_fast::<false, true, true>,
+        (false, false, true) => play_one_fast::<false, false, true>,
+        (true, true, false) => play_one_fast::<true, true, false>,
+        (true, false, false) => play_one_fast::<true, false, false>,
+        (false, true, false) => play_one_fast::<false, true, false>,
+        (false, false, false) => play_one_fast::<false, false, false>,
     };
     play(rules, throws, players, game_seed, max_units, keep_units)
 }
 
 /// [`play_one_shaped`] in the copy compiled with the CPU's bit
 /// instructions where it has them (`engine::with_bit_instructions`).
-fn play_one_fast<const PLAIN: bool, const BARE: bool>(
+fn play_one_fast<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     players: [Player; 2],
@@ -272,14 +280,19 @@ fn play_one_fast<const PLAIN: bool, const BARE: bool>(
 ) -> Played {
     crate::engine::with_bit_instructions(
         #[inline(always)]
-        || play_one_shaped::<PLAIN, BARE>(rules, throws, players, game_seed, max_units, keep_units),
+        || {
+            play_one_shaped::<PLAIN, BARE, RANDOM>(
+                rules, throws, players, game_seed, max_units, keep_units,
+            )
+        },
     )
 }
 
 /// [`play_one`] for rule sets of the plain shape (`PLAIN`) or any other,
-/// whose plain units are bare (`BARE`, `Tables::plain_bare`) or not.
+/// whose plain units are bare (`BARE`, `Tables::plain_bare`) or not, in games
+/// of random players only (`RANDOM`) or not.
 #[inline(always)]
-fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
+fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     players: [Player; 2],
@@ -327,7 +340,7 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool>(
         // right after stalls the CPU on the store-to-load forward.
         // The random player plays one unit without looking at the others
         // (`draw_unit`); the others choose among the units listed.
-        let random = player == Player::Random;
+        let random = RANDOM || player == Player::Random;
         let drawn =
             draw_unit::<PLAIN>(
                 rules,
