@@ -647,7 +647,8 @@ mod tests {
     /// The copy of the playout loop compiled with the CPU's bit
     /// instructions plays the very games of the copy built for the
     /// baseline, in every built-in rule set, for the random and the greedy
-    /// player. (On a CPU without the instructions both calls take the
+    /// player; and the loop for games of random players only plays the
+    /// games of the loop for any players. (On a CPU without the instructions both calls take the
     /// baseline copy, and the test says so.)
     #[test]
     fn both_copies_of_the_loop_play_the_same_games() {
@@ -667,12 +668,14 @@ mod tests {
                     let (max, keep) = (3000, true);
                     let fast = play_one(&rules, &throws, players, seed, max, keep);
                     // Called here, outside `with_bit_instructions`: the
-                    // copy built for the baseline.
+                    // copy built for the baseline, and the one for any
+                    // players (`play_one` takes the one for random players
+                    // only where both are random).
                     let base = match (rules.plain_shape(), rules.plain_bare()) {
-                        (true, true) => play_one_shaped::<true, true>,
-                        (true, false) => play_one_shaped::<true, false>,
-                        (false, true) => play_one_shaped::<false, true>,
-                        (false, false) => play_one_shaped::<false, false>,
+                        (true, true) => play_one_shaped::<true, true, false>,
+                        (true, false) => play_one_shaped::<true, false, false>,
+                        (false, true) => play_one_shaped::<false, true, false>,
+                        (false, false) => play_one_shaped::<false, false, false>,
                     }(&rules, &throws, players, seed, max, keep);
                     assert_eq!(format!("{fast:?}"), format!("{base:?}"), "{name} game {g}");
                     games += 1;
