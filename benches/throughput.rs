@@ -15,12 +15,13 @@
 //!
 //! The bench loop picks the unit rather than lists them all: it asks
 //! `senet::simulate::random_unit`, the random player's draw of the
-//! simulator's driver (the same code), for the unit that `legal_units`
-//! would list at the drawn index, which, where a calm position's units
-//! are ordinary steps alone (and perhaps a voluntary pass), counts them
-//! from the square set and writes only the one drawn; elsewhere it writes
-//! the list, its moves' `+` unfinished, and completes the `+` of the one
-//! drawn (as `Ruleset::pick_unit` does). It also draws the units due
+//! simulator's driver (the same code, which `Ruleset::pick_unit` also
+//! runs), for the unit that `legal_units` would list at the drawn index,
+//! which, where a calm position's units are ordinary steps alone (or with
+//! sure bear-offs and relocating landings sure to be legal) and perhaps a
+//! voluntary pass, counts them from the square set and writes only the
+//! one drawn; elsewhere it writes the list, its moves' `+` unfinished,
+//! and completes the `+` of the one drawn. It also draws the units due
 //! without a throw, as the loop did itself before. (Figures of a bench
 //! loop that listed every unit with its `+`, `legal_units`, are in
 //! docs/performance.md up to "Issue 11: the sixth round", which gives
@@ -32,6 +33,11 @@
 //! (`simulate`: `senet::simulate::run` on one thread, with the statistics
 //! of `--stats`) and, on `bga`, the hand-written engine of
 //! `benches/hand_bga`; the ratios of the summary compare like with like.
+//! (The bench loop and the driver draw a unit by the same code, so their
+//! check covers the loops around it: `apply` against the driver's
+//! `apply_tallied`, the end of a game. That the unit drawn is the one
+//! `legal_units` lists is the test `a_picked_unit_is_the_listed_unit`'s,
+//! and on `bga` the hand-written engine's check.)
 //! The engines alternate in three rounds.
 //!
 //! Wall time and process CPU time are both reported: the machine is shared.

@@ -402,9 +402,9 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
 /// is none (which cannot happen from the standard setup). The unit is
 /// written into `buf`, perhaps with others.
 ///
-/// Where a calm position's units are ordinary steps alone (and perhaps a
-/// voluntary pass), they are counted rather than written, and only the
-/// one drawn is written, as [`Ruleset::pick_unit`] does. Public so that a
+/// The unit is drawn as [`Ruleset::pick_unit`] draws it, by the same
+/// code: where a calm position's units can be counted, only the one
+/// drawn is written. Public so that a
 /// playout loop written over the engine (the throughput bench) plays the
 /// simulator's games by the same code.
 #[inline(always)]
@@ -427,7 +427,7 @@ pub fn random_unit<'a>(
 /// ([`random_unit`]); else the one `choose` picks among the units listed
 /// for the drawn throw (their `+` complete), its index returned. The units
 /// due without a throw are drawn as the random player draws them, for
-/// every player. `PLAIN` as in `Ruleset::legal_units_unmarked_shaped`.
+/// every player. `PLAIN` as in `Ruleset::pick_known`.
 ///
 /// A calm position in a rule set with tables (`Ruleset::calm_and_free`,
 /// most positions) has no unit due without a throw and no opening's
@@ -471,28 +471,10 @@ fn draw_unit<'a, const PLAIN: bool>(
     };
     // Inlined here, as a playout loop written over the engine would have
     // it, once for every player (two copies of the generator in a loop
-    // cost registers and code). The random player plays one unit without
-    // looking at the others: only that one needs its `+` completed, and
-    // where the units are ordinary steps alone they are counted, not
-    // written, and only the one drawn is written (as `Ruleset::pick_unit`
-    // does).
-    let steps = rules.legal_units_unmarked_known::<PLAIN>(pos, throw, calm, random, buf);
-    if steps != 0 {
-        let i = draws.index(rules.counted(steps));
-        return Some(rules.nth_step_as::<PLAIN>(pos, throw, steps, i, buf));
-    }
-    if buf.is_empty() {
-        return None;
-    }
-    let i = if random {
-        let i = draws.index(buf.len());
-        rules.mark_move(pos, &mut buf[i]);
-        i
-    } else {
-        rules.mark_listed(pos, buf);
-        choose(buf)
-    };
-    Some(&buf[i])
+    // cost registers and code). The random player plays one unit drawn
+    // without looking at the others (`Ruleset::pick_unit`'s way); the
+    // others choose among the units listed.
+    rules.pick_known::<PLAIN>(pos, throw, calm, random, buf, |n| draws.index(n), choose)
 }
 
 /// A race count: how far the side's pieces have come, minus the opponent's.

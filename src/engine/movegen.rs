@@ -188,7 +188,8 @@ impl Ruleset {
     /// the listed one; `out` holds it (and perhaps others).
     ///
     /// Where a calm position's forward moves are ordinary steps alone (or
-    /// relocating landings sure to be legal, `StepSets::land`) and
+    /// with sure bear-offs past the last square and relocating landings
+    /// sure to be legal, `StepSets::land`, which count as steps) and
     /// no later stage adds a unit to them but a voluntary pass (the
     /// forward stage, `forward_stage`, asked to count), the units are the
     /// steps from the squares of a square set in ascending order (and the
@@ -230,26 +231,61 @@ impl Ruleset {
         out: &'a mut Vec<Unit>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<&'a Unit> {
-        out.clear();
-        let listed =
-            self.calm_stages::<false, false>(pos, throw, PLAIN, true, out, &mut Vec::new());
-        if let Listed::Steps(steps) = listed {
-            let n = self.counted(steps);
+        let checked = |n: usize| {
             let i = pick(n);
             assert!(i < n, "index {i} of {n} units");
+            i
+        };
+        let unasked = |_: &mut [Unit]| -> usize { unreachable!("only `pick` chooses") };
+        self.pick_known::<PLAIN>(pos, throw, self.calm(pos), true, out, checked, unasked)
+    }
+
+    /// The unit a playout plays for `throw` in `pos`, whose answer to
+    /// [`calm`](Self::calm) the caller knows (`is_calm`): with `draw`,
+    /// one unit drawn by `pick(n)` among the `n` that
+    /// [`legal_units`](Self::legal_units) would list, only that one
+    /// completed (and, where the units are counted, only that one
+    /// written), as [`pick_unit`](Self::pick_unit) says; else the list
+    /// written with every `+` complete, and the unit `choose` picks
+    /// (its index). `None` when there is no unit. One call of the
+    /// stages either way, so that a loop of players who draw and players
+    /// who choose holds one copy of them (the simulator's driver).
+    /// `pick` must return an index below `n`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn pick_known<'a, const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        is_calm: bool,
+        draw: bool,
+        out: &'a mut Vec<Unit>,
+        pick: impl FnOnce(usize) -> usize,
+        choose: impl FnOnce(&mut [Unit]) -> usize,
+    ) -> Option<&'a Unit> {
+        let steps = self.legal_units_unmarked_known::<PLAIN>(pos, throw, is_calm, draw, out);
+        if steps != 0 {
+            let i = pick(self.counted(steps));
             return Some(self.nth_step_as::<PLAIN>(pos, throw, steps, i, out));
         }
         if out.is_empty() {
             return None;
         }
-        let i = pick(out.len());
-        self.mark_move(pos, &mut out[i]);
+        let i = if draw {
+            let i = pick(out.len());
+            self.mark_move(pos, &mut out[i]);
+            i
+        } else {
+            self.mark_listed(pos, out);
+            choose(out)
+        };
         Some(&out[i])
     }
 
     /// The number of units of a calm position's list that
     /// [`forward_stage`](Self::forward_stage) counted rather than wrote:
-    /// the steps (and sure bear-offs) from the squares of `steps`, and
+    /// the steps (and sure bear-offs, and relocating landings sure to be
+    /// legal) from the squares of `steps`, and
     /// the voluntary pass after them where the rule set has one.
     #[inline(always)]
     pub(crate) fn counted(&self, steps: u64) -> usize {
@@ -324,8 +360,9 @@ impl Ruleset {
     /// tested), else the general one. For a playout loop that is itself
     /// compiled once per shape, so that it holds one copy of the generator.
     /// With `count`, as [`pick_unit`](Self::pick_unit) lists: where the
-    /// units are ordinary steps alone, none is written and their squares
-    /// are returned, for [`nth_step_as`](Self::nth_step_as); else 0 (a runtime
+    /// units are ordinary steps alone (counted as `pick_unit` says), none
+    /// is written and their squares are returned, for
+    /// [`nth_step_as`](Self::nth_step_as); else 0 (a runtime
     /// flag, so that a loop whose players count or not holds one copy).
     // (The simulator's driver asks `calm_and_free` first, and uses the
     // form below.)
@@ -340,7 +377,7 @@ impl Ruleset {
         self.legal_units_unmarked_known::<PLAIN>(pos, throw, self.calm(pos), count, out)
     }
 
-    /// [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped)
+    /// `legal_units_unmarked_shaped` (the form the tests use)
     /// with the caller's answer to [`calm`](Self::calm) for `pos`
     /// (`is_calm`): for a playout that has made the test already
     /// ([`calm_and_free`](Self::calm_and_free)).
@@ -389,7 +426,7 @@ impl Ruleset {
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
-    /// for [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped).
+    /// for [`pick_known`](Self::pick_known).
     #[inline]
     pub(crate) fn plain_shape(&self) -> bool {
         self.tables.plain_shape
@@ -567,7 +604,7 @@ impl Ruleset {
     /// (`Tables::plain_shape`), without the tests of the constructs it
     /// lacks, or the general one. A caller compiled once per shape passes
     /// a constant, and holds one copy (see
-    /// [`legal_units_unmarked_shaped`](Self::legal_units_unmarked_shaped)).
+    /// [`pick_known`](Self::pick_known)).
     /// Stages 1 to 5 concern rule state that most positions do not have:
     /// one test says whether any of them may apply. The stages that follow
     /// are compiled twice, once for that calm state (where the compiler
@@ -695,7 +732,7 @@ impl Ruleset {
     /// piece's move), as it drops those of the turn state in the calm one.
     /// `MARK` as in [`stages`](Self::stages). With `count` (a calm
     /// position, never with `WHY`), units that are ordinary steps alone
-    /// are not written but their squares returned (`Listed::Steps`,
+    /// (counted as [`pick_unit`](Self::pick_unit) says) are not written but their squares returned (`Listed::Steps`,
     /// [`forward_stage`](Self::forward_stage)).
     #[inline(always)]
     fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(

@@ -1553,7 +1553,8 @@ pub(crate) struct Steps {
     /// The squares of `fwd_land` whose move lands on a square whose
     /// relocation always finds the piece a place
     /// (`Relocation::always_resolves`: the lowest empty square of K-11
-    /// and JQ-8, the queue of R-12): onto an empty square and past no
+    /// and JQ-8, the queue of R-12, the hand of PC-7, or a landing that
+    /// stays): onto an empty square and past no
     /// blockade, such a move is legal in every position, and the forward
     /// stage counts it beside the ordinary steps (`StepSets::land`).
     pub fwd_sure: [u64; THROWS],
@@ -1746,7 +1747,8 @@ impl Steps {
         f
     }
 
-    /// Fills `rows` and `untabled` from the tables and `tabled`: called
+    /// Fills `rows` from the tables and `tabled` (a throw the tables do
+    /// not cover gets the row that leaves every move to `attempt`): called
     /// again whenever `tabled` changes.
     pub(crate) fn fill_rows(&mut self) {
         let untabled = StepRow {
@@ -1788,7 +1790,8 @@ pub(crate) struct StepSets {
     /// hand (`Steps::fwd_hand`), found by the split throws' square sets
     /// only (`StepRow::sets`); else 0, those moves are in `slow`.
     hand: u64,
-    /// The squares of `slow` whose move is legal and relocates the piece,
+    /// The squares of `slow` whose move is legal and lands by the rule of
+    /// its landing square (relocated, or staying),
     /// found by the forward stage's sets of a rule set of the general
     /// shape (`Ruleset::step_sets_of`): a move of `Steps::fwd_sure` onto
     /// an empty square, past no blockade. Else 0.
@@ -2004,7 +2007,8 @@ impl Ruleset {
     }
 
     /// The forward moves of stage 6 from `squares` when some of them are
-    /// not ordinary steps (`steps`): bear-offs (`off_from`) and the moves
+    /// not ordinary steps (`steps`): bear-offs (`off_from`), relocating
+    /// landings sure to be legal (`land`, `StepSets::land`) and the moves
     /// the tables leave to [`attempt`](Self::attempt), in the order of the
     /// squares. Out of line: few positions need it.
     #[allow(clippy::too_many_arguments)]
