@@ -392,7 +392,7 @@ impl Ruleset {
     ) -> u64 {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        match self.calm_stages_as::<false, false>(
+        match self.calm_stages::<false, false>(
             pos,
             throw,
             is_calm,
@@ -596,7 +596,15 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Listed {
-        self.calm_stages::<WHY, MARK>(pos, throw, self.tables.plain_shape, false, out, why)
+        self.calm_stages::<WHY, MARK>(
+            pos,
+            throw,
+            self.calm(pos),
+            self.tables.plain_shape,
+            false,
+            out,
+            why,
+        )
     }
 
     /// [`stages`](Self::stages) with the calm positions' copy of stages 6
@@ -610,26 +618,12 @@ impl Ruleset {
     /// are compiled twice, once for that calm state (where the compiler
     /// drops every test of it) and once for the others. `MARK` as in
     /// `stages`; `count` as in [`move_stages`](Self::move_stages), for
-    /// the calm positions only.
-    #[inline(always)]
-    fn calm_stages<const WHY: bool, const MARK: bool>(
-        &self,
-        pos: &Position,
-        throw: u8,
-        plain: bool,
-        count: bool,
-        out: &mut Vec<Unit>,
-        why: &mut Vec<Refusal>,
-    ) -> Listed {
-        self.calm_stages_as::<WHY, MARK>(pos, throw, self.calm(pos), plain, count, out, why)
-    }
-
-    /// [`calm_stages`](Self::calm_stages) with the caller's answer to
-    /// [`calm`](Self::calm) for `pos` (`is_calm`): for a playout that has
-    /// made the test already ([`calm_and_free`](Self::calm_and_free)).
+    /// the calm positions only. `is_calm` is the answer to
+    /// [`calm`](Self::calm) for `pos`, which a playout may have asked
+    /// already ([`calm_and_free`](Self::calm_and_free)).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn calm_stages_as<const WHY: bool, const MARK: bool>(
+    fn calm_stages<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
