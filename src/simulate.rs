@@ -467,7 +467,7 @@ fn draw_unit<'a, const PLAIN: bool>(
             Some(t) => t,
             None => throws.throw(rules, draws),
         };
-        (throw, rules.is_calm(pos))
+        (throw, rules.calm_but_untabled(pos))
     };
     // Inlined here, as a playout loop written over the engine would have
     // it, once for every player (two copies of the generator in a loop

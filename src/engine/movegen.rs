@@ -418,11 +418,13 @@ impl Ruleset {
         self.tables.enabled && self.calm(pos)
     }
 
-    /// Whether `pos` is [`calm`](Self::calm), for a playout that asks it
-    /// apart from [`calm_and_free`](Self::calm_and_free).
+    /// Whether `pos` is [`calm`](Self::calm) where
+    /// [`calm_and_free`](Self::calm_and_free) said no: never with tables
+    /// (the answer was no because the position is not calm), so the calm
+    /// test is made again only without them, as the referee runs.
     #[inline(always)]
-    pub(crate) fn is_calm(&self, pos: &Position) -> bool {
-        self.calm(pos)
+    pub(crate) fn calm_but_untabled(&self, pos: &Position) -> bool {
+        !self.tables.enabled && self.calm(pos)
     }
 
     /// Whether the rule set is of the plain shape (`Tables::plain_shape`),
