@@ -320,12 +320,16 @@ impl Ruleset {
             let from = bits.trailing_zeros() as u8;
             // A sure bear-off counted beside the steps lands past the last
             // square (`forward_stage`); an ordinary step never does.
-            let unit = if from + throw > self.board.len {
-                self.counted_bear_off(from, throw)
+            // Pushed in each branch: a unit chosen between the two was
+            // built byte by byte on the stack and copied into `out` by
+            // wider loads, which wait for those stores to retire (a store
+            // forwarding stall, the loop's costliest instruction timed);
+            // the step alone is written straight into `out`.
+            if from + throw > self.board.len {
+                out.push(self.counted_bear_off(from, throw));
             } else {
-                self.plain_step(pos, from, throw)
-            };
-            out.push(unit);
+                out.push(self.plain_step(pos, from, throw));
+            }
             // (A relocating landing is its step with its relocation.)
             if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
                 self.relocate_counted(pos, &mut out[0]);
