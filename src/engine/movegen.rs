@@ -333,7 +333,7 @@ impl Ruleset {
             // forwarding stall, the loop's costliest instruction timed);
             // the step alone is written straight into `out`.
             if from + throw > self.board.len {
-                out.push(self.counted_bear_off(from, throw));
+                self.push_counted_bear_off(from, throw, out);
             } else {
                 out.push(self.plain_step(pos, from, throw));
             }
@@ -353,16 +353,19 @@ impl Ruleset {
         &out[0]
     }
 
-    /// The sure bear-off from `from` that [`nth_step_as`](Self::nth_step_as)
-    /// found among the counted steps. Out of line: rare.
+    /// Pushes the sure bear-off from `from` that
+    /// [`nth_step_as`](Self::nth_step_as) found among the counted steps.
+    /// Out of line: rare. It writes into `out` itself, for the reason given
+    /// there: a unit returned through memory is copied by wider loads than
+    /// the stores that wrote it.
     #[inline(never)]
-    fn counted_bear_off(&self, from: u8, throw: u8) -> Unit {
-        Unit::bear_off(
+    fn push_counted_bear_off(&self, from: u8, throw: u8, out: &mut Vec<Unit>) {
+        out.push(Unit::bear_off(
             throw,
             from,
             self.board.off(),
             self.throws.gives_extra(throw),
-        )
+        ));
     }
 
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
