@@ -322,7 +322,6 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
     let mut buf: Vec<Unit> = Vec::with_capacity(16);
     let mut units = Vec::new();
     let mut events = Events::default();
-    let mut turns = 0u32;
     let mut count = 0usize;
     // A game ends only when a side has no piece on the board (and none in
     // hand or in the queue): that test, one comparison per side, spares
@@ -365,11 +364,9 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
         };
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
-        // `Effects` returned through memory.
-        let played = rules.apply_tallied::<BARE>(&mut pos, unit, |fx| {
-            events.add(fx);
-            turns += fx.turn_ended as u32;
-        });
+        // `Effects` returned through memory. (Not the turns ended: see
+        // `turns_ended`.)
+        let played = rules.apply_tallied::<BARE>(&mut pos, unit, |fx| events.add(fx));
         if played.is_err() {
             break;
         }
@@ -385,11 +382,23 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
         winner: rules.winner(&pos),
         finished: rules.game_over(&pos),
         score: rules.score(&pos),
-        turns,
+        turns: turns_ended(first, &pos),
         unit_count: count as u32,
         events,
         final_position: pos,
     }
+}
+
+/// The turns ended in a game that started with `first` to move, turn 1,
+/// and reached `pos`: every unit that ends a turn passes it to the other
+/// side (`Position::end_turn_if`, the only place either changes), and the
+/// turn number advances when Black's ends, so the sides' ends alternate
+/// from `first`'s. Counted once per game from the position rather than
+/// per unit from `Effects::turn_ended`: the driver's loop that added the
+/// latter branched on whether the turn ended (the throw's extra mark),
+/// which follows the throws, where the bench loop's play does not.
+fn turns_ended(first: Side, pos: &Position) -> u32 {
+    2 * (pos.turn - 1) + (pos.to_move == Side::Black) as u32 - (first == Side::Black) as u32
 }
 
 /// The unit the random player plays in `pos`, drawn from `draws` as the
@@ -669,6 +678,27 @@ mod tests {
             games >= 18 * 24 && units > 100_000,
             "{games} games, {units} units"
         );
+    }
+
+    /// The turns a game's record counts, taken from its last position
+    /// (`turns_ended`), are the units whose play ended a turn, in every
+    /// built-in rule set (among them rule sets where Black starts and
+    /// where the first side is drawn).
+    #[test]
+    fn turns_ended_counts_the_units_that_end_a_turn() {
+        for name in crate::rules::builtin_names() {
+            let rules = crate::rules::load(name, None, &[]).expect("built-in compiles");
+            for g in 0..12 {
+                let played = play_game(&rules, [Player::Random; 2], game_seed(9, g), 3000, true);
+                let mut pos = Position::start(&rules, played.first);
+                let mut ended = 0;
+                for (_, _, unit) in &played.units {
+                    ended += rules.apply(&mut pos, unit).expect("played").turn_ended as u32;
+                }
+                assert_eq!(pos, played.final_position, "{name} game {g}");
+                assert_eq!(played.turns, ended, "{name} game {g}");
+            }
+        }
     }
 
     #[test]

@@ -311,8 +311,15 @@ impl Ruleset {
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
         debug_assert!(i < self.counted(steps));
+        // The square of index `i`: the lowest `i` squares cleared. The
+        // first few without a branch on `i`, which follows the draw: as a
+        // loop, its exit was mispredicted on most units. The loop after
+        // them runs only where more squares than that are counted.
         let mut bits = steps;
-        for _ in 0..i {
+        for k in 0..4 {
+            bits = std::hint::select_unpredictable(k < i, bits & bits.wrapping_sub(1), bits);
+        }
+        for _ in 4..i {
             bits &= bits.wrapping_sub(1);
         }
         out.clear();
@@ -320,12 +327,16 @@ impl Ruleset {
             let from = bits.trailing_zeros() as u8;
             // A sure bear-off counted beside the steps lands past the last
             // square (`forward_stage`); an ordinary step never does.
-            let unit = if from + throw > self.board.len {
-                self.counted_bear_off(from, throw)
+            // Pushed in each branch: a unit chosen between the two was
+            // built byte by byte on the stack and copied into `out` by
+            // wider loads, which wait for those stores to retire (a store
+            // forwarding stall, the loop's costliest instruction timed);
+            // the step alone is written straight into `out`.
+            if from + throw > self.board.len {
+                self.push_counted_bear_off(from, throw, out);
             } else {
-                self.plain_step(pos, from, throw)
-            };
-            out.push(unit);
+                out.push(self.plain_step(pos, from, throw));
+            }
             // (A relocating landing is its step with its relocation.)
             if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
                 self.relocate_counted(pos, &mut out[0]);
@@ -342,16 +353,19 @@ impl Ruleset {
         &out[0]
     }
 
-    /// The sure bear-off from `from` that [`nth_step_as`](Self::nth_step_as)
-    /// found among the counted steps. Out of line: rare.
+    /// Pushes the sure bear-off from `from` that
+    /// [`nth_step_as`](Self::nth_step_as) found among the counted steps.
+    /// Out of line: rare. It writes into `out` itself, for the reason given
+    /// there: a unit returned through memory is copied by wider loads than
+    /// the stores that wrote it.
     #[inline(never)]
-    fn counted_bear_off(&self, from: u8, throw: u8) -> Unit {
-        Unit::bear_off(
+    fn push_counted_bear_off(&self, from: u8, throw: u8, out: &mut Vec<Unit>) {
+        out.push(Unit::bear_off(
             throw,
             from,
             self.board.off(),
             self.throws.gives_extra(throw),
-        )
+        ));
     }
 
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
