@@ -311,13 +311,11 @@ impl Ruleset {
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
         debug_assert!(i < self.counted(steps));
-        let mut bits = steps;
-        for _ in 0..i {
-            bits &= bits.wrapping_sub(1);
-        }
+        // (Without a loop whose trip count is the drawn index.)
+        let bit = super::cpu::nth_square(steps, i);
         out.clear();
-        if bits != 0 {
-            let from = bits.trailing_zeros() as u8;
+        if bit != 0 {
+            let from = bit.trailing_zeros() as u8;
             // A sure bear-off counted beside the steps lands past the last
             // square (`forward_stage`); an ordinary step never does.
             let unit = if from + throw > self.board.len {
@@ -327,7 +325,7 @@ impl Ruleset {
             };
             out.push(unit);
             // (A relocating landing is its step with its relocation.)
-            if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
+            if !PLAIN && self.counted_lands(throw, bit) {
                 self.relocate_counted(pos, &mut out[0]);
             }
             self.mark_move(pos, &mut out[0]);
