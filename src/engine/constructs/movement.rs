@@ -2195,14 +2195,13 @@ impl Ruleset {
             (movers & !plain & !unhit_from & !dead) | (unhit & (opp >> t) & f.hits_tried);
         // K-13, JQ-9: while some piece of the side is outside the region
         // (or waits in the queue), no bear-off is legal; `bear_off_unit`
-        // would refuse each one.
-        // (Asked only when a bear-off is among them: few positions.)
-        if !PLAIN
-            && slow & off_from != 0
-            && let Some(region) = self.bear_off.all_in
-            && (me & !region.0 != 0 || pos.queue.count(side) > 0)
-        {
-            slow &= !off_from;
+        // would refuse each one. (Without a branch on whether a bear-off
+        // is among the slow squares, which follows the throws: that test
+        // first was mispredicted in a rule set with the region as in one
+        // without.)
+        if !PLAIN && let Some(region) = self.bear_off.all_in {
+            let queued = !pos.queue.is_empty() && pos.queue.count(side) > 0;
+            slow &= !(off_from & mask_of((me & !region.0 != 0) | queued));
         }
         // The relocating landings that are sure to be legal (K-11, JQ-8,
         // onto an empty square past no blockade.
