@@ -126,11 +126,12 @@ fn compiled_games_in(rules: &Ruleset, games: u64, seed: u64) -> Tally {
     let mut units: Vec<Unit> = Vec::with_capacity(16);
     let mut t = Tally::default();
     // A game ends only when a side has no piece on the board, or at a
-    // turn limit (LK-19): as in the simulator, that test spares the full
-    // one on every other unit.
-    let limit = rules.end().turn_limit.is_some();
+    // turn limit (LK-19, from the turn `turn_limit_from` on): as in the
+    // simulator, that test spares the full one on every other unit.
+    let limit_from = rules.turn_limit_from();
     let over = |pos: &Position| {
-        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | limit) && rules.game_over(pos)
+        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | (pos.turn >= limit_from))
+            && rules.game_over(pos)
     };
     for g in 0..games {
         let mut draws = Draws::new(game_seed(seed, g));

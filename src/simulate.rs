@@ -326,10 +326,12 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
     // A game ends only when a side has no piece on the board (and none in
     // hand or in the queue): that test, one comparison per side, spares
     // the full one (which counts pieces) on every other unit.
-    // A turn limit (LK-19) ends a game with pieces on the board.
-    let limit = rules.end.turn_limit.is_some();
+    // A turn limit (LK-19) ends a game with pieces on the board, from the
+    // turn `turn_limit_from` on.
+    let limit_from = rules.turn_limit_from();
     let over = |pos: &Position| {
-        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | limit) && rules.game_over(pos)
+        ((pos.pieces[0].0 == 0) | (pos.pieces[1].0 == 0) | (pos.turn >= limit_from))
+            && rules.game_over(pos)
     };
     while count < max_units && !over(&pos) {
         let side = pos.to_move;

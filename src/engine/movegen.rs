@@ -311,20 +311,11 @@ impl Ruleset {
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
         debug_assert!(i < self.counted(steps));
-        // The square of index `i`: the lowest `i` squares cleared. The
-        // first few without a branch on `i`, which follows the draw: as a
-        // loop, its exit was mispredicted on most units. The loop after
-        // them runs only where more squares than that are counted.
-        let mut bits = steps;
-        for k in 0..4 {
-            bits = std::hint::select_unpredictable(k < i, bits & bits.wrapping_sub(1), bits);
-        }
-        for _ in 4..i {
-            bits &= bits.wrapping_sub(1);
-        }
+        // (Without a loop whose trip count is the drawn index.)
+        let bit = super::cpu::nth_square(steps, i);
         out.clear();
-        if bits != 0 {
-            let from = bits.trailing_zeros() as u8;
+        if bit != 0 {
+            let from = bit.trailing_zeros() as u8;
             // A sure bear-off counted beside the steps lands past the last
             // square (`forward_stage`); an ordinary step never does.
             // Pushed in each branch: a unit chosen between the two was
@@ -338,7 +329,7 @@ impl Ruleset {
                 out.push(self.plain_step(pos, from, throw));
             }
             // (A relocating landing is its step with its relocation.)
-            if !PLAIN && self.counted_lands(throw, bits & bits.wrapping_neg()) {
+            if !PLAIN && self.counted_lands(throw, bit) {
                 self.relocate_counted(pos, &mut out[0]);
             }
             self.mark_move(pos, &mut out[0]);

@@ -182,7 +182,9 @@ pub(crate) fn refused(cx: &Refused) -> Said {
 pub(crate) struct BearOffSquares {
     /// Squares from which `bear_off_unit` always allows a bear-off: no
     /// "only from turn start" rule there, no `all_in` region (K-13)
-    /// and no blockade that could stand on the way.
+    /// and no blockade that could stand on the way (none, or one formed
+    /// only where runs count, none of which is on the way: GK-4's 1..26
+    /// before GK-5's exits from 26 and 28 to 30).
     pub sure: u64,
 }
 
@@ -190,10 +192,13 @@ impl BearOffSquares {
     /// The sure squares of a rule set.
     pub(crate) fn compile(rules: &Ruleset) -> BearOffSquares {
         let mut sure = 0;
+        let off = rules.board.off();
         for s in 1..=rules.board.len {
+            // (`bear_off_unit` asks `blocked` about the path to `off`.)
+            let reach = between(s, off) | 1u64.checked_shl(u32::from(off)).unwrap_or(0);
             if !rules.squares[s as usize].exit_from_turn_start
                 && rules.bear_off.all_in.is_none()
-                && rules.blockades.is_empty()
+                && !rules.blockades.iter().any(|b| b.may_stop(reach))
                 && rules.target_blockade.is_none()
             {
                 sure |= 1 << s;

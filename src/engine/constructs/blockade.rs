@@ -26,6 +26,13 @@ impl Blockade {
     fn counted(&self) -> u64 {
         self.within.map_or(u64::MAX, |w| w.0)
     }
+
+    /// Whether this blockade may stop a move whose path and target are
+    /// `reach` (the squares `blocked` looks at: the path, and for a group
+    /// its target too): some square of it counts (`where runs count`).
+    pub(crate) fn may_stop(&self, reach: u64) -> bool {
+        self.length > 0 && reach & self.counted() != 0
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

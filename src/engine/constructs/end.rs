@@ -208,6 +208,18 @@ impl Ruleset {
             }
     }
 
+    /// The lowest turn number from which [`game_over`](Self::game_over)
+    /// may say yes while both sides have a piece on the board, by the turn
+    /// limit (LK-19): half the limit, a turn number covering two turns
+    /// ([`turns_played`](Self::turns_played)); `u32::MAX` without a limit.
+    /// A playout asks `game_over` after a unit only where a side has no
+    /// piece on the board or the turn has come this far: asked after every
+    /// unit under a limit, the call cost `ludii-kendall` about 22
+    /// instructions per unit.
+    pub fn turn_limit_from(&self) -> u32 {
+        self.end.turn_limit.map_or(u32::MAX, |n| n / 2)
+    }
+
     /// The turns played before `pos`, each side's counted (C-5), from the
     /// turn number: a turn number covers the first player's turn and the
     /// other's; in a rule set where Black starts, Black's first turn has

@@ -135,6 +135,31 @@ impl Relocation {
         }
     }
 
+    /// The squares one of which, empty, lets [`resolve`](Self::resolve)
+    /// (with `when_taken` as the fallback, on a track of `len` squares)
+    /// find a place for the piece, for a relocation that
+    /// [`always_resolves`](Self::always_resolves) does not cover: to a
+    /// square, else counting down or up from one (GK-7, T-14's `else
+    /// counting down`). In a game such a set is never full (GK-7's 15
+    /// squares against ten pieces), so the forward stage counts those
+    /// landings too where one of its squares is empty (`Steps::fwd_roomy`).
+    /// `None` for a relative relocation.
+    pub(crate) fn room(self, when_taken: Option<Relocation>, len: u8) -> Option<u64> {
+        match self {
+            Relocation::CountDownFrom(s) => Some(SquareSet::range(1, s).0),
+            Relocation::CountUpFrom(s) => Some(SquareSet::range(s, len).0),
+            // A fallback to a square is not taken (`resolve`).
+            Relocation::To(s) => Some(
+                SquareSet::single(s).0
+                    | when_taken
+                        .filter(|f| !matches!(f, Relocation::To(_)))
+                        .and_then(|f| f.room(None, len))
+                        .unwrap_or(0),
+            ),
+            _ => None,
+        }
+    }
+
     /// Whether a piece that lands on `at` is sent to a square of a track of
     /// `len` squares (a relative relocation could point off the board).
     pub fn fits(self, at: u8, len: u8) -> bool {
