@@ -2228,7 +2228,7 @@ impl Ruleset {
         // The relocating landings that are sure to be legal (K-11, JQ-8,
         // onto an empty square past no blockade. And those whose
         // relocation finds a place while a square of its room is empty
-        // (GK-7), in every position of a game.
+        // (GK-7), tested in each position: a rule file's room may be full.
         let land = if PLAIN {
             0
         } else {

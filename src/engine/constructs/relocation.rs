@@ -140,9 +140,11 @@ impl Relocation {
     /// find a place for the piece, for a relocation that
     /// [`always_resolves`](Self::always_resolves) does not cover: to a
     /// square, else counting down or up from one (GK-7, T-14's `else
-    /// counting down`). In a game such a set is never full (GK-7's 15
-    /// squares against ten pieces), so the forward stage counts those
-    /// landings too where one of its squares is empty (`Steps::fwd_roomy`).
+    /// counting down`). GK-7's room (15 squares against ten pieces) is
+    /// never full in its games, but a rule file's may be (a short board,
+    /// a room of a few squares): the forward stage counts those landings
+    /// beside the steps only in a position where a square of the room is
+    /// empty (`Steps::fwd_roomy`), and leaves them to the slow path else.
     /// `None` for a relative relocation.
     pub(crate) fn room(self, when_taken: Option<Relocation>, len: u8) -> Option<u64> {
         match self {
