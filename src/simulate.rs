@@ -366,8 +366,9 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
         };
         let turn = pos.turn;
         // What the unit did is counted where `apply` makes it, with no
-        // `Effects` returned through memory. (Not the turns ended: see
-        // `turns_ended`.)
+        // `Effects` returned through memory. (Not the turns ended: those
+        // are counted once, from the last position: see `turns`
+        // below.)
         let played = rules.apply_tallied::<BARE>(&mut pos, unit, |fx| events.add(fx));
         if played.is_err() {
             break;
@@ -384,23 +385,18 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
         winner: rules.winner(&pos),
         finished: rules.game_over(&pos),
         score: rules.score(&pos),
-        turns: turns_ended(first, &pos),
+        // Every unit that ends a turn passes it to the other side
+        // (`Position::end_turn_if`, the only place either changes), so the
+        // turns ended are the turns played the last position counts.
+        // Counted once per game rather than per unit from
+        // `Effects::turn_ended`: the driver's loop that added the latter
+        // branched on whether the turn ended (the throw's extra mark),
+        // which follows the throws, where the bench loop's play does not.
+        turns: rules.turns_played(&pos),
         unit_count: count as u32,
         events,
         final_position: pos,
     }
-}
-
-/// The turns ended in a game that started with `first` to move, turn 1,
-/// and reached `pos`: every unit that ends a turn passes it to the other
-/// side (`Position::end_turn_if`, the only place either changes), and the
-/// turn number advances when Black's ends, so the sides' ends alternate
-/// from `first`'s. Counted once per game from the position rather than
-/// per unit from `Effects::turn_ended`: the driver's loop that added the
-/// latter branched on whether the turn ended (the throw's extra mark),
-/// which follows the throws, where the bench loop's play does not.
-fn turns_ended(first: Side, pos: &Position) -> u32 {
-    2 * (pos.turn - 1) + (pos.to_move == Side::Black) as u32 - (first == Side::Black) as u32
 }
 
 /// The unit the random player plays in `pos`, drawn from `draws` as the
@@ -683,7 +679,7 @@ mod tests {
     }
 
     /// The turns a game's record counts, taken from its last position
-    /// (`turns_ended`), are the units whose play ended a turn, in every
+    /// (`Ruleset::turns_played`), are the units whose play ended a turn, in every
     /// built-in rule set (among them rule sets where Black starts and
     /// where the first side is drawn).
     #[test]

@@ -1146,6 +1146,7 @@ fn play_plain_knows_every_field(p: Position, fx: Effects) {
         arrived: _,
         hand: _,    // entries are played by the general `play`; counted for the win
         heading: _, // set under `one_direction`
+        first: _,   // the same all game
         origin: _,  // the same all game
         held: _,    // set only under `held_extra`, whose units are not plain
     } = p;

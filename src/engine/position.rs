@@ -119,6 +119,13 @@ pub struct Position {
     pub heading: Heading,
     /// Where the game began (for the opening, P-4).
     pub origin: Origin,
+    /// The side that took the game's first turn, for counting the turns
+    /// played (C-5) where the first player is drawn by lot: turn numbers
+    /// pair a White turn with the Black turn after it, so a game Black
+    /// starts has one turn fewer behind it at each number. Never changes
+    /// in a game; the position string does not show it (a parsed position
+    /// takes White, and a record's `FirstPlayer` tag sets it).
+    pub first: Side,
     /// An extra throw the game holds for whichever side next uses up a
     /// whole throw by moving: earned by a throw whose rest was lost, under
     /// rules where such a throw is held (`Rules::turn.held_extra`).
@@ -158,6 +165,7 @@ impl Position {
             }),
             heading: Heading::Any,
             origin: Origin::Standard,
+            first,
             held: false,
         }
     }

@@ -456,9 +456,15 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
         return None;
     };
     let p = match Position::parse(&t.value, board.len, board.row_len) {
-        // A game set up this way never plays the opening (P-4).
+        // A game set up this way never plays the opening (P-4). Its turns
+        // are counted from the position's turn number, with the first
+        // player the `FirstPlayer` tag names (C-5).
         Ok(p) => Position {
             origin: Origin::SetUp,
+            first: match tag(game, "FirstPlayer") {
+                Some(t) if t.value == "Black" => Side::Black,
+                _ => Side::White,
+            },
             ..p
         },
         Err(e) => {

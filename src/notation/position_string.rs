@@ -342,6 +342,7 @@ impl Position {
             hand,
             heading,
             origin: Origin::Unknown,
+            first: Side::White,
             held,
         })
     }

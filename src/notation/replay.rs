@@ -453,6 +453,7 @@ impl<'r, 'v> Replayer<'r, 'v> {
                 if let Some(p) = pos {
                     asserted.arrived = p.arrived;
                     asserted.origin = p.origin;
+                    asserted.first = p.first;
                 }
                 Some(asserted)
             }

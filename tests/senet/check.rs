@@ -721,6 +721,32 @@ fn games_end_drawn_at_the_turn_limit() {
     assert_eq!(field("turns_mean"), "6.0");
 }
 
+/// The same with the first player drawn by lot: in the games Black wins
+/// the lot, Black's opening turn is the first of the six, as when Black
+/// starts by rule, so every game still lasts six turns.
+#[test]
+fn games_end_drawn_at_the_turn_limit_whoever_wins_the_lot() {
+    let (code, out, err) = senet(&[
+        "simulate",
+        "--rules",
+        "tests/fixtures/rules/ok/turn_limit_by_lot.senet",
+        "--games",
+        "40",
+        "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let field = |name: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .unwrap_or_else(|| panic!("no `{name}` in {out}"))
+            .to_string()
+    };
+    assert_eq!(field("unfinished"), "0");
+    assert_eq!(field("draws"), "40");
+    assert_eq!(field("turns_mean"), "6.0");
+}
+
 #[test]
 fn simulated_records_name_their_rule_file() {
     let dir = scratch("sim-rules");

@@ -221,12 +221,15 @@ impl Ruleset {
     }
 
     /// The turns played before `pos`, each side's counted (C-5), from the
-    /// turn number: a turn number covers the first player's turn and the
-    /// other's; in a rule set where Black starts, Black's first turn has
-    /// the number 1 alone.
+    /// turn number: a turn number covers White's turn and Black's after
+    /// it; in a game Black starts (by rule, or by lot as `pos.first`
+    /// says), Black's first turn has the number 1 alone.
     #[inline]
     pub fn turns_played(&self, pos: &Position) -> u32 {
-        let black_first = matches!(self.starter, Starter::Fixed(Side::Black, _));
+        let black_first = match self.starter {
+            Starter::Fixed(side, _) => side == Side::Black,
+            Starter::ByLot(_) => pos.first == Side::Black,
+        };
         (2 * pos.turn.saturating_sub(1) + (pos.to_move == Side::Black) as u32)
             .saturating_sub(black_first as u32)
     }
@@ -298,5 +301,41 @@ pub(crate) fn glossed_turn(cx: &PlayedUnit, out: &mut Vec<String>) {
         out.push("throws again".to_string());
     } else if !cx.effects.turn_ended && cx.rules.auto_off_due(cx.after).is_some() {
         out.push("the bear-off without a throw comes next, then the turn ends".to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceFile;
+    use crate::engine::{Position, Side};
+
+    /// C-5, LK-19: the turns played count from the side that took the
+    /// first turn, whether the rules fix it or the lot drew it. A limit
+    /// of 2 turns is reached after both sides' first turns, not after
+    /// Black's first in a game Black started by lot.
+    #[test]
+    fn turns_played_count_from_the_first_player_drawn_by_lot() {
+        for (starter, lot) in [("starter black", false), ("starter by lot", true)] {
+            let text = format!("extends \"ludii-kendall\"\n{starter}\ndraw after 2 turns\n");
+            let rules =
+                crate::rules::load_source(SourceFile::new("limit.senet", text), &[]).unwrap();
+            let firsts: &[Side] = if lot {
+                &[Side::White, Side::Black]
+            } else {
+                &[Side::Black]
+            };
+            for &first in firsts {
+                let mut pos = Position::start(&rules, first);
+                for played in 0..4 {
+                    assert_eq!(rules.turns_played(&pos), played, "{starter}, {first} first");
+                    assert_eq!(
+                        rules.turn_limit_reached(&pos),
+                        played >= 2,
+                        "{starter}, {first} first, {played} turns played"
+                    );
+                    pos.end_turn();
+                }
+            }
+        }
     }
 }
