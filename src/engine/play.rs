@@ -835,9 +835,11 @@ fn landing(unit: &Unit) -> (bool, u8) {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PlainSquares {
     /// The squares a plain move starts from: the board's but the lock
-    /// squares, whose moves out the lock decides (LK-11, A-8, LK-12).
-    /// (A piece of the mover on a lock square elsewhere changes nothing
-    /// in the play of a move.)
+    /// squares, whose moves out the lock decides (LK-11, A-8, LK-12),
+    /// and those a piece leaves for another square (`stay, moving with`:
+    /// a forward move to a lower square, which only the general play
+    /// tells from a backward one). (A piece of the mover on such a square
+    /// elsewhere changes nothing in the play of a move.)
     pub from: u64,
     /// The squares a plain move lands on, by `hit as usize`: where a
     /// landing gives no other throw and may not make a bear-off without a
@@ -880,15 +882,20 @@ impl PlainSquares {
         let land = landings.land_plain;
         let hit = land & steps.swap_plain;
         let mut relocating = 0u64;
+        let mut leaving = 0u64;
         for s in 1..=rules.board.len {
-            if !super::constructs::squares::unrelocated(&rules.squares[s as usize].on_land) {
+            let sq = &rules.squares[s as usize];
+            if !super::constructs::squares::unrelocated(&sq.on_land) {
                 relocating |= 1 << s;
+            }
+            if sq.leave.is_some() {
+                leaving |= 1 << s;
             }
         }
         let onward =
             relocating & mask_of(!matches!(rules.bear_off.reach, Reach::WithoutThrow { .. }));
         PlainSquares {
-            from: landings.board_squares & !lock.squares,
+            from: landings.board_squares & !lock.squares & !leaving,
             land: [land, hit],
             onward: [land & onward, hit & onward],
             pass: true,
