@@ -460,6 +460,10 @@ fn draw_unit<'a, const PLAIN: bool>(
             "a unit due without a throw"
         );
         (throws.throw(rules, draws), true)
+    } else if rules.calm_waiting(pos) {
+        // A piece waiting for a bear-off without a throw that cannot be
+        // due (`macabot`): no rule state, no unit due, no opening's throw.
+        (throws.throw(rules, draws), true)
     } else {
         rules.free_units(pos, buf);
         if crate::engine::constructs::auto_off::due_without_choice(buf) {

@@ -117,9 +117,10 @@ impl Ruleset {
     /// position is copied in or out.
     fn play_general(&self, p: &mut Position, unit: &Unit) -> Result<Effects, Refusal> {
         // A landing relocated to a square (the water's, K-11, T-14) plays
-        // plainly but for the square the piece stays on; its test and play
-        // are here, out of line, so that the inlined plain play of the
-        // other units pays nothing for them.
+        // plainly but for the square the piece stays on, and one in the
+        // region of a bear-off without a throw (MC-8) but for its due; their
+        // test and play are here, out of line, so that the inlined plain
+        // play of the other units pays nothing for them.
         if self.tables.plain.onward_any && self.plays_plainly_as::<true>(p, unit) {
             return Ok(if self.tables.plain_bare {
                 self.play_plain_as::<true, true>(p, unit)
@@ -616,7 +617,8 @@ impl Ruleset {
 
     /// [`plays_plainly`](Self::plays_plainly); with `ONWARD`, whether
     /// `play_plain_as::<_, true>` plays a step whose landing relocates the
-    /// piece to a square (`onward` for `land`), and nothing else.
+    /// piece to a square (`onward` for `land`) or lands in the region of a
+    /// bear-off without a throw (`home`), and nothing else.
     #[inline(always)]
     fn plays_plainly_as<const ONWARD: bool>(&self, pos: &Position, unit: &Unit) -> bool {
         // Data-dependent tests (a hit, a bear-off) are combined with `&`
@@ -636,6 +638,7 @@ impl Ruleset {
                 let land = if ONWARD {
                     match unit.relocated {
                         Some(Relocated::Square(s)) => f.onward[unit.hit as usize] & mask_of(s < 64),
+                        None => f.home[unit.hit as usize],
                         _ => 0,
                     }
                 } else {
@@ -684,7 +687,8 @@ impl Ruleset {
     /// [`play_plain`](Self::play_plain); with `BARE`, for a rule set that
     /// has none of what `Tables::plain_bare` lists, whose tests the
     /// compiler then drops. Without, for any rule set. With `ONWARD`, for
-    /// a step whose landing relocates the piece to a square
+    /// a step whose landing relocates the piece to a square or lands in
+    /// the region of a bear-off without a throw, which may make it due
     /// (`plays_plainly_as::<true>`); without, for the others.
     #[inline(always)]
     fn play_plain_as<const BARE: bool, const ONWARD: bool>(
@@ -695,6 +699,8 @@ impl Ruleset {
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
+        // The landing relocated the piece onward (never without `ONWARD`).
+        let mut relocated_onward = false;
         if unit.kind == UnitKind::Move {
             let from = 1u64 << unit.from;
             // JQ-6: a hit piece goes to the lowest square that is empty
@@ -759,6 +765,7 @@ impl Ruleset {
             // `move_part` counts it).
             fx.water |= hits & (dest != from);
             p.waiting[me] = false;
+            relocated_onward = onward;
         } else {
             fx.pass = true;
         }
@@ -771,7 +778,7 @@ impl Ruleset {
         let bound = !BARE
             && unit.kind == UnitKind::Move
             && !unit.off
-            && !ONWARD
+            && !relocated_onward
             && self.tables.squares.bound_squares & (1u64 << unit.to) != 0;
         // LJ-9: a last bear-off whose throw gives another keeps the turn,
         // and the game is drawn.
@@ -809,8 +816,23 @@ impl Ruleset {
                 super::Heading::Forward
             };
         }
-        p.end_turn_if(ends_turn);
-        fx.turn_ended = ends_turn;
+        // A move that makes a bear-off without a throw due (all the side's
+        // pieces in the region, one on its square) keeps its side to move
+        // for it, the throw still pending or not, as in the general play:
+        // the turn does not end, and `extra` says what the throw gave.
+        // Only in the copy out of line (`ONWARD`), which plays the landings
+        // in the region (`PlainSquares::home`): the inlined copies are the
+        // other rule sets' too.
+        let due = ONWARD
+            && self.tables.auto_off.from != 0
+            && (unit.kind == UnitKind::Move)
+                & self.tables.auto_off.may_be_due(p.pieces[me].0)
+                & (p.hand[me] == 0);
+        p.end_turn_if(ends_turn & !due);
+        if due {
+            p.extra = !ends_turn;
+        }
+        fx.turn_ended = ends_turn & !due;
         fx
     }
 }
@@ -835,9 +857,11 @@ fn landing(unit: &Unit) -> (bool, u8) {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PlainSquares {
     /// The squares a plain move starts from: the board's but the lock
-    /// squares, whose moves out the lock decides (LK-11, A-8, LK-12).
-    /// (A piece of the mover on a lock square elsewhere changes nothing
-    /// in the play of a move.)
+    /// squares, whose moves out the lock decides (LK-11, A-8, LK-12),
+    /// and those a piece leaves for another square (`stay, moving with`:
+    /// a forward move to a lower square, which only the general play
+    /// tells from a backward one). (A piece of the mover on such a square
+    /// elsewhere changes nothing in the play of a move.)
     pub from: u64,
     /// The squares a plain move lands on, by `hit as usize`: where a
     /// landing gives no other throw and may not make a bear-off without a
@@ -846,12 +870,15 @@ pub(crate) struct PlainSquares {
     /// (`Steps::swap_plain`).
     pub land: [u64; 2],
     /// As `land`, for a landing that relocates the piece to a square: only
-    /// squares whose landing relocates, and none in a rule set with a
-    /// bear-off without a throw, whose due the general play looks at after
-    /// every move.
+    /// squares whose landing relocates (in the region of a bear-off
+    /// without a throw too: `home`).
     pub onward: [u64; 2],
-    /// `onward` is not empty: a test that spares the general play of the
-    /// other rule sets `plays_plainly_as::<true>`.
+    /// As `land`, for the squares left out of it only because a landing
+    /// there may make a bear-off without a throw due (`Landings::land_home`):
+    /// played by `play_plain_as::<_, true>`, out of line, which sees to it.
+    pub home: [u64; 2],
+    /// `onward` or `home` is not empty: a test that spares the general
+    /// play of the other rule sets `plays_plainly_as::<true>`.
     pub onward_any: bool,
     /// A pass plays plainly (without a bound throw, a piece on a square
     /// of `pass_held` or a wait for the starting throw).
@@ -879,21 +906,30 @@ impl PlainSquares {
         }
         let land = landings.land_plain;
         let hit = land & steps.swap_plain;
+        let home = landings.land_home;
         let mut relocating = 0u64;
+        let mut leaving = 0u64;
         for s in 1..=rules.board.len {
-            if !super::constructs::squares::unrelocated(&rules.squares[s as usize].on_land) {
+            let sq = &rules.squares[s as usize];
+            if !super::constructs::squares::unrelocated(&sq.on_land) {
                 relocating |= 1 << s;
             }
+            if sq.leave.is_some() {
+                leaving |= 1 << s;
+            }
         }
-        let onward =
-            relocating & mask_of(!matches!(rules.bear_off.reach, Reach::WithoutThrow { .. }));
+        let onward = [
+            (land | home) & relocating,
+            (hit | (home & steps.swap_plain)) & relocating,
+        ];
         PlainSquares {
-            from: landings.board_squares & !lock.squares,
+            from: landings.board_squares & !lock.squares & !leaving,
             land: [land, hit],
-            onward: [land & onward, hit & onward],
+            onward,
+            home: [home, home & steps.swap_plain],
             pass: true,
             pass_held: lock.squares & !passes_end_turn(rules, lock.squares),
-            onward_any: land & onward != 0,
+            onward_any: onward[0] | home != 0,
         }
     }
 }

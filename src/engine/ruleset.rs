@@ -185,14 +185,11 @@ impl Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
             // with`, moves forward to a lower square: the general `play`
-            // tells it from a backward move.)
+            // tells it from a backward move. `PlainSquares::from` leaves
+            // out those squares; the rule set's other units play plainly.)
             plain: PlainSquares::compile(
                 rules,
-                !rules.turn.held_extra
-                    && !rules
-                        .squares
-                        .iter()
-                        .any(|sq| sq.off_extra || sq.leave.is_some()),
+                !rules.turn.held_extra && !rules.squares.iter().any(|sq| sq.off_extra),
                 &squares,
                 &steps,
                 &lock,

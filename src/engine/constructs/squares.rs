@@ -401,6 +401,10 @@ pub(crate) struct Landings {
     /// unit lands on one of them. What a landing triggers there is in the
     /// masks below and the lock squares.
     pub land_plain: u64,
+    /// The squares a plain unit would land on but for the region of a
+    /// bear-off without a throw: played plainly out of line, where the
+    /// bear-off's due is seen to (`PlainSquares::home`).
+    pub land_home: u64,
     /// The squares of the board.
     pub board_squares: u64,
     /// Squares from which a piece that cannot move goes back to the hand
@@ -431,6 +435,9 @@ impl Landings {
             };
             if !r.extra_throw && !home {
                 f.land_plain |= 1 << s;
+            }
+            if !r.extra_throw && home {
+                f.land_home |= 1 << s;
             }
             if r.miss_turn {
                 f.miss_squares |= 1 << s;
