@@ -463,6 +463,15 @@ fn draw_unit<'a, const PLAIN: bool>(
     } else if rules.calm_waiting(pos) {
         // A piece waiting for a bear-off without a throw that cannot be
         // due (`macabot`): no rule state, no unit due, no opening's throw.
+        debug_assert!(rules.opening_throw(pos).is_none(), "an opening's throw");
+        debug_assert!(
+            {
+                let mut free = Vec::new();
+                rules.free_units(pos, &mut free);
+                free.is_empty()
+            },
+            "a unit due without a throw"
+        );
         (throws.throw(rules, draws), true)
     } else {
         rules.free_units(pos, buf);

@@ -8,8 +8,10 @@
 //! plays the ordinary ones (`plays_plainly`: a step, a bear-off or a pass
 //! with no relocation, split, lock, queue or bound throw, decided by the
 //! rule set's `PlainSquares`) without a branch on what the unit does. A
-//! step whose landing relocates the piece to a square is played by a copy
-//! of `play_plain` too, reached out of line from `play_general`. They are
+//! step whose landing relocates the piece to a square, and one that lands
+//! in the region of a bear-off without a throw (which may make it due), is
+//! played by a copy of `play_plain` too, reached out of line from
+//! `play_general`. They are
 //! kept two because one form costs: with every unit played by
 //! `play_general` (measured with callgrind, 300 games per rule set, the
 //! same games), the bench loop runs 23 % more
@@ -859,9 +861,10 @@ pub(crate) struct PlainSquares {
     /// The squares a plain move starts from: the board's but the lock
     /// squares, whose moves out the lock decides (LK-11, A-8, LK-12),
     /// and those a piece leaves for another square (`stay, moving with`:
-    /// a forward move to a lower square, which only the general play
-    /// tells from a backward one). (A piece of the mover on such a square
-    /// elsewhere changes nothing in the play of a move.)
+    /// a forward move whatever square it reaches, a lower one among them,
+    /// which only the general play tells from a backward one). (A piece
+    /// of the mover on such a square elsewhere changes nothing in the
+    /// play of a move.)
     pub from: u64,
     /// The squares a plain move lands on, by `hit as usize`: where a
     /// landing gives no other throw and may not make a bear-off without a

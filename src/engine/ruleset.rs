@@ -184,9 +184,10 @@ impl Tables {
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
-            // with`, moves forward to a lower square: the general `play`
-            // tells it from a backward move. `PlainSquares::from` leaves
-            // out those squares; the rule set's other units play plainly.)
+            // with`, moves forward whatever square it reaches, a lower one
+            // among them: the general `play` tells it from a backward move.
+            // `PlainSquares::from` leaves out those squares; the rule
+            // set's other units may play plainly.)
             plain: PlainSquares::compile(
                 rules,
                 !rules.turn.held_extra && !rules.squares.iter().any(|sq| sq.off_extra),

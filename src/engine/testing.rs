@@ -507,6 +507,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(13);
         let (mut listed, mut out) = (Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
+        let (mut waited, mut waited_counted) = (0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -564,15 +565,31 @@ mod tests {
                         assert_eq!(got, Some(listed[i]), "{}", at("picked", i));
                         compared += 1;
                     }
-                    // The simulator's form, in each copy of the stages.
-                    for plain in [false, true] {
-                        if plain && !rules.plain_shape() {
+                    // The simulator's form, in each copy of the stages: told
+                    // whether the position is calm by `calm`, and, where a
+                    // piece waits for a bear-off without a throw that
+                    // cannot be due (`calm_waiting`, a position `calm`
+                    // does not take as calm), told that it is, as
+                    // `draw_unit` tells the stages.
+                    let waiting = rules.calm_waiting(pos);
+                    waited += waiting as usize;
+                    for (plain, told) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
+                        if plain && !rules.plain_shape() || told && !waiting {
                             continue;
                         }
-                        let steps = if plain {
-                            rules.legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out)
-                        } else {
-                            rules.legal_units_unmarked_shaped::<false>(pos, throw, true, &mut out)
+                        let steps = match (plain, told) {
+                            (true, false) => rules
+                                .legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out),
+                            (false, false) => rules
+                                .legal_units_unmarked_shaped::<false>(pos, throw, true, &mut out),
+                            (true, true) => rules.legal_units_unmarked_known::<true>(
+                                pos, throw, true, true, &mut out,
+                            ),
+                            (false, true) => rules.legal_units_unmarked_known::<false>(
+                                pos, throw, true, true, &mut out,
+                            ),
                         };
                         if steps == 0 {
                             for u in out.iter_mut() {
@@ -583,6 +600,7 @@ mod tests {
                         }
                         assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
                         counted += 1;
+                        waited_counted += told as usize;
                         for (i, unit) in listed.iter().enumerate() {
                             let got = if plain {
                                 *rules.nth_step_as::<true>(pos, throw, steps, i, &mut out)
@@ -604,6 +622,9 @@ mod tests {
         assert!(offs > 1_000, "{offs} sure bear-offs counted");
         // The relocating landings counted beside the steps (K-11, JQ-8).
         assert!(landings > 1_000, "{landings} relocating landings counted");
+        // A piece waiting on 30 for a bear-off without a throw (MC-8).
+        assert!(waited > 200, "{waited} positions with a piece waiting");
+        assert!(waited_counted > 200, "{waited_counted} of them counted");
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without
@@ -614,7 +635,7 @@ mod tests {
     fn a_calm_position_has_no_unit_without_a_throw() {
         let mut rng = Pcg64::seed_from_u64(17);
         let mut out = Vec::new();
-        let (mut calm, mut free, mut opening) = (0, 0, 0);
+        let (mut calm, mut free, mut opening, mut waiting) = (0, 0, 0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> = (0..300)
                 .map(|_| random_position(&rules, &mut rng))
@@ -656,6 +677,19 @@ mod tests {
                     );
                     assert_eq!(throw, None, "{name}: calm, an opening's throw in {pos:?}");
                     calm += 1;
+                } else if rules.calm_waiting(pos) {
+                    // The simulator's second test (`draw_unit`): a piece
+                    // waiting for a bear-off without a throw that cannot
+                    // be due (MC-8).
+                    assert!(
+                        out.is_empty(),
+                        "{name}: waiting, free units {out:?} in {pos:?}"
+                    );
+                    assert_eq!(
+                        throw, None,
+                        "{name}: waiting, an opening's throw in {pos:?}"
+                    );
+                    waiting += 1;
                 } else {
                     free += !out.is_empty() as usize;
                     opening += throw.is_some() as usize;
@@ -665,6 +699,10 @@ mod tests {
         assert!(calm > 50_000, "{calm} calm positions");
         assert!(free > 5_000, "{free} positions with units without a throw");
         assert!(opening > 10, "{opening} positions with an opening's throw");
+        assert!(
+            waiting > 500,
+            "{waiting} positions with a piece waiting (MC-8)"
+        );
     }
 
     #[test]

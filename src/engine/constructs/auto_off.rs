@@ -27,7 +27,9 @@ use crate::engine::*;
 /// no branch. A position with a piece waiting on the square while the
 /// others are still on their way is not calm (`Ruleset::calm` tests the
 /// held squares only), but `generate_in_rule_state` finds by these masks
-/// that no stage of the rule state applies and runs the calm stages.
+/// that no stage of the rule state applies and runs the calm stages, and
+/// the simulator's draw asks `Ruleset::calm_waiting` after `calm_and_free`
+/// and tells the stages the position is calm.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct AutoOffSquares {
     /// The square the piece leaves from; empty without the construct.

@@ -428,7 +428,8 @@ impl Landings {
                 f.stuck_squares |= 1 << s;
             }
             // A move into the region of a bear-off without a throw may
-            // make one due, which the general play sees to.
+            // make one due, which the out-of-line copy of the plain play
+            // sees to (`land_home`, below).
             let home = match rules.bear_off.reach {
                 crate::engine::Reach::WithoutThrow { region, .. } => region.contains(s),
                 _ => false,
