@@ -151,6 +151,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
+    use crate::engine::movegen::Listed;
     use crate::engine::{Position, Relocated, Side, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
@@ -507,6 +508,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(13);
         let (mut listed, mut out) = (Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
+        let mut splits = 0;
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -569,18 +571,46 @@ mod tests {
                         if plain && !rules.plain_shape() {
                             continue;
                         }
-                        let steps = if plain {
+                        let listing = if plain {
                             rules.legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out)
                         } else {
                             rules.legal_units_unmarked_shaped::<false>(pos, throw, true, &mut out)
                         };
-                        if steps == 0 {
-                            for u in out.iter_mut() {
-                                rules.mark_move(pos, u);
+                        let steps = match listing {
+                            Listed::Steps(steps) => steps,
+                            Listed::Units(_) => {
+                                for u in out.iter_mut() {
+                                    rules.mark_move(pos, u);
+                                }
+                                assert_eq!(out, listed, "{}", at("listed, not counted", 0));
+                                continue;
                             }
-                            assert_eq!(out, listed, "{}", at("listed, not counted", 0));
-                            continue;
-                        }
+                            Listed::Splits(n) => {
+                                // The split units counted after those written.
+                                let written = out.clone();
+                                let pass = usize::from(rules.tables.steps.pass_beside_moves);
+                                assert_eq!(
+                                    written.len() + n + pass,
+                                    listed.len(),
+                                    "{}",
+                                    at("split units counted", 0)
+                                );
+                                for (i, unit) in listed.iter().enumerate() {
+                                    out.clone_from(&written);
+                                    let got = *rules.nth_listed_or_split(
+                                        pos,
+                                        throw,
+                                        written.len(),
+                                        n,
+                                        i,
+                                        &mut out,
+                                    );
+                                    assert_eq!(got, *unit, "{}", at("nth split", i));
+                                    splits += usize::from(got.split.is_some());
+                                }
+                                continue;
+                            }
+                        };
                         assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
                         counted += 1;
                         for (i, unit) in listed.iter().enumerate() {
@@ -604,6 +634,8 @@ mod tests {
         assert!(offs > 1_000, "{offs} sure bear-offs counted");
         // The relocating landings counted beside the steps (K-11, JQ-8).
         assert!(landings > 1_000, "{landings} relocating landings counted");
+        // The split units counted rather than written (PC-3).
+        assert!(splits > 1_000, "{splits} split units counted");
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without
