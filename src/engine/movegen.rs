@@ -97,7 +97,7 @@ type Marked = Option<(usize, usize)>;
 
 /// What the stages gave for a throw.
 #[derive(Clone, Copy)]
-enum Listed {
+pub(crate) enum Listed {
     /// The units, written into `out` (`Marked` as there).
     Units(Marked),
     /// Only when asked to count (a playout that plays one unit): none
@@ -107,6 +107,12 @@ enum Listed {
     /// and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
+    /// Only when asked to count: the units written into `out`, then this
+    /// many split units (not 0) counted rather than written
+    /// (`Ruleset::split_count`, `Ruleset::nth_split`), then the pass
+    /// beside moves where the rule set has one (a voluntary pass: the
+    /// split units are counted in no other rule set, `split_count`).
+    Splits(usize),
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -194,9 +200,13 @@ impl Ruleset {
     /// forward stage, `forward_stage`, asked to count), the units are the
     /// steps from the squares of a square set in ascending order (and the
     /// pass): they are counted, and only the one picked is written
-    /// (`nth_step_as`). Otherwise the list is written as [`legal_units`]
-    /// writes it, its moves' `+` unfinished, and the `+` completed for the
-    /// one picked (`mark_move`).
+    /// (`nth_step_as`). Likewise, where the square sets decide every unit
+    /// of a split throw (PC-3, `split_count`), the split units are
+    /// counted after the units written before them, and only the drawn
+    /// one's first part is written (`nth_listed_or_split`). Otherwise the
+    /// list is written as [`legal_units`] writes it, its moves' `+`
+    /// unfinished, and the `+` completed for the one picked
+    /// (`mark_move`).
     ///
     /// [`legal_units`]: Self::legal_units
     ///
@@ -263,10 +273,18 @@ impl Ruleset {
         pick: impl FnOnce(usize) -> usize,
         choose: impl FnOnce(&mut [Unit]) -> usize,
     ) -> Option<&'a Unit> {
-        let steps = self.legal_units_unmarked_known::<PLAIN>(pos, throw, is_calm, draw, out);
-        if steps != 0 {
+        let listed = self.legal_units_unmarked_known::<PLAIN>(pos, throw, is_calm, draw, out);
+        if let Listed::Steps(steps) = listed {
             let i = pick(self.counted(steps));
             return Some(self.nth_step_as::<PLAIN>(pos, throw, steps, i, out));
+        }
+        // (A rule set of the plain shape has no split throw: its copy has
+        // no test of them.)
+        debug_assert!(!PLAIN || !matches!(listed, Listed::Splits(_)));
+        if !PLAIN && let Listed::Splits(splits) = listed {
+            let written = out.len();
+            let i = pick(written + splits + usize::from(self.tables.steps.pass_beside_moves));
+            return Some(self.nth_listed_or_split(pos, throw, written, splits, i, out));
         }
         if out.is_empty() {
             return None;
@@ -344,6 +362,38 @@ impl Ruleset {
         &out[0]
     }
 
+    /// The unit at index `i` of a list whose split units the stages
+    /// counted rather than wrote (`Listed::Splits`): the
+    /// `written` units in `out`, then `splits` split units, then the
+    /// voluntary pass where the rule set has one; with its `+` complete.
+    #[inline(always)]
+    pub(crate) fn nth_listed_or_split<'a>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        written: usize,
+        splits: usize,
+        i: usize,
+        out: &'a mut Vec<Unit>,
+    ) -> &'a Unit {
+        let at = if i < written {
+            i
+        } else if i - written < splits {
+            self.nth_split(pos, throw, i - written, out)
+        } else {
+            // The voluntary pass after the moves (`pass_stage`).
+            assert!(
+                self.movement.voluntary_pass,
+                "index {i} of {written} and {splits} split units"
+            );
+            out.clear();
+            out.push(Unit::pass(throw, self.throws.gives_extra(throw), false));
+            0
+        };
+        self.mark_move(pos, &mut out[at]);
+        &out[at]
+    }
+
     /// Pushes the sure bear-off from `from` that
     /// [`nth_step_as`](Self::nth_step_as) found among the counted steps.
     /// Out of line: rare. It writes into `out` itself, for the reason given
@@ -378,7 +428,7 @@ impl Ruleset {
         throw: u8,
         count: bool,
         out: &mut Vec<Unit>,
-    ) -> u64 {
+    ) -> Listed {
         self.legal_units_unmarked_known::<PLAIN>(pos, throw, self.calm(pos), count, out)
     }
 
@@ -394,21 +444,10 @@ impl Ruleset {
         is_calm: bool,
         count: bool,
         out: &mut Vec<Unit>,
-    ) -> u64 {
+    ) -> Listed {
         debug_assert!(!PLAIN || self.tables.plain_shape);
         out.clear();
-        match self.calm_stages::<false, false>(
-            pos,
-            throw,
-            is_calm,
-            PLAIN,
-            count,
-            out,
-            &mut Vec::new(),
-        ) {
-            Listed::Steps(steps) => steps,
-            Listed::Units(_) => 0,
-        }
+        self.calm_stages::<false, false>(pos, throw, is_calm, PLAIN, count, out, &mut Vec::new())
     }
 
     /// Whether `pos` is [`calm`](Self::calm) in a rule set with tables:
@@ -624,10 +663,13 @@ impl Ruleset {
     /// one test says whether any of them may apply. The stages that follow
     /// are compiled twice, once for that calm state (where the compiler
     /// drops every test of it) and once for the others. `MARK` as in
-    /// `stages`; `count` as in [`move_stages`](Self::move_stages), for
-    /// the calm positions only. `is_calm` is the answer to
-    /// [`calm`](Self::calm) for `pos`, which a playout may have asked
-    /// already ([`calm_and_free`](Self::calm_and_free)), or `true` where
+    /// `stages`; `count` as in [`move_stages`](Self::move_stages): the
+    /// steps counted in the calm positions only, the split units in the
+    /// others too
+    /// ([`generate_in_rule_state`](Self::generate_in_rule_state)).
+    /// `is_calm` is the answer to [`calm`](Self::calm) for `pos`, which a
+    /// playout may have asked already
+    /// ([`calm_and_free`](Self::calm_and_free)), or `true` where
     /// [`calm_waiting`](Self::calm_waiting) says so.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -645,16 +687,16 @@ impl Ruleset {
         let calm = TurnState::CALM;
         if is_calm {
             if plain {
-                self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, out, why)
+                self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, count, out, why)
             } else {
-                self.move_stages::<WHY, false, MARK>(pos, throw, calm, count, out, why)
+                self.move_stages::<WHY, false, MARK>(pos, throw, calm, count, count, out, why)
             }
         } else {
             // (Without `WHY`, a list of refusals of its own, made only on
             // this path: see `unasked`.)
             let mut unasked = Vec::new();
             let why = unasked_if::<WHY>(why, &mut unasked);
-            Listed::Units(self.generate_in_rule_state::<WHY, MARK>(pos, throw, out, why))
+            self.generate_in_rule_state::<WHY, MARK>(pos, throw, count, out, why)
         }
     }
 
@@ -678,35 +720,41 @@ impl Ruleset {
     }
 
     /// [`generate`](Self::generate) for a position some of stages 1 to 5
-    /// may concern.
+    /// may concern. With `count`, split units are counted where they can
+    /// be (`Listed::Splits`; a turn gone forward, PC-4, is one such
+    /// state); the forward stage's steps are counted in calm positions
+    /// only.
     #[inline(never)]
     fn generate_in_rule_state<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
+        count: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
-    ) -> Marked {
+    ) -> Listed {
         // A piece waiting on the square of a bear-off without a throw while
         // the others are on their way (a third of `macabot`'s positions):
         // the stages of a calm position, here rather than in `calm`, which
         // every position pays for.
         if self.calm_waiting(pos) {
-            return self.move_stages_listed::<WHY, false, MARK>(
+            return Listed::Units(self.move_stages_listed::<WHY, false, MARK>(
                 pos,
                 throw,
                 TurnState::CALM,
                 out,
                 why,
-            );
+            ));
         }
-        let (heading, opening) = self.rule_state_stages::<WHY>(pos, throw, out, why)?;
+        let Some((heading, opening)) = self.rule_state_stages::<WHY>(pos, throw, out, why) else {
+            return Listed::Units(None);
+        };
         let state = TurnState {
             heading,
             opening,
             bound: pos.bound,
         };
-        self.move_stages_listed::<WHY, false, MARK>(pos, throw, state, out, why)
+        self.move_stages::<WHY, false, MARK>(pos, throw, state, false, count, out, why)
     }
 
     /// [`move_stages`](Self::move_stages) without `count`: the units
@@ -720,9 +768,11 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Marked {
-        match self.move_stages::<WHY, PLAIN, MARK>(pos, throw, state, false, out, why) {
+        match self.move_stages::<WHY, PLAIN, MARK>(pos, throw, state, false, false, out, why) {
             Listed::Units(marked) => marked,
-            Listed::Steps(_) => unreachable!("the stages count only when asked to"),
+            Listed::Steps(_) | Listed::Splits(_) => {
+                unreachable!("the stages count only when asked to")
+            }
         }
     }
 
@@ -735,7 +785,10 @@ impl Ruleset {
     /// `MARK` as in [`stages`](Self::stages). With `count` (a calm
     /// position, never with `WHY`), units that are ordinary steps alone
     /// (counted as [`pick_unit`](Self::pick_unit) says) are not written but their squares returned (`Listed::Steps`,
-    /// [`forward_stage`](Self::forward_stage)).
+    /// [`forward_stage`](Self::forward_stage)). With `count_splits` (never
+    /// with `WHY`), split units are counted where the square sets decide
+    /// them (`Listed::Splits`, [`split_count`](Self::split_count)).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(
         &self,
@@ -743,6 +796,7 @@ impl Ruleset {
         throw: u8,
         state: TurnState<'_>,
         count: bool,
+        count_splits: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Listed {
@@ -800,9 +854,25 @@ impl Ruleset {
             // PC-3: the throw split between two pieces.
             // (The two are never both in a rule set.)
             if self.movement.split {
-                let a = out.len();
-                if self.split_units::<MARK>(pos, throw, extra_mark, out) {
-                    marked = Some((a, out.len()));
+                // A playout's draw counts the split units where the square
+                // sets decide them all; with one, no later stage adds a
+                // unit but a voluntary pass.
+                // (Not a closure: the count is inlined into the playout
+                // loops, which have the CPU's population count.)
+                let counted = if count_splits {
+                    self.split_count(pos, throw)
+                } else {
+                    None
+                };
+                match counted {
+                    Some(0) => {}
+                    Some(n) => return Listed::Splits(n),
+                    None => {
+                        let a = out.len();
+                        if self.split_units::<MARK>(pos, throw, extra_mark, out) {
+                            marked = Some((a, out.len()));
+                        }
+                    }
                 }
             }
             // A throw spent in any number of parts.

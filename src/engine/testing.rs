@@ -151,6 +151,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
+    use crate::engine::movegen::Listed;
     use crate::engine::{Position, Relocated, Side, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
@@ -508,6 +509,7 @@ mod tests {
         let (mut listed, mut out) = (Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         let (mut waited, mut waited_counted) = (0, 0);
+        let mut splits = 0;
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -579,7 +581,7 @@ mod tests {
                         if plain && !rules.plain_shape() || told && !waiting {
                             continue;
                         }
-                        let steps = match (plain, told) {
+                        let listing = match (plain, told) {
                             (true, false) => rules
                                 .legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out),
                             (false, false) => rules
@@ -591,13 +593,41 @@ mod tests {
                                 pos, throw, true, true, &mut out,
                             ),
                         };
-                        if steps == 0 {
-                            for u in out.iter_mut() {
-                                rules.mark_move(pos, u);
+                        let steps = match listing {
+                            Listed::Steps(steps) => steps,
+                            Listed::Units(_) => {
+                                for u in out.iter_mut() {
+                                    rules.mark_move(pos, u);
+                                }
+                                assert_eq!(out, listed, "{}", at("listed, not counted", 0));
+                                continue;
                             }
-                            assert_eq!(out, listed, "{}", at("listed, not counted", 0));
-                            continue;
-                        }
+                            Listed::Splits(n) => {
+                                // The split units counted after those written.
+                                let written = out.clone();
+                                let pass = usize::from(rules.tables.steps.pass_beside_moves);
+                                assert_eq!(
+                                    written.len() + n + pass,
+                                    listed.len(),
+                                    "{}",
+                                    at("split units counted", 0)
+                                );
+                                for (i, unit) in listed.iter().enumerate() {
+                                    out.clone_from(&written);
+                                    let got = *rules.nth_listed_or_split(
+                                        pos,
+                                        throw,
+                                        written.len(),
+                                        n,
+                                        i,
+                                        &mut out,
+                                    );
+                                    assert_eq!(got, *unit, "{}", at("nth split", i));
+                                    splits += usize::from(got.split.is_some());
+                                }
+                                continue;
+                            }
+                        };
                         assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
                         counted += 1;
                         waited_counted += told as usize;
@@ -625,6 +655,8 @@ mod tests {
         // A piece waiting on 30 for a bear-off without a throw (MC-8).
         assert!(waited > 200, "{waited} positions with a piece waiting");
         assert!(waited_counted > 200, "{waited_counted} of them counted");
+        // The split units counted rather than written (PC-3).
+        assert!(splits > 1_000, "{splits} split units counted");
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without

@@ -539,6 +539,65 @@ impl Ruleset {
         false
     }
 
+    /// The number of units [`split_units`](Self::split_units) would write,
+    /// counted rather than written, for a playout that
+    /// draws one unit (`Listed::Splits`): where the square sets decide
+    /// every unit (`Steps::split_masks`, no part that hits or that
+    /// `attempt` must try; [`SplitMasks::count`]), and no later stage
+    /// adds a unit beside them but a voluntary pass. Else `None`, and the
+    /// units are listed. Inlined into the playout loops' stages, which
+    /// run with the CPU's population count (`cpu::bit_instructions`).
+    #[inline(always)]
+    pub(crate) fn split_count(&self, pos: &Position, throw: u8) -> Option<usize> {
+        let steps = &self.tables.steps;
+        // (A pass beside entering or bearing off asks what every unit is.)
+        // (A throw bound to a piece keeps it for one of the parts, which
+        // the count leaves out.)
+        if !steps.split_masks
+            || steps.pass_beside_moves && !self.movement.voluntary_pass
+            || pos.bound.is_some()
+        {
+            return None;
+        }
+        self.split_masks_of(pos, throw, false).count()
+    }
+
+    /// The unit at index `j` of those [`split_count`](Self::split_count)
+    /// counted, and the others of its first part, into `out` (cleared
+    /// first), unmarked as the stage writes them; its index there.
+    #[inline(always)]
+    pub(crate) fn nth_split(
+        &self,
+        pos: &Position,
+        throw: u8,
+        j: usize,
+        out: &mut Vec<Unit>,
+    ) -> usize {
+        out.clear();
+        self.split_masks_of(pos, throw, self.throws.gives_extra(throw))
+            .nth(j, out)
+    }
+
+    /// The search of [`split_units_masks`](Self::split_units_masks) for a
+    /// position without a bound throw, its units unmarked.
+    #[inline(always)]
+    fn split_masks_of<'a>(
+        &'a self,
+        pos: &'a Position,
+        throw: u8,
+        extra_mark: bool,
+    ) -> SplitMasks<'a, false> {
+        SplitMasks {
+            rules: self,
+            pos,
+            throw,
+            extra_mark,
+            me: pos.pieces[pos.to_move.index()].0,
+            opp: pos.pieces[pos.to_move.other().index()].0,
+            bound: u64::MAX,
+        }
+    }
+
     /// [`split_units`](Self::split_units) in a rule set whose square sets
     /// read nothing of the position but the two piece sets
     /// (`Steps::split_masks`), by [`SplitMasks`]. The same units in the
@@ -719,6 +778,69 @@ struct SplitMasks<'a, const MARK: bool> {
     bound: u64,
 }
 
+/// The count of one cut's units (the throw split as `first` and `rest`)
+/// from the square sets of the position, for a playout that draws one
+/// unit and writes only that one ([`SplitMasks::count`]). A first part
+/// that hits nothing changes where one piece stands: the piece on `x`
+/// leaves it, and lands on `x + first` (or leaves the board, or goes to
+/// the hand). The second parts after it are then those from the pieces
+/// as they stand (`landing`, `offs`), but for the piece on `x` itself,
+/// for the piece whose second part would land where the first part
+/// landed (now taken), and for the piece whose second part lands on `x`
+/// (now free: `freed`). So the count of every first part follows from
+/// masks, without the second parts' sets of each.
+#[derive(Clone, Copy)]
+struct CutCount {
+    first: u8,
+    rest: u8,
+    /// The first parts that are ordinary steps hitting nothing.
+    plain: u64,
+    /// The first parts that leave no piece on the board: sure bear-offs
+    /// and moves to the hand.
+    landless: u64,
+    /// The pieces whose second part is a sure bear-off, whatever the
+    /// first part.
+    offs: u64,
+    /// The pieces whose second part is an ordinary step or a move to the
+    /// hand in the position before the first part.
+    landing: u64,
+    /// The pieces whose second part is one of those when its landing
+    /// square is empty.
+    freed: u64,
+    /// The parts the square sets do not decide (hits, parts `attempt`
+    /// must try): where any is, the units are listed, not counted.
+    undecided: u64,
+}
+
+impl CutCount {
+    /// The number of units whose first part moves the piece on `x`, a
+    /// square of `plain` or `landless`.
+    #[inline(always)]
+    fn of(&self, x: u8) -> usize {
+        let bx = 1u64 << x;
+        let taken = ((self.plain & bx) << self.first) >> self.rest;
+        ((self.offs & !bx).count_ones()
+            + (self.landing & !bx & !taken).count_ones()
+            + u32::from((bx >> self.rest) & self.freed != 0)) as usize
+    }
+
+    /// The number of units of the cut: [`of`](Self::of) summed over its
+    /// first parts, by whole square sets.
+    #[inline(always)]
+    fn total(&self) -> usize {
+        let firsts = self.plain | self.landless;
+        let each = (self.offs | self.landing).count_ones() * firsts.count_ones();
+        // Each first part's own piece, the piece whose landing it takes
+        // (its own when the two parts are equal: not twice), the piece
+        // whose landing it frees.
+        let taken = (self.plain << self.first) >> self.rest;
+        let twice = (self.plain & self.landing & mask_of(self.first == self.rest)).count_ones();
+        (each + twice + ((firsts >> self.rest) & self.freed).count_ones()
+            - (firsts & (self.offs | self.landing)).count_ones()
+            - (taken & self.landing).count_ones()) as usize
+    }
+}
+
 impl<const MARK: bool> SplitMasks<'_, MARK> {
     /// The units whose first part is by `first`, in the order of the first
     /// part's squares.
@@ -739,17 +861,114 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
         while xs != 0 {
             let x = xs.trailing_zeros() as u8;
             xs &= xs - 1;
-            if plain >> x & 1 == 0 {
-                self.other_first(x, first, &sets, row2, out);
+            self.first_part(x, first, &sets, plain, row2, out);
+        }
+    }
+
+    /// The units whose first part moves the piece on `x` by `first`, of
+    /// the first parts' square sets `sets` (`plain`: their ordinary steps
+    /// that hit nothing), `row2` the table row of the rest of the throw.
+    #[inline(always)]
+    fn first_part(
+        &self,
+        x: u8,
+        first: u8,
+        sets: &StepSets,
+        plain: u64,
+        row2: StepRow,
+        out: &mut Vec<Unit>,
+    ) {
+        if plain >> x & 1 == 0 {
+            self.other_first(x, first, sets, row2, out);
+            return;
+        }
+        let to = x + first;
+        let u1 = Unit::step(self.throw, x, to, false, self.extra_mark);
+        let step_mark = StepMark::after_plain_step(self.rules, self.pos, self.extra_mark, to);
+        if let Some(sets2) = self.seconds(&u1, true, first, to, step_mark, row2, out) {
+            self.plain_then_tried(x, first, &sets2, step_mark, out);
+        }
+    }
+
+    /// How many units the cut of `first` has, from the square sets of the
+    /// position alone (see [`CutCount`]).
+    #[inline(always)]
+    fn cut_count(&self, first: u8) -> CutCount {
+        let rules = self.rules;
+        let rest = self.throw - first;
+        let (me, opp) = (self.me, self.opp);
+        let sure = rules.tables.bear_off.sure;
+        let sets = rules.step_row(first).sets(me, opp, me);
+        let row2 = rules.step_row(rest);
+        let sets2 = row2.sets(me, opp, me);
+        let plain = sets.steps & !(opp >> first);
+        // The first parts that are not ordinary steps: sure bear-offs and
+        // moves to the hand leave no piece on the board; the others are
+        // tried by `attempt`, as are the ordinary steps that hit.
+        let others = (sets.slow | sets.hand) & !sets.steps;
+        let landless = others & ((sets.off_from & sure) | sets.hand);
+        let offs = sets2.slow & sets2.off_from & sure;
+        let firsts = plain | landless;
+        CutCount {
+            first,
+            rest,
+            plain,
+            landless,
+            offs,
+            landing: sets2.steps | sets2.hand,
+            freed: me & (row2.plain | row2.unhit_from | row2.hand_from),
+            undecided: (sets.steps & (opp >> first))
+                | (others & !landless)
+                | (sets2.slow & !offs & mask_of(firsts != 0)),
+        }
+    }
+
+    /// The number of units of every cut, when the square sets decide them
+    /// all (no part `attempt` must try, no part that hits); else `None`.
+    #[inline(always)]
+    fn count(&self) -> Option<usize> {
+        let mut n = 0;
+        let mut undecided = 0;
+        for first in 1..self.throw {
+            let cut = self.cut_count(first);
+            undecided |= cut.undecided;
+            n += cut.total();
+        }
+        (undecided == 0).then_some(n)
+    }
+
+    /// Writes the units of the first part of the `j`-th unit that
+    /// [`count`](Self::count) counted, as [`cut`](Self::cut) writes them,
+    /// into `out`, and returns that unit's index there.
+    #[inline(always)]
+    fn nth(&self, mut j: usize, out: &mut Vec<Unit>) -> usize {
+        let rules = self.rules;
+        for first in 1..self.throw {
+            let cut = self.cut_count(first);
+            let total = cut.total();
+            if j >= total {
+                j -= total;
                 continue;
             }
-            let to = x + first;
-            let u1 = Unit::step(self.throw, x, to, false, self.extra_mark);
-            let step_mark = StepMark::after_plain_step(rules, self.pos, self.extra_mark, to);
-            if let Some(sets2) = self.seconds(&u1, true, first, to, step_mark, row2, out) {
-                self.plain_then_tried(x, first, &sets2, step_mark, out);
+            let sets = rules.step_row(first).sets(self.me, self.opp, self.me);
+            let mut xs = cut.plain | cut.landless;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let n = cut.of(x);
+                if j >= n {
+                    j -= n;
+                    continue;
+                }
+                let start = out.len();
+                let row2 = rules.step_row(cut.rest);
+                self.first_part(x, first, &sets, cut.plain, row2, out);
+                debug_assert_eq!(out.len() - start, n, "the units of the first part from {x}");
+                return start + j;
             }
+            unreachable!("a cut's units are its first parts'");
         }
+        unreachable!("the index {j} is below the count")
     }
 
     /// [`seconds_tried`](Self::seconds_tried) after the ordinary step
