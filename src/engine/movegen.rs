@@ -529,12 +529,20 @@ impl Ruleset {
     }
 
     fn free_units_general(&self, pos: &Position, out: &mut Vec<Unit>) {
-        if self.skip_due(pos) {
-            out.push(Unit::skip());
-            return;
-        }
+        // A bear-off without a throw due comes before a missed turn: a
+        // move that makes it due does not end its turn, and the bear-off
+        // belongs to that turn, also where the move landed on a square
+        // that misses the side's next turn (MC-8 beside R-10); the missed
+        // turn is the next one. (A turn starts with both due only where
+        // the other side's unit made the bear-off due, by capturing the
+        // last piece outside the region: the bear-off is played first
+        // there too.)
         if let Some(from) = self.auto_off_due(pos) {
             out.push(self.auto_off_unit(from));
+            return;
+        }
+        if self.skip_due(pos) {
+            out.push(Unit::skip());
             return;
         }
         if pos.extra && pos.bound.is_some() {
@@ -967,12 +975,13 @@ impl Ruleset {
     ) -> Option<(Heading, Option<&super::OpeningRule>)> {
         let side = pos.to_move;
         let me = pos.pieces[side.index()];
-        if self.skip_due(pos) {
-            refuse_all::<WHY>(me, Forbid::MissedTurn, why);
+        // A bear-off without a throw due first, then a missed turn (as
+        // in `free_units`).
+        if self.auto_off_stage::<WHY>(pos, why) {
             return None;
         }
-        // A bear-off without a throw due first.
-        if self.auto_off_stage::<WHY>(pos, why) {
+        if self.skip_due(pos) {
+            refuse_all::<WHY>(me, Forbid::MissedTurn, why);
             return None;
         }
 

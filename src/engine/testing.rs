@@ -63,6 +63,11 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         // that leaves its square for another.
         "extends \"kendall\"\nruns count on 1..27 except runs reaching 27, 28   [X-1]\nprotect when (end of run and run >= 2 [X-2]) or (inner of run and on 12..18 [X-3])\nblockade on forward moves: onto inner of run passing run = 2; onto 26 passing inner of run; otherwise passing run >= 2 or on 15   [X-4]\nat 28, 30: taken target diverts mover to water   [X-5]\nat water: taken target diverts mover to 15 else counting down   [X-6]\nat water: stay, moving with 1, 2 to 15 else counting down   [X-7]\n",
         "extends \"thai\"\nruns count on 1..25 except runs reaching 12   [X-1]\nblockade on forward moves: onto 10..20 passing end of run; otherwise passing not inner of run   [X-4]\n",
+        // Landings in the region of a bear-off without a throw (MC-8),
+        // played plainly out of line, on squares that bind a throw or
+        // miss a turn, and a relocation into the region onto its square.
+        "extends \"macabot\"\nat 24: extra throw bound to piece   [X-1]\nat 22: miss next turn   [X-2]\n",
+        "extends \"macabot\"\nat 25: relocate to 30   [X-1]\n",
     ] {
         let file = crate::diag::SourceFile::new("overlay.senet", text);
         let r = crate::rules::load_source(file, &[]).unwrap_or_else(|e| panic!("{text}: {e:?}"));

@@ -149,3 +149,49 @@ pub(crate) fn glossed(cx: &PlayedUnit, out: &mut Vec<String>) {
         cx.sq(cx.unit.from)
     ));
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceFile;
+    use crate::engine::{Position, Side, UnitKind};
+
+    /// MC-8 beside R-10: a move that lands on a square that misses its
+    /// side's next turn and so brings the side's last piece home makes
+    /// the bear-off without a throw due in the same turn; the bear-off
+    /// comes next and ends the turn, and the turn missed is the side's
+    /// next one, after the other side's.
+    #[test]
+    fn a_due_bear_off_comes_before_a_missed_turn() {
+        let text = "extends \"macabot\"\nat 22: miss next turn   [X-2]\n";
+        let rules = crate::rules::load_source(SourceFile::new("o.senet", text), &[]).unwrap();
+        let board = rules.board();
+        let mut pos = Position::parse(
+            "5WW1W1/7WB1/2B1W2BBB b 0-0 extra 44",
+            board.len,
+            board.row_len,
+        )
+        .unwrap();
+        let mut units = Vec::new();
+        rules.legal_units(&pos, 3, &mut units);
+        let step = *units
+            .iter()
+            .find(|u| u.from == 19 && u.to == 22)
+            .expect("19-22 is legal");
+        rules.apply(&mut pos, &step).unwrap();
+        assert_eq!(pos.to_move, Side::Black, "the turn goes on");
+        assert!(pos.skip[Side::Black.index()], "the next turn is missed");
+        rules.free_units(&pos, &mut units);
+        assert_eq!(units.len(), 1);
+        assert_eq!(units[0].kind, UnitKind::NoThrow, "{:?}", units[0]);
+        assert_eq!(units[0].from, 30);
+        rules.legal_units(&pos, 3, &mut units);
+        assert!(units.is_empty(), "no throw while the bear-off is due");
+        rules.free_units(&pos, &mut units);
+        rules.apply(&mut pos, &units[0]).unwrap();
+        assert_eq!(pos.to_move, Side::White, "the bear-off ends the turn");
+        assert!(
+            pos.skip[Side::Black.index()],
+            "Black's next turn is still missed"
+        );
+    }
+}
