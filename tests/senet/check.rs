@@ -700,25 +700,7 @@ fn scratch(name: &str) -> PathBuf {
 /// turns long, and `simulate` needs no `--max-units` to see them end.
 #[test]
 fn games_end_drawn_at_the_turn_limit() {
-    let (code, out, err) = senet(&[
-        "simulate",
-        "--rules",
-        "tests/fixtures/rules/ok/turn_limit.senet",
-        "--games",
-        "40",
-        "--stats",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let field = |name: &str| {
-        out.lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(str::trim)
-            .unwrap_or_else(|| panic!("no `{name}` in {out}"))
-            .to_string()
-    };
-    assert_eq!(field("unfinished"), "0");
-    assert_eq!(field("draws"), "40");
-    assert_eq!(field("turns_mean"), "6.0");
+    forty_games_drawn_after_six_turns("tests/fixtures/rules/ok/turn_limit.senet");
 }
 
 /// The same with the first player drawn by lot: in the games Black wins
@@ -726,14 +708,13 @@ fn games_end_drawn_at_the_turn_limit() {
 /// starts by rule, so every game still lasts six turns.
 #[test]
 fn games_end_drawn_at_the_turn_limit_whoever_wins_the_lot() {
-    let (code, out, err) = senet(&[
-        "simulate",
-        "--rules",
-        "tests/fixtures/rules/ok/turn_limit_by_lot.senet",
-        "--games",
-        "40",
-        "--stats",
-    ]);
+    forty_games_drawn_after_six_turns("tests/fixtures/rules/ok/turn_limit_by_lot.senet");
+}
+
+/// Simulates 40 games under `rules` (a limit of six turns) and checks
+/// every one was drawn at the limit, six turns long.
+fn forty_games_drawn_after_six_turns(rules: &str) {
+    let (code, out, err) = senet(&["simulate", "--rules", rules, "--games", "40", "--stats"]);
     assert_eq!(code, 0, "{err}");
     let field = |name: &str| {
         out.lines()
