@@ -461,9 +461,10 @@ fn set_up(game: &Game, rules: &Ruleset, findings: &mut Vec<Finding>) -> Option<P
         // player the `FirstPlayer` tag names (C-5).
         Ok(p) => Position {
             origin: Origin::SetUp,
-            first: match tag(game, "FirstPlayer") {
-                Some(t) if t.value == "Black" => Side::Black,
-                _ => Side::White,
+            first: match (first_player(game, rules, findings), &rules.starter) {
+                (_, Starter::Fixed(side, _)) => *side,
+                (Some((_, side)), Starter::ByLot(_)) => side,
+                (None, Starter::ByLot(_)) => Side::White,
             },
             ..p
         },
@@ -560,6 +561,55 @@ pub fn wrong_piece_count(rules: &Ruleset, p: &Position) -> Option<String> {
     })
 }
 
+/// The side the `FirstPlayer` tag names, read the same way for a game
+/// from the rules' setup and for a set-up one (C-5). A value that is not
+/// a side, or a side other than the one the rules fix as the starter, is
+/// reported; the first gives `None`.
+fn first_player<'g>(
+    game: &'g Game,
+    rules: &Ruleset,
+    findings: &mut Vec<Finding>,
+) -> Option<(&'g Tag, Side)> {
+    let t = tag(game, "FirstPlayer")?;
+    let named = match t.value.as_str() {
+        "White" => Side::White,
+        "Black" => Side::Black,
+        v => {
+            findings.push(
+                Finding::error(
+                    Code::FirstPlayer,
+                    format!("`{v}` is not a side"),
+                    t.value_span,
+                )
+                .label("FirstPlayer")
+                .help("write `White` or `Black`"),
+            );
+            return None;
+        }
+    };
+    if let Starter::Fixed(side, clause) = &rules.starter
+        && named != *side
+    {
+        let mut f = Finding::error(
+            Code::FirstPlayer,
+            format!(
+                "under `{}` {side} moves first, not {named}",
+                rules.meta.name
+            ),
+            t.value_span,
+        )
+        .label("FirstPlayer")
+        .help(format!(
+            "write `[FirstPlayer \"{side}\"]` or leave the tag out"
+        ));
+        if !clause.is_empty() {
+            f.clause = Some(clause.clone());
+        }
+        findings.push(f);
+    }
+    Some((t, named))
+}
+
 /// The rule set's own start, with the first player its rules fix or the
 /// `FirstPlayer` tag names.
 fn rules_start(
@@ -572,33 +622,17 @@ fn rules_start(
         Node::TurnNumber { black, .. } => Some(if *black { Side::Black } else { Side::White }),
         _ => None,
     });
-    let named = tag(game, "FirstPlayer").map(|t| (t, t.value.as_str()));
-    let named_side = match named {
-        Some((_, "White")) => Some(Side::White),
-        Some((_, "Black")) => Some(Side::Black),
-        Some((t, v)) => {
-            findings.push(
-                Finding::error(
-                    Code::FirstPlayer,
-                    format!("`{v}` is not a side"),
-                    t.value_span,
-                )
-                .label("FirstPlayer")
-                .help("write `White` or `Black`"),
-            );
-            None
-        }
-        None => None,
-    };
+    let named = tag(game, "FirstPlayer").is_some();
+    let named_side = first_player(game, rules, findings).map(|(_, side)| side);
     match &rules.starter {
-        Starter::Fixed(side, clause) => {
+        Starter::Fixed(side, _) => {
             // An opening procedure that decides the first player (K-5's
             // roll-off): the record must say who it was.
             if let Some(o) = rules
                 .opening
                 .iter()
                 .find(|o| o.side == *side && o.throw.is_some())
-                && named.is_none()
+                && !named
             {
                 let mut f = Finding::error(
                     Code::FirstPlayerMissing,
@@ -609,23 +643,6 @@ fn rules_start(
                 .help(format!("add `[FirstPlayer \"{side}\"]`: the player who wins the opening plays {side} and moves first"));
                 if !o.clause.is_empty() {
                     f.clause = Some(o.clause.clone());
-                }
-                findings.push(f);
-            }
-            if let (Some(n), Some((t, _))) = (named_side, named)
-                && n != *side
-            {
-                let mut f = Finding::error(
-                    Code::FirstPlayer,
-                    format!("under `{}` {side} moves first, not {n}", rules.meta.name),
-                    t.value_span,
-                )
-                .label("FirstPlayer")
-                .help(format!(
-                    "write `[FirstPlayer \"{side}\"]` or leave the tag out"
-                ));
-                if !clause.is_empty() {
-                    f.clause = Some(clause.clone());
                 }
                 findings.push(f);
             }
