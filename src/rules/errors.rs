@@ -301,6 +301,16 @@ pub enum RuleError {
         clause: String,
     },
 
+    #[error(
+        "`exit with` never applies: under these rules no throw bears a piece off{}",
+        cited(clause)
+    )]
+    ExitWithoutThrow {
+        src: SourceFile,
+        span: Span,
+        clause: String,
+    },
+
     #[error("house `{name}` (square {square}) is never used{}", cited(clause))]
     UnusedHouse {
         src: SourceFile,
@@ -499,6 +509,15 @@ impl RuleError {
                     .label(*span, "enters nothing")
                     .help(
                         "no side starts in hand (`setup white in hand`) and no square sends a piece back to the hand; remove the entry rule or declare a hand",
+                    )
+            }
+            E::ExitWithoutThrow { src, span, .. } => {
+                Parts::new("senet::rules::exit_without_throw")
+                    .warning()
+                    .source(src)
+                    .label(*span, "never applies")
+                    .help(
+                        "the rules bear a piece off only without a throw (`bear off without a throw`), so no move from this square leaves the board by a throw; remove the exit rule, or replace the bear-off rule",
                     )
             }
             E::UnusedHouse {

@@ -487,6 +487,7 @@ pub fn compile(layers: &[Layer], name: &str, selected: &[String], gaps: &Gaps) -
     if !partial {
         warnings.extend(lw.entry_without_hand(&map, &options));
         warnings.extend(lw.unused_houses());
+        warnings.extend(lw.exits_without_throw(&map, &options));
     }
     let before_build = lw.errors.len();
     let ruleset = lw.build(&map, top, name, meta_options, meta_selected);
@@ -1397,6 +1398,50 @@ impl Lowerer<'_> {
             span: mspan(entry.span.start, entry.span.end),
             clause: entry.clause.clone(),
         })
+    }
+
+    /// `exit with` on a square of a rule set whose pieces bear off only
+    /// without a throw (MC-8), under every option: no throw ever takes a
+    /// piece off from there, so the exit's throws are never asked.
+    fn exits_without_throw(
+        &self,
+        map: &BTreeMap<Key, Item>,
+        options: &[OptionDef],
+    ) -> Vec<RuleError> {
+        let items = || {
+            map.values()
+                .chain(options.iter().flat_map(|o| o.items.iter()))
+        };
+        let mut reaches = items().filter(|i| i.key == Key::BearOff).peekable();
+        let without_throw = reaches.peek().is_some()
+            && reaches.all(|i| matches!(i.setting, Setting::Reach(Reach::WithoutThrow { .. })));
+        if !without_throw {
+            return Vec::new();
+        }
+        // The clauses cited: the exit's own, then the bear-off's that
+        // makes it dead.
+        let off_clause = map.get(&Key::BearOff).map_or("", |i| i.clause.as_str());
+        let mut seen = std::collections::BTreeSet::new();
+        items()
+            .filter(|i| matches!(i.key, Key::Square(SquareKind::Exit, _)))
+            .filter(|i| seen.insert((i.layer, i.span.start)))
+            .map(|i| RuleError::ExitWithoutThrow {
+                src: self.src(i.layer),
+                span: mspan(i.span.start, i.span.end),
+                clause: {
+                    let mut cs: Vec<&str> = Vec::new();
+                    for c in [i.clause.as_str(), off_clause]
+                        .into_iter()
+                        .flat_map(|c| c.split(", "))
+                    {
+                        if !c.is_empty() && !cs.contains(&c) {
+                            cs.push(c);
+                        }
+                    }
+                    cs.join(", ")
+                },
+            })
+            .collect()
     }
 
     /// Houses on squares that no declaration gives a rule, a target or a

@@ -201,7 +201,8 @@ fn compile_from(
 
 /// Checks a rule file as `senet rules check` does: every error, and the
 /// warnings about dead values (a throw value never thrown, an entry rule
-/// without a hand, a house never used), all in line order. Warnings come
+/// without a hand, a house never used, an exit where no throw bears a
+/// piece off), all in line order. Warnings come
 /// back beside the rule set when it compiles, and among the errors when it
 /// does not.
 ///

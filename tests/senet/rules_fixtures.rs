@@ -241,6 +241,33 @@ fn warnings_do_not_fail_a_load() {
     rules::load(path, None, &[]).unwrap();
 }
 
+/// An exit rule where no throw bears a piece off (MC-8) is reported as a
+/// dead value, and `rules show` says it never applies instead of
+/// describing a bear-off that the engine never plays.
+#[test]
+fn an_exit_without_a_throw_to_bear_off_is_dead() {
+    let path = "tests/fixtures/rules/check/exit_without_throw.senet";
+    let (rules, warnings) = rules::check(path, None, &[]).unwrap();
+    let codes: Vec<String> = warnings
+        .iter()
+        .map(|w| miette::Diagnostic::code(w).unwrap().to_string())
+        .collect();
+    assert_eq!(codes, ["senet::rules::exit_without_throw"]);
+    let line = rules
+        .meta()
+        .explained
+        .iter()
+        .map(|(text, _)| text.as_str())
+        .find(|t| t.starts_with("Square 25:"))
+        .expect("a sentence for square 25");
+    assert!(line.contains("never happens"), "{line}");
+    // The same exit under rules that bear off by a throw is live.
+    let kendall = "extends \"kendall\"\nat 25: exit with 3\n";
+    let file = senet::diag::SourceFile::new("kendall-exit.senet", kendall);
+    let (_, warnings) = rules::check_source(file, &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
 /// The built-in rule files have no dead value, alone or with any option.
 #[test]
 fn builtins_have_no_warnings() {

@@ -70,6 +70,10 @@ pub fn all_in_sentence(names: &Names, squares: SquareSet) -> String {
     )
 }
 
+/// `rules show`, after an exit's sentence, where no throw bears a piece off.
+pub const EXIT_WITHOUT_THROW: &str =
+    ", which never happens: under these rules no throw bears a piece off";
+
 /// `rules show`, after "Square 30: ": `exit with THROWS`, with the throws
 /// as declared (`None`: any) among all the rules give.
 pub fn exit_sentence(ts: &Option<Vec<u8>>, all: u32) -> String {

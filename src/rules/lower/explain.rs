@@ -36,6 +36,12 @@ pub(super) fn explain(
             out.push((format!("{subject}: {text}."), clause));
         }
     };
+    // An exit's throws are never asked where no throw bears a piece off
+    // (the rule file gets a warning, `exit_without_throw`).
+    let without_throw = matches!(
+        map.get(&Key::BearOff).map(|i| &i.setting),
+        Some(Setting::Reach(Reach::WithoutThrow { .. }))
+    );
     for (k, i) in map {
         let c = match &i.setting {
             Setting::Protect(Some(p)) if i.clause.is_empty() => p.clauses().join(", "),
@@ -53,7 +59,10 @@ pub(super) fn explain(
             _ => i.clause.clone(),
         };
         if let Key::Square(kind, s) = *k {
-            let text = square_sentence(&n, kind, &i.setting, all_throws);
+            let mut text = square_sentence(&n, kind, &i.setting, all_throws);
+            if kind == SquareKind::Exit && without_throw {
+                text.push_str(bear_off::EXIT_WITHOUT_THROW);
+            }
             if let Some((gk, gt, gc, gs)) = &mut group
                 && *gk == kind
                 && *gt == text
