@@ -283,7 +283,7 @@ impl Ruleset {
         debug_assert!(!PLAIN || !matches!(listed, Listed::Splits(_)));
         if !PLAIN && let Listed::Splits(splits) = listed {
             let written = out.len();
-            let i = pick(written + splits + usize::from(self.tables.steps.pass_beside_moves));
+            let i = pick(written + splits + usize::from(self.movement.voluntary_pass));
             return Some(self.nth_listed_or_split(pos, throw, written, splits, i, out));
         }
         if out.is_empty() {
@@ -883,11 +883,23 @@ impl Ruleset {
                     }
                 }
             }
-            // A throw spent in any number of parts.
+            // A throw spent in any number of parts, counted like the
+            // split in two.
             if self.movement.split_any {
-                let a = out.len();
-                if self.any_split_units::<MARK>(pos, throw, extra_mark, out) {
-                    marked = Some((a, out.len()));
+                let counted = if count_splits {
+                    self.any_split_count(pos, throw)
+                } else {
+                    None
+                };
+                match counted {
+                    Some(0) => {}
+                    Some(n) => return Listed::Splits(n),
+                    None => {
+                        let a = out.len();
+                        if self.any_split_units::<MARK>(pos, throw, extra_mark, out) {
+                            marked = Some((a, out.len()));
+                        }
+                    }
                 }
             }
         }

@@ -514,7 +514,7 @@ mod tests {
         let (mut listed, mut out) = (Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         let (mut waited, mut waited_counted) = (0, 0);
-        let mut splits = 0;
+        let (mut splits, mut any_splits) = (0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -610,7 +610,7 @@ mod tests {
                             Listed::Splits(n) => {
                                 // The split units counted after those written.
                                 let written = out.clone();
-                                let pass = usize::from(rules.tables.steps.pass_beside_moves);
+                                let pass = usize::from(rules.movement.voluntary_pass);
                                 assert_eq!(
                                     written.len() + n + pass,
                                     listed.len(),
@@ -629,6 +629,7 @@ mod tests {
                                     );
                                     assert_eq!(got, *unit, "{}", at("nth split", i));
                                     splits += usize::from(got.split.is_some());
+                                    any_splits += usize::from(got.more.len() > 0);
                                 }
                                 continue;
                             }
@@ -662,6 +663,11 @@ mod tests {
         assert!(waited_counted > 200, "{waited_counted} of them counted");
         // The split units counted rather than written (PC-3).
         assert!(splits > 1_000, "{splits} split units counted");
+        // Units of three parts or more, counted (LP-3).
+        assert!(
+            any_splits > 1_000,
+            "{any_splits} units in any number of parts counted"
+        );
     }
 
     /// A position that `calm_and_free` finds calm has no unit due without

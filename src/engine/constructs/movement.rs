@@ -573,6 +573,9 @@ impl Ruleset {
         j: usize,
         out: &mut Vec<Unit>,
     ) -> usize {
+        if self.movement.split_any {
+            return self.nth_any_split(pos, throw, j, out);
+        }
         out.clear();
         self.split_masks_of(pos, throw, self.throws.gives_extra(throw))
             .nth(j, out)
@@ -1220,7 +1223,7 @@ impl Ruleset {
             let opp = pos.pieces[pos.to_move.other().index()].0;
             let sure = self.tables.bear_off.sure;
             if MARK && self.tables.move_marks {
-                AnySplit::<true> {
+                AnySplit::<true, false> {
                     rules: self,
                     pos,
                     out,
@@ -1228,11 +1231,12 @@ impl Ruleset {
                     movers,
                     opp,
                     sure,
+                    seek: None,
                 }
                 .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 true
             } else {
-                AnySplit::<false> {
+                AnySplit::<false, false> {
                     rules: self,
                     pos,
                     out,
@@ -1240,6 +1244,7 @@ impl Ruleset {
                     movers,
                     opp,
                     sure,
+                    seek: None,
                 }
                 .next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
                 false
@@ -1247,6 +1252,97 @@ impl Ruleset {
         } else {
             self.next_parts(pos, throw, movers, unit, 0, out);
             false
+        }
+    }
+
+    /// The number of units [`any_split_units`](Self::any_split_units)
+    /// would write, counted rather than written, for a playout that draws
+    /// one unit (`Listed::Splits`): where the square sets decide the
+    /// parts (`Steps::split_masks`), the throw is bound to no piece, no
+    /// part hits or goes to the queue, and no later stage adds a unit
+    /// beside them but a voluntary pass (a pass when no move but entering
+    /// never comes beside a split unit). Else `None`, and the units are
+    /// listed. The searches below a part are counted once per state
+    /// ([`Memo`]).
+    #[inline(never)]
+    pub(crate) fn any_split_count(&self, pos: &Position, throw: u8) -> Option<usize> {
+        // (A pass beside bearing off asks what every unit is; one beside
+        // entering is never beside a split unit, which moves a piece on
+        // the board.)
+        let mv = &self.movement;
+        if !self.tables.enabled
+            || !self.tables.steps.split_masks
+            || mv.bear_off_voluntary && !mv.voluntary_pass
+            || pos.bound.is_some()
+        {
+            return None;
+        }
+        if throw < 2 {
+            return Some(0);
+        }
+        let me = pos.pieces[pos.to_move.index()].0;
+        MEMO.with_borrow_mut(|memo| {
+            memo.start(pos, throw);
+            self.any_split_search::<false>(pos, throw, &mut Vec::new(), None)
+                .count::<0>(me, pos.arrived.0, throw, memo)
+        })
+    }
+
+    /// The unit at index `j` of those
+    /// [`any_split_count`](Self::any_split_count) counted, alone in `out`
+    /// (cleared first), unmarked as the stage writes it: the search of
+    /// [`any_split_units`](Self::any_split_units) that passes over whole
+    /// searches below a part by their counts and writes the one unit.
+    #[inline(never)]
+    pub(crate) fn nth_any_split(
+        &self,
+        pos: &Position,
+        throw: u8,
+        j: usize,
+        out: &mut Vec<Unit>,
+    ) -> usize {
+        out.clear();
+        MEMO.with_borrow_mut(|memo| {
+            // (The counts the count of this search kept, unless another
+            // search's replaced them.)
+            if !memo.is_of(pos, throw) {
+                memo.start(pos, throw);
+            }
+            let seek = Seek {
+                skip: j,
+                found: false,
+                memo,
+            };
+            let me = pos.pieces[pos.to_move.index()].0;
+            let mut search = self.any_split_search::<true>(pos, throw, out, Some(seek));
+            search.next_parts::<0>(me, pos.arrived.0, throw, Gives::default());
+            assert!(
+                search.seek.is_some_and(|s| s.found),
+                "index {j} of the split units counted"
+            );
+        });
+        debug_assert_eq!(out.len(), 1);
+        0
+    }
+
+    /// The search of [`any_split_units`](Self::any_split_units) from the
+    /// piece sets, unmarked, for a position without a bound throw.
+    fn any_split_search<'a, const SEEK: bool>(
+        &'a self,
+        pos: &'a Position,
+        throw: u8,
+        out: &'a mut Vec<Unit>,
+        seek: Option<Seek<'a>>,
+    ) -> AnySplit<'a, false, SEEK> {
+        AnySplit {
+            rules: self,
+            pos,
+            out,
+            unit: Unit::step(throw, 0, 0, false, self.throws.gives_extra(throw)),
+            movers: self.unguarded(pos),
+            opp: pos.pieces[pos.to_move.other().index()].0,
+            sure: self.tables.bear_off.sure,
+            seek,
         }
     }
 
@@ -1325,7 +1421,7 @@ impl Ruleset {
 /// sets (`Steps::split_masks`): the unit being written, part by part, and
 /// what stays the same for the whole search. With `MARK`, the units are
 /// written with their marks complete.
-struct AnySplit<'a, const MARK: bool> {
+struct AnySplit<'a, const MARK: bool, const SEEK: bool> {
     rules: &'a Ruleset,
     /// The position before the throw.
     pos: &'a Position,
@@ -1338,9 +1434,94 @@ struct AnySplit<'a, const MARK: bool> {
     opp: u64,
     /// The squares a bear-off is sure from (`BearOffSquares::sure`).
     sure: u64,
+    /// With `SEEK`: the units still to pass over before the one sought,
+    /// and the counts of the searches below a part
+    /// ([`Ruleset::nth_any_split`]).
+    seek: Option<Seek<'a>>,
 }
 
-impl<const MARK: bool> AnySplit<'_, MARK> {
+/// What a search with `SEEK` keeps: how many units to pass over before
+/// the one it writes, whether it was written, and the counts of the
+/// searches it passed over.
+struct Seek<'a> {
+    skip: usize,
+    found: bool,
+    memo: &'a mut Memo,
+}
+
+/// The number of units below a state of the search in any number of
+/// parts, kept while one search counts them: a state is the pieces of
+/// the side to move, those that reached their squares this turn, the
+/// rest of the throw and the depth. Different orders of the same parts
+/// reach the same state (a 1 by the piece on 5 and then a 1 by the piece
+/// on 9, or the other way round), so the counts of the inner levels are
+/// found once. A fixed table: a state it has no room for is counted
+/// again.
+pub(crate) struct Memo {
+    keys: [(u64, u64, u16); Memo::SLOTS],
+    counts: [u32; Memo::SLOTS],
+    used: u64,
+    /// The search the counts are of: the position and the throw.
+    of: Option<(Position, u8)>,
+}
+
+thread_local! {
+    /// The counts of the last search counted on this thread, kept for the
+    /// search of the unit drawn among them.
+    static MEMO: std::cell::RefCell<Memo> = const {
+        std::cell::RefCell::new(Memo {
+            keys: [(0, 0, 0); Memo::SLOTS],
+            counts: [0; Memo::SLOTS],
+            used: 0,
+            of: None,
+        })
+    };
+}
+
+impl Memo {
+    const SLOTS: usize = 64;
+
+    /// Empties the table for the search of `throw` in `pos`.
+    fn start(&mut self, pos: &Position, throw: u8) {
+        self.used = 0;
+        self.of = Some((*pos, throw));
+    }
+
+    /// Whether the table holds counts of the search of `throw` in `pos`.
+    fn is_of(&self, pos: &Position, throw: u8) -> bool {
+        self.of.is_some_and(|(p, t)| t == throw && p == *pos)
+    }
+
+    fn slot(me: u64, arrived: u64, tag: u16) -> usize {
+        let h = (me ^ arrived.rotate_left(29) ^ u64::from(tag) << 58)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 58) as usize
+    }
+
+    /// The count kept for the state, or the free slot to keep it in
+    /// (`Err(None)`: no room).
+    fn find(&self, me: u64, arrived: u64, tag: u16) -> Result<u32, Option<usize>> {
+        let mut i = Memo::slot(me, arrived, tag);
+        for _ in 0..Memo::SLOTS {
+            if self.used >> i & 1 == 0 {
+                return Err(Some(i));
+            }
+            if self.keys[i] == (me, arrived, tag) {
+                return Ok(self.counts[i]);
+            }
+            i = (i + 1) % Memo::SLOTS;
+        }
+        Err(None)
+    }
+
+    fn keep(&mut self, i: usize, me: u64, arrived: u64, tag: u16, n: usize) {
+        self.keys[i] = (me, arrived, tag);
+        self.counts[i] = n as u32;
+        self.used |= 1 << i;
+    }
+}
+
+impl<const MARK: bool, const SEEK: bool> AnySplit<'_, MARK, SEEK> {
     /// [`Ruleset::next_parts`] on the pieces of the side to move after the
     /// first `depth` parts (`me`, which reached `arrived` this turn), which
     /// gave `gives`, with `rest` of the throw left. A part without a hit
@@ -1382,11 +1563,26 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                 // The last parts, all ordinary steps without a hit (most
                 // of the units): written in a loop of their own.
                 possible |= xs != 0;
+                if SEEK {
+                    // Only the one sought, when it is among them.
+                    let seek = self.seek.as_mut().expect("a seeking search");
+                    let k = xs.count_ones() as usize;
+                    if seek.skip >= k {
+                        seek.skip -= k;
+                        continue;
+                    }
+                    xs = crate::engine::cpu::nth_square(xs, seek.skip);
+                    seek.skip = 0;
+                    seek.found = true;
+                }
                 self.unit.truncate(depth);
                 // (The mark of each unit but for where its last step
                 // lands, decided once.)
                 let step_mark = gives.again_after_step(rules, self.pos, &self.unit, v);
                 self.last_steps::<DEPTH>(xs, v, step_mark);
+                if SEEK {
+                    return;
+                }
                 continue;
             }
             while xs != 0 {
@@ -1458,21 +1654,212 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
                     gives
                 };
                 if v == rest {
+                    if SEEK && self.passed_over(1) {
+                        continue;
+                    }
                     self.unit.truncate(depth + 1);
                     self.push(gives);
+                    if SEEK {
+                        self.sought();
+                        return;
+                    }
                 } else {
                     let now = (1u64 << landed) & !1;
                     let me = (me & !bx) | now;
                     let arrived = (arrived & !bx) | now;
+                    if SEEK {
+                        let seek = self.seek.take().expect("a seeking search");
+                        let below = self.count_memo(DEPTH + 1, me, arrived, rest - v, seek.memo);
+                        let below = below.expect("a search counted before it seeks");
+                        self.seek = Some(seek);
+                        if self.passed_over(below) {
+                            continue;
+                        }
+                    }
                     self.deeper(DEPTH + 1, me, arrived, rest - v, gives);
+                    if SEEK && self.seek.as_ref().is_some_and(|s| s.found) {
+                        return;
+                    }
                 }
             }
         }
         if depth > 0 && !possible {
             // No part possible: the rest is lost.
+            if SEEK && self.passed_over(1) {
+                return;
+            }
             self.unit.truncate(depth);
             self.push(gives);
+            if SEEK {
+                self.sought();
+            }
         }
+    }
+
+    /// With `SEEK`, before `n` units that the search would write next:
+    /// whether the one sought is not among them (they are passed over).
+    #[inline(always)]
+    fn passed_over(&mut self, n: usize) -> bool {
+        let seek = self.seek.as_mut().expect("a seeking search");
+        let over = seek.skip >= n;
+        if over {
+            seek.skip -= n;
+        }
+        over
+    }
+
+    /// With `SEEK`: the unit sought is written.
+    #[inline(always)]
+    fn sought(&mut self) {
+        self.seek.as_mut().expect("a seeking search").found = true;
+    }
+
+    /// The number of units [`next_parts`](Self::next_parts) would write
+    /// from the state after `depth` parts, kept in `memo` where the rest
+    /// leaves more than one level below; `None` where a part hits or goes
+    /// to the queue (the search then goes on from a position built, which
+    /// is not counted here).
+    fn count_memo(
+        &self,
+        depth: usize,
+        me: u64,
+        arrived: u64,
+        rest: u8,
+        memo: &mut Memo,
+    ) -> Option<usize> {
+        if rest < 2 {
+            // The last part, by 1 (most of the searches counted): its
+            // ordinary steps without a hit, or the rest lost when there is
+            // none, as `count` finds them, without the call.
+            if depth < MAX_PARTS {
+                let sets = self.rules.step_row(1).sets(me, self.opp, me);
+                if sets.slow | sets.hand == 0 && sets.steps & (self.opp >> 1) == 0 {
+                    return Some((sets.steps.count_ones() as usize).max(1));
+                }
+            }
+            return self.count_at(depth, me, arrived, rest, memo);
+        }
+        let tag = u16::from(rest) << 8 | depth as u16;
+        match memo.find(me, arrived, tag) {
+            Ok(n) => Some(n as usize),
+            Err(slot) => {
+                let n = self.count_at(depth, me, arrived, rest, memo)?;
+                if let Some(i) = slot {
+                    memo.keep(i, me, arrived, tag, n);
+                }
+                Some(n)
+            }
+        }
+    }
+
+    /// [`count`](Self::count) after `depth` parts (at most `MAX_PARTS`).
+    fn count_at(
+        &self,
+        depth: usize,
+        me: u64,
+        arrived: u64,
+        rest: u8,
+        memo: &mut Memo,
+    ) -> Option<usize> {
+        const { assert!(MAX_PARTS == 6) };
+        match depth {
+            0 => self.count::<0>(me, arrived, rest, memo),
+            1 => self.count::<1>(me, arrived, rest, memo),
+            2 => self.count::<2>(me, arrived, rest, memo),
+            3 => self.count::<3>(me, arrived, rest, memo),
+            4 => self.count::<4>(me, arrived, rest, memo),
+            5 => self.count::<5>(me, arrived, rest, memo),
+            _ => self.count::<6>(me, arrived, rest, memo),
+        }
+    }
+
+    /// The units [`next_parts`](Self::next_parts) writes after `DEPTH`
+    /// parts, counted by the same tests in the same order, none written:
+    /// the last parts that are ordinary steps by a population count, the
+    /// searches below a part by [`count_memo`](Self::count_memo). `None`
+    /// where a part hits or goes to the queue.
+    fn count<const DEPTH: usize>(
+        &self,
+        me: u64,
+        arrived: u64,
+        rest: u8,
+        memo: &mut Memo,
+    ) -> Option<usize> {
+        let depth = DEPTH;
+        let rules = self.rules;
+        let opp = self.opp;
+        let movers = if depth == 0 { self.movers } else { me };
+        let mut n = 0;
+        let mut possible = false;
+        let longest = if depth == 0 { rest - 1 } else { rest };
+        let mut v = 0;
+        while v < longest {
+            v += 1;
+            let sets = rules.step_row(v).sets(me, opp, movers);
+            let mut xs = sets.steps | sets.slow | sets.hand;
+            if v == rest
+                && sets.slow | sets.hand == 0
+                && sets.steps & (opp >> v) == 0
+                && depth < MAX_PARTS
+            {
+                possible |= xs != 0;
+                n += xs.count_ones() as usize;
+                continue;
+            }
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8;
+                xs &= xs - 1;
+                let bx = 1u64 << x;
+                let landed = if sets.steps & bx != 0 {
+                    let to = x + v;
+                    if opp >> to & 1 != 0 {
+                        return None;
+                    }
+                    to
+                } else if sets.off_from & self.sure & bx != 0 || sets.hand & bx != 0 {
+                    0
+                } else {
+                    let mid = self.after(me, arrived);
+                    let Ok(u) = rules.attempt(&mid, x, v, Dir::Forward) else {
+                        continue;
+                    };
+                    let landed = match u.relocated {
+                        _ if u.hit => None,
+                        Some(Relocated::Square(s)) => Some(s),
+                        Some(Relocated::Hand) => Some(0),
+                        None if u.off => Some(0),
+                        None => Some(u.to),
+                        Some(Relocated::Queue) => None,
+                    };
+                    possible = true;
+                    let landed = landed?;
+                    if depth >= 2 && !MoreParts::fits(&u.first_part()) {
+                        continue;
+                    }
+                    landed
+                };
+                possible = true;
+                if depth >= MAX_PARTS {
+                    continue;
+                }
+                if v == rest {
+                    n += 1;
+                } else {
+                    let now = (1u64 << landed) & !1;
+                    n += self.count_memo(
+                        DEPTH + 1,
+                        (me & !bx) | now,
+                        (arrived & !bx) | now,
+                        rest - v,
+                        memo,
+                    )?;
+                }
+            }
+        }
+        if depth > 0 && !possible {
+            n += 1;
+        }
+        Some(n)
     }
 
     /// [`next_parts`](Self::next_parts) after `depth` parts (at most
@@ -1540,6 +1927,7 @@ impl<const MARK: bool> AnySplit<'_, MARK> {
     /// [`Ruleset::part_then_rest`], their marks completed (with `MARK`).
     #[cold]
     fn by_position(&mut self, mid: &Position, part: &Part, v: u8, rest: u8, depth: usize) {
+        debug_assert!(!SEEK, "a search that was counted has no such part");
         let from = self.out.len();
         // (`part_then_rest` writes from the first `depth` parts on.)
         self.unit.truncate(depth);
