@@ -629,7 +629,7 @@ mod tests {
                                     );
                                     assert_eq!(got, *unit, "{}", at("nth split", i));
                                     splits += usize::from(got.split.is_some());
-                                    any_splits += usize::from(got.more.len() > 0);
+                                    any_splits += usize::from(!got.more.is_empty());
                                 }
                                 continue;
                             }
