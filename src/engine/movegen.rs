@@ -859,44 +859,33 @@ impl Ruleset {
                 let why = unasked_if::<WHY>(why, &mut unasked);
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
             }
-            // PC-3: the throw split between two pieces.
-            // (The two are never both in a rule set.)
-            if self.movement.split {
+            // PC-3: the throw split between two pieces, or (LP-3) spent
+            // in any number of parts. (The two are never both in a rule
+            // set.)
+            let split = self.movement.split;
+            if split || self.movement.split_any {
                 // A playout's draw counts the split units where the square
                 // sets decide them all; with one, no later stage adds a
                 // unit but a voluntary pass.
-                // (Not a closure: the count is inlined into the playout
-                // loops, which have the CPU's population count.)
-                let counted = if count_splits {
-                    self.split_count(pos, throw)
-                } else {
-                    None
+                // (Not a closure: the count of a split in two is inlined
+                // into the playout loops, which have the CPU's population
+                // count.)
+                let counted = match (count_splits, split) {
+                    (false, _) => None,
+                    (true, true) => self.split_count(pos, throw),
+                    (true, false) => self.any_split_count(pos, throw),
                 };
                 match counted {
                     Some(0) => {}
                     Some(n) => return Listed::Splits(n),
                     None => {
                         let a = out.len();
-                        if self.split_units::<MARK>(pos, throw, extra_mark, out) {
-                            marked = Some((a, out.len()));
-                        }
-                    }
-                }
-            }
-            // A throw spent in any number of parts, counted like the
-            // split in two.
-            if self.movement.split_any {
-                let counted = if count_splits {
-                    self.any_split_count(pos, throw)
-                } else {
-                    None
-                };
-                match counted {
-                    Some(0) => {}
-                    Some(n) => return Listed::Splits(n),
-                    None => {
-                        let a = out.len();
-                        if self.any_split_units::<MARK>(pos, throw, extra_mark, out) {
+                        let complete = if split {
+                            self.split_units::<MARK>(pos, throw, extra_mark, out)
+                        } else {
+                            self.any_split_units::<MARK>(pos, throw, extra_mark, out)
+                        };
+                        if complete {
                             marked = Some((a, out.len()));
                         }
                     }
