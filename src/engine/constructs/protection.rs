@@ -344,6 +344,9 @@ pub(crate) struct Masks {
     pub program: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     pub program_runs: bool,
+    /// The program as tables by the class of a piece in its run, where
+    /// its leaves allow (see [`RunClasses`]): evaluated in its place.
+    pub classes: Option<RunClasses>,
     /// Under [`Protect::Tree`], a union of terms (KD-4/KD-9, LK-9, HK-3)
     /// each of which asks at most for a run of 2 or more, squares and
     /// position-wide conditions on a few facts, with terms of squares
@@ -395,6 +398,7 @@ impl Masks {
             program.clear();
         }
         let program_runs = program_runs(&program);
+        let classes = RunClasses::compile(&program);
         let terms = match &protection.rule {
             Some(p) if protect == Protect::Tree && !placed => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
@@ -473,6 +477,7 @@ impl Masks {
             terms_runs,
             program,
             program_runs,
+            classes,
             groups,
             beside,
         }
@@ -882,6 +887,165 @@ pub(crate) fn program_runs(prog: &[PredOp]) -> bool {
         .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle))
 }
 
+/// Classes a [`RunClasses`] tells apart at most.
+const RUN_CLASSES: usize = 16;
+
+/// A postfix program whose leaves all read a piece's place in its run
+/// (`run >= k`, `run = k` and ranges of lengths, `end of run`, `inner of
+/// run`) or its square (`on`), as tables: every such leaf is the same for
+/// the pieces of one class, the class being the length of the piece's
+/// run (0 for a piece in no run, 1 to `k - 1` exactly, `k` or more as one)
+/// and whether it is an inner piece of it. Each value the program leaves is
+/// then, square by square, the union over the classes of the class's
+/// pieces and the squares on which the program gives true for that class:
+/// shift-ands that find the classes once per position and one `and` per
+/// class and value, without an interpreted step per leaf or operator.
+///
+/// The classes, in order: no run; runs of 1 to `k` (`k`: or more) and not
+/// inner; runs of 3 to `k` and inner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunClasses {
+    /// Runs of `k` or more are one class (3 <= k <= 8).
+    k: u8,
+    /// Per value the program leaves, in order: per class, the squares on
+    /// which the value holds for a piece of that class.
+    values: Vec<[u64; RUN_CLASSES]>,
+}
+
+impl RunClasses {
+    /// The tables of `prog`, if its leaves are all of the kinds above;
+    /// `None` otherwise (or for an empty program).
+    pub(crate) fn compile(prog: &[PredOp]) -> Option<RunClasses> {
+        let mut k = 3u8;
+        for op in prog {
+            match *op {
+                PredOp::RunAtLeast(j) => k = k.max(j),
+                PredOp::RunRange(_, hi) => k = k.max(hi + 1),
+                PredOp::EndOfRun
+                | PredOp::InnerOfRun
+                | PredOp::On(_)
+                | PredOp::And
+                | PredOp::Or
+                | PredOp::Not => {}
+                _ => return None,
+            }
+        }
+        if prog.is_empty() || k > 8 {
+            return None;
+        }
+        let mut classes = vec![(0u8, false)];
+        classes.extend((1..=k).map(|l| (l, false)));
+        classes.extend((3..=k).map(|l| (l, true)));
+        debug_assert!(classes.len() <= RUN_CLASSES);
+        let mut values: Vec<[u64; RUN_CLASSES]> = Vec::new();
+        for (c, &(len, inner)) in classes.iter().enumerate() {
+            // The program run on the class: its run leaves all ones or
+            // none, its squares as they are.
+            let mut stack: Vec<u64> = Vec::new();
+            for op in prog {
+                let v = match *op {
+                    PredOp::RunAtLeast(j) => mask_of(len >= j),
+                    PredOp::RunRange(lo, hi) => mask_of(len >= lo && len <= hi),
+                    PredOp::EndOfRun => mask_of(len >= 1 && !inner),
+                    PredOp::InnerOfRun => mask_of(inner),
+                    PredOp::On(sq) => sq,
+                    PredOp::Not => !stack.pop()?,
+                    PredOp::And | PredOp::Or => {
+                        let b = stack.pop()?;
+                        let a = stack.pop()?;
+                        if *op == PredOp::And { a & b } else { a | b }
+                    }
+                    _ => return None,
+                };
+                stack.push(v);
+            }
+            if values.is_empty() {
+                values = vec![[0; RUN_CLASSES]; stack.len()];
+            }
+            for (v, s) in values.iter_mut().zip(stack) {
+                v[c] = s;
+            }
+        }
+        Some(RunClasses { k, values })
+    }
+
+    /// The values of the program for the pieces `bits` (those on which
+    /// runs count, as [`Ruleset::run_bits`] gives them), in its order,
+    /// into `out`; exact on the squares of `bits`' side.
+    #[inline(always)]
+    pub(crate) fn eval(&self, bits: u64, out: &mut [u64; PROGRAM_DEPTH]) {
+        // Specialised by `k`: the loops unrolled.
+        match self.k {
+            3 => self.eval_k::<3>(bits, out),
+            4 => self.eval_k::<4>(bits, out),
+            5 => self.eval_k::<5>(bits, out),
+            6 => self.eval_k::<6>(bits, out),
+            7 => self.eval_k::<7>(bits, out),
+            _ => self.eval_k::<8>(bits, out),
+        }
+    }
+
+    /// The first value of the program (a protection rule's one), as
+    /// [`eval`](Self::eval).
+    #[inline(always)]
+    pub(crate) fn first(&self, bits: u64) -> u64 {
+        let mut out = [0; PROGRAM_DEPTH];
+        match self.k {
+            3 => self.value_k::<3>(&self.classes_k::<3>(bits), &mut out[..1]),
+            _ => self.eval(bits, &mut out),
+        }
+        out[0]
+    }
+
+    #[inline(always)]
+    fn eval_k<const K: usize>(&self, bits: u64, out: &mut [u64; PROGRAM_DEPTH]) {
+        let classes = self.classes_k::<K>(bits);
+        let n = self.values.len().min(PROGRAM_DEPTH);
+        self.value_k::<K>(&classes, &mut out[..n]);
+    }
+
+    /// The classes' pieces (`2K - 1` masks), as the type says.
+    #[inline(always)]
+    fn classes_k<const K: usize>(&self, bits: u64) -> [u64; RUN_CLASSES] {
+        let inner = bits & (bits << 1) & (bits >> 1);
+        let mut classes = [0u64; RUN_CLASSES];
+        classes[0] = !bits;
+        // `starts`: the first squares of windows of `l` squares all in
+        // `bits`; `at_least`: the pieces in runs of `l` or more.
+        let (mut starts, mut at_least) = (bits, bits);
+        for l in 1..=K {
+            let (next_starts, next) = if l < K {
+                let s = starts & (bits >> l);
+                let mut m = s;
+                for i in 1..=l {
+                    m |= s << i;
+                }
+                (s, m)
+            } else {
+                (0, 0)
+            };
+            let exact = at_least & !next;
+            classes[l] = exact & !inner;
+            if l >= 3 {
+                classes[K + l - 2] = exact & inner;
+            }
+            (starts, at_least) = (next_starts, next);
+        }
+        classes
+    }
+
+    #[inline(always)]
+    fn value_k<const K: usize>(&self, classes: &[u64; RUN_CLASSES], out: &mut [u64]) {
+        for (o, t) in out.iter_mut().zip(&self.values) {
+            let mut v = 0;
+            for c in 0..2 * K - 1 {
+                v |= classes[c] & t[c];
+            }
+            *o = v;
+        }
+    }
+}
+
 /// Appends `pred` in postfix form; `depth` values are already on the stack.
 /// The stack depth reached, or `None` when it would exceed
 /// [`PROGRAM_DEPTH`].
@@ -1075,6 +1239,10 @@ impl Ruleset {
         }
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
+        }
+        if let Some(classes) = &f.classes {
+            let (_, bits) = self.run_bits(pos, owner);
+            return classes.first(bits) & pos.pieces[owner.index()].0;
         }
         let prog = &f.program;
         if prog.is_empty() {

@@ -15,7 +15,7 @@
 //! refuses reads.
 
 use super::blockade::spread;
-use super::protection::{PROGRAM_DEPTH, PredOp, postfix, program_runs};
+use super::protection::{PROGRAM_DEPTH, PredOp, RunClasses, postfix, program_runs};
 use super::words::*;
 use crate::engine::*;
 
@@ -135,6 +135,9 @@ pub(crate) struct Masks {
     prog: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     runs: bool,
+    /// The program as tables by run class, where its leaves allow:
+    /// evaluated in its place.
+    classes: Option<RunClasses>,
     /// The cases, in the order of the model's.
     cases: Vec<CaseMasks>,
 }
@@ -195,6 +198,7 @@ impl Masks {
             Some(cases) => Masks {
                 tabled: true,
                 runs: program_runs(&prog),
+                classes: RunClasses::compile(&prog),
                 prog,
                 cases,
             },
@@ -263,7 +267,10 @@ impl Ruleset {
         }
         let empty = !(opp | me);
         let mut values = [0u64; PROGRAM_DEPTH];
-        if self
+        if let Some(classes) = &f.classes {
+            let (_, bits) = self.run_bits(pos, them);
+            classes.eval(bits, &mut values);
+        } else if self
             .program_stack(&f.prog, f.runs, pos, them, &mut values)
             .is_none()
         {
