@@ -969,44 +969,34 @@ impl RunClasses {
         Some(RunClasses { k, values })
     }
 
-    /// The values of the program for the pieces `bits` (those on which
-    /// runs count, as [`Ruleset::run_bits`] gives them), in its order,
-    /// into `out`; exact on the squares of `bits`' side.
+    /// Runs of `k` or more are one class: the `K` of
+    /// [`classes_k`](Self::classes_k) and [`value_k`](Self::value_k).
     #[inline(always)]
-    pub(crate) fn eval(&self, bits: u64, out: &mut [u64; PROGRAM_DEPTH]) {
-        // Specialised by `k`: the loops unrolled.
-        match self.k {
-            3 => self.eval_k::<3>(bits, out),
-            4 => self.eval_k::<4>(bits, out),
-            5 => self.eval_k::<5>(bits, out),
-            6 => self.eval_k::<6>(bits, out),
-            7 => self.eval_k::<7>(bits, out),
-            _ => self.eval_k::<8>(bits, out),
-        }
+    pub(crate) fn k(&self) -> u8 {
+        self.k
     }
 
-    /// The first value of the program (a protection rule's one), as
-    /// [`eval`](Self::eval).
+    /// The first value of the program (a protection rule's one) for the
+    /// pieces `bits` (those on which runs count, as [`Ruleset::run_bits`]
+    /// gives them); exact on the squares of `bits`' side.
     #[inline(always)]
     pub(crate) fn first(&self, bits: u64) -> u64 {
-        let mut out = [0; PROGRAM_DEPTH];
+        // Specialised by `k`: the loops unrolled.
         match self.k {
-            3 => self.value_k::<3>(&self.classes_k::<3>(bits), &mut out[..1]),
-            _ => self.eval(bits, &mut out),
+            3 => self.value_k::<3>(&self.classes_k::<3>(bits), 0),
+            4 => self.value_k::<4>(&self.classes_k::<4>(bits), 0),
+            5 => self.value_k::<5>(&self.classes_k::<5>(bits), 0),
+            6 => self.value_k::<6>(&self.classes_k::<6>(bits), 0),
+            7 => self.value_k::<7>(&self.classes_k::<7>(bits), 0),
+            _ => self.value_k::<8>(&self.classes_k::<8>(bits), 0),
         }
-        out[0]
     }
 
+    /// The pieces of each class (`2K - 1` masks) among `bits`, for `K` the
+    /// tables' [`k`](Self::k).
     #[inline(always)]
-    fn eval_k<const K: usize>(&self, bits: u64, out: &mut [u64; PROGRAM_DEPTH]) {
-        let classes = self.classes_k::<K>(bits);
-        let n = self.values.len().min(PROGRAM_DEPTH);
-        self.value_k::<K>(&classes, &mut out[..n]);
-    }
-
-    /// The classes' pieces (`2K - 1` masks), as the type says.
-    #[inline(always)]
-    fn classes_k<const K: usize>(&self, bits: u64) -> [u64; RUN_CLASSES] {
+    pub(crate) fn classes_k<const K: usize>(&self, bits: u64) -> [u64; RUN_CLASSES] {
+        debug_assert_eq!(K, usize::from(self.k));
         let inner = bits & (bits << 1) & (bits >> 1);
         let mut classes = [0u64; RUN_CLASSES];
         classes[0] = !bits;
@@ -1034,15 +1024,16 @@ impl RunClasses {
         classes
     }
 
+    /// Value `i` of the program, from the classes' pieces
+    /// ([`classes_k`](Self::classes_k)).
     #[inline(always)]
-    fn value_k<const K: usize>(&self, classes: &[u64; RUN_CLASSES], out: &mut [u64]) {
-        for (o, t) in out.iter_mut().zip(&self.values) {
-            let mut v = 0;
-            for c in 0..2 * K - 1 {
-                v |= classes[c] & t[c];
-            }
-            *o = v;
+    pub(crate) fn value_k<const K: usize>(&self, classes: &[u64; RUN_CLASSES], i: usize) -> u64 {
+        let t = &self.values[i];
+        let mut v = 0;
+        for c in 0..2 * K - 1 {
+            v |= classes[c] & t[c];
         }
+        v
     }
 }
 

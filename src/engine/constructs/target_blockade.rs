@@ -266,11 +266,20 @@ impl Ruleset {
             return 0;
         }
         let empty = !(opp | me);
-        let mut values = [0u64; PROGRAM_DEPTH];
-        if let Some(classes) = &f.classes {
+        if let Some(rc) = &f.classes {
             let (_, bits) = self.run_bits(pos, them);
-            classes.eval(bits, &mut values);
-        } else if self
+            // Specialised by the tables' `k`: their loops unrolled.
+            return match rc.k() {
+                3 => self.target_by_classes::<3>(rc, bits, opp, empty, step),
+                4 => self.target_by_classes::<4>(rc, bits, opp, empty, step),
+                5 => self.target_by_classes::<5>(rc, bits, opp, empty, step),
+                6 => self.target_by_classes::<6>(rc, bits, opp, empty, step),
+                7 => self.target_by_classes::<7>(rc, bits, opp, empty, step),
+                _ => self.target_by_classes::<8>(rc, bits, opp, empty, step),
+            };
+        }
+        let mut values = [0u64; PROGRAM_DEPTH];
+        if self
             .program_stack(&f.prog, f.runs, pos, them, &mut values)
             .is_none()
         {
@@ -284,6 +293,37 @@ impl Ruleset {
             } & !decided;
             decided |= targets;
             let passing = values[c.passing] & opp;
+            blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
+        }
+        blocked
+    }
+
+    /// [`target_blocked_masks`](Self::target_blocked_masks) from the
+    /// program's tables by run class (`rc`, whose `k` is `K`), for the
+    /// opposing pieces `opp` (`bits` of them where runs count) and the
+    /// empty squares `empty`: each case's values taken from the classes
+    /// where the case reads them.
+    #[inline(always)]
+    fn target_by_classes<const K: usize>(
+        &self,
+        rc: &RunClasses,
+        bits: u64,
+        opp: u64,
+        empty: u64,
+        step: u8,
+    ) -> u64 {
+        let classes = rc.classes_k::<K>(bits);
+        let between = u32::from(step).saturating_sub(1);
+        let (mut decided, mut blocked) = (0u64, 0u64);
+        for c in &self.tables.target.cases {
+            let targets = match c.onto {
+                OntoMasks::Squares(s) => s,
+                OntoMasks::Pred { at, empty: e } => {
+                    (rc.value_k::<K>(&classes, at) & opp) | (e & empty)
+                }
+            } & !decided;
+            decided |= targets;
+            let passing = rc.value_k::<K>(&classes, c.passing) & opp;
             blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
         }
         blocked
