@@ -1877,6 +1877,61 @@ mod tests {
         assert!(rules.protected(&pos, 15));
     }
 
+    /// Programs whose leaves read places in runs and squares only take the
+    /// tables by run class (`gym-senet-skiryuk`'s, and the overlays of
+    /// `variants` with such programs), whose masks are the program's, in
+    /// positions with runs longer than a side's pieces too.
+    #[test]
+    fn run_classes_give_the_programs_masks() {
+        let skiryuk = crate::rules::load("gym-senet-skiryuk", None, &[]).unwrap();
+        assert!(skiryuk.tables.protection.classes.is_some());
+        let mut rng = Pcg64::seed_from_u64(11);
+        let (mut sets, mut checked) = (0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.protection.classes.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut program = rules.clone();
+            program.tables.protection.classes = None;
+            for i in 0..400 {
+                let mut pos = random_position(&rules, &mut rng);
+                if i % 4 == 0 {
+                    let len = rules.board.len;
+                    let start = rng.random_range(1..=len / 2);
+                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
+                    let side = rng.random_range(0..2);
+                    for q in start..(start + run).min(len + 1) {
+                        pos.pieces[1 - side].remove(q);
+                        pos.pieces[side].insert(q);
+                    }
+                }
+                for owner in Side::BOTH {
+                    let mine = pos.pieces[owner.index()].0;
+                    assert_eq!(
+                        rules.protected_mask(&pos, owner) & mine,
+                        program.protected_mask(&pos, owner) & mine,
+                        "{name}: {}",
+                        pos.write(30, 10)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            sets >= 3 && checked >= 2400,
+            "{sets} rule sets, {checked} masks"
+        );
+        // A leaf the classes do not tell apart (the middle of a run): no
+        // tables.
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"gym-senet-skiryuk\"\nprotect when (end of run [X-1]) or (middle of run [X-2])\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert!(r.tables.protection.classes.is_none() && !r.tables.protection.program.is_empty());
+    }
+
     #[test]
     fn protected_mask_agrees_with_protected() {
         let mut rng = Pcg64::seed_from_u64(7);

@@ -399,6 +399,44 @@ impl Ruleset {
 mod tests {
     use super::*;
     use crate::engine::between;
+    use crate::engine::testing::{random_position, variants};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// The blockade's cases read from the tables by run class give the
+    /// steps the program gives, for every step of 1 to 6 squares, in every
+    /// variant whose program has the tables.
+    #[test]
+    fn run_classes_give_the_programs_blocked_steps() {
+        let mut rng = Pcg64::seed_from_u64(5);
+        let (mut sets, mut blocked) = (0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.target.classes.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut program = rules.clone();
+            program.tables.target.classes = None;
+            for _ in 0..600 {
+                let pos = random_position(&rules, &mut rng);
+                let me = pos.pieces[pos.to_move.index()].0;
+                for step in 1..=6 {
+                    let got = rules.target_blocked_steps(&pos, step) & me;
+                    blocked += usize::from(got != 0);
+                    assert_eq!(
+                        got,
+                        program.target_blocked_steps(&pos, step) & me,
+                        "{name}: step {step} in {}",
+                        pos.write(30, 10)
+                    );
+                }
+            }
+        }
+        assert!(
+            sets >= 3 && blocked >= 300,
+            "{sets} rule sets, {blocked} blocked"
+        );
+    }
 
     /// The case is chosen by the target: onto the inner piece 13 the end
     /// 12 of a run of three may be passed; onto the empty 15 or 16 it may
