@@ -1348,13 +1348,24 @@ impl Ruleset {
             mask |= in_runs_of(bits, u32::from(f.by_run_at_least));
         } else if f.any_by_run {
             // One step per run: its first square `lo` and length `n`.
-            let mut rest = bits;
-            while rest != 0 {
+            // As many steps as a side has pieces, whether or not it has
+            // that many runs (a step past the last run reads `lo` 64, `n`
+            // 0 and adds nothing), so that the loop's end does not follow
+            // the position: it was mispredicted on the number of runs.
+            let step = |rest: u64, mask: &mut u64| {
                 let lo = rest.trailing_zeros();
-                let n = (!(rest >> lo)).trailing_zeros();
-                mask |= f.by_run[n as usize] << lo;
+                let n = (!rest.wrapping_shr(lo)).trailing_zeros();
+                *mask |= f.by_run[n as usize].wrapping_shl(lo);
                 // Adding the run's lowest bit carries through the run.
-                rest &= rest.wrapping_add(1u64 << lo);
+                rest & rest.wrapping_add(1u64.wrapping_shl(lo))
+            };
+            let mut rest = bits;
+            for _ in 0..self.pieces {
+                rest = step(rest, &mut mask);
+            }
+            // More runs than pieces (a position written by hand).
+            while rest != 0 {
+                rest = step(rest, &mut mask);
             }
             mask |= !counted & mask_of(f.by_run_zero);
         }
