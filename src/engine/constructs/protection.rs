@@ -1943,6 +1943,24 @@ mod tests {
         assert!(r.tables.protection.classes.is_none() && !r.tables.protection.program.is_empty());
     }
 
+    /// R-8's runs by length, one step per piece of a side: a position
+    /// written by hand with more runs than a side has pieces takes the
+    /// loop after the steps, and reads as `protected` does.
+    #[test]
+    fn more_runs_than_pieces_are_all_read() {
+        let rules = crate::rules::load("ryabinin", None, &[]).unwrap();
+        assert!(rules.tables.protection.any_by_run);
+        // White: eight runs (of 1, 2, 1, 3, 1, 2, 1, 1) on 1..30.
+        let pos = Position::parse("W1WW1W1WWW/1W1WW1W1W1/10 b 0-0 - 1", 30, 10).unwrap();
+        let white = pos.pieces[Side::White.index()];
+        assert!(white.0.count_ones() > 2 * rules.pieces as u32);
+        let mask = rules.protected_mask(&pos, Side::White);
+        for s in white.iter() {
+            assert_eq!(mask >> s & 1 != 0, rules.protected(&pos, s), "square {s}");
+        }
+        assert_ne!(mask & white.0, 0);
+    }
+
     #[test]
     fn protected_mask_agrees_with_protected() {
         let mut rng = Pcg64::seed_from_u64(7);
