@@ -344,6 +344,9 @@ pub(crate) struct Masks {
     pub program: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     pub program_runs: bool,
+    /// The program as tables by the class of a piece in its run, where
+    /// its leaves allow (see [`RunClasses`]): evaluated in its place.
+    pub classes: Option<RunClasses>,
     /// Under [`Protect::Tree`], a union of terms (KD-4/KD-9, LK-9, HK-3)
     /// each of which asks at most for a run of 2 or more, squares and
     /// position-wide conditions on a few facts, with terms of squares
@@ -395,6 +398,7 @@ impl Masks {
             program.clear();
         }
         let program_runs = program_runs(&program);
+        let classes = RunClasses::compile(&program);
         let terms = match &protection.rule {
             Some(p) if protect == Protect::Tree && !placed => union_of_terms(p).unwrap_or_default(),
             _ => Vec::new(),
@@ -473,6 +477,7 @@ impl Masks {
             terms_runs,
             program,
             program_runs,
+            classes,
             groups,
             beside,
         }
@@ -882,6 +887,156 @@ pub(crate) fn program_runs(prog: &[PredOp]) -> bool {
         .any(|op| matches!(op, PredOp::Run(_) | PredOp::Middle))
 }
 
+/// Classes a [`RunClasses`] tells apart at most.
+const RUN_CLASSES: usize = 16;
+
+/// A postfix program whose leaves all read a piece's place in its run
+/// (`run >= k`, `run = k` and ranges of lengths, `end of run`, `inner of
+/// run`) or its square (`on`), as tables: every such leaf is the same for
+/// the pieces of one class, the class being the length of the piece's
+/// run (0 for a piece in no run, 1 to `k - 1` exactly, `k` or more as one)
+/// and whether it is an inner piece of it. Each value the program leaves is
+/// then, square by square, the union over the classes of the class's
+/// pieces and the squares on which the program gives true for that class:
+/// shift-ands that find the classes once per position and one `and` per
+/// class and value, without an interpreted step per leaf or operator.
+///
+/// The classes, in order: no run; runs of 1 to `k` (`k`: or more) and not
+/// inner; runs of 3 to `k` and inner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunClasses {
+    /// Runs of `k` or more are one class (3 <= k <= 8).
+    k: u8,
+    /// Per value the program leaves, in order: per class, the squares on
+    /// which the value holds for a piece of that class.
+    values: Vec<[u64; RUN_CLASSES]>,
+}
+
+impl RunClasses {
+    /// The tables of `prog`, if its leaves are all of the kinds above;
+    /// `None` otherwise (or for an empty program).
+    pub(crate) fn compile(prog: &[PredOp]) -> Option<RunClasses> {
+        let mut k = 3u8;
+        for op in prog {
+            match *op {
+                PredOp::RunAtLeast(j) => k = k.max(j),
+                PredOp::RunRange(_, hi) => k = k.max(hi + 1),
+                PredOp::EndOfRun
+                | PredOp::InnerOfRun
+                | PredOp::On(_)
+                | PredOp::And
+                | PredOp::Or
+                | PredOp::Not => {}
+                _ => return None,
+            }
+        }
+        if prog.is_empty() || k > 8 {
+            return None;
+        }
+        let mut classes = vec![(0u8, false)];
+        classes.extend((1..=k).map(|l| (l, false)));
+        classes.extend((3..=k).map(|l| (l, true)));
+        debug_assert!(classes.len() <= RUN_CLASSES);
+        let mut values: Vec<[u64; RUN_CLASSES]> = Vec::new();
+        for (c, &(len, inner)) in classes.iter().enumerate() {
+            // The program run on the class: its run leaves all ones or
+            // none, its squares as they are.
+            let mut stack: Vec<u64> = Vec::new();
+            for op in prog {
+                let v = match *op {
+                    PredOp::RunAtLeast(j) => mask_of(len >= j),
+                    PredOp::RunRange(lo, hi) => mask_of(len >= lo && len <= hi),
+                    PredOp::EndOfRun => mask_of(len >= 1 && !inner),
+                    PredOp::InnerOfRun => mask_of(inner),
+                    PredOp::On(sq) => sq,
+                    PredOp::Not => !stack.pop()?,
+                    PredOp::And | PredOp::Or => {
+                        let b = stack.pop()?;
+                        let a = stack.pop()?;
+                        if *op == PredOp::And { a & b } else { a | b }
+                    }
+                    _ => return None,
+                };
+                stack.push(v);
+            }
+            if values.is_empty() {
+                values = vec![[0; RUN_CLASSES]; stack.len()];
+            }
+            for (v, s) in values.iter_mut().zip(stack) {
+                v[c] = s;
+            }
+        }
+        Some(RunClasses { k, values })
+    }
+
+    /// Runs of `k` or more are one class: the `K` of
+    /// [`classes_k`](Self::classes_k) and [`value_k`](Self::value_k).
+    #[inline(always)]
+    pub(crate) fn k(&self) -> u8 {
+        self.k
+    }
+
+    /// The first value of the program (a protection rule's one) for the
+    /// pieces `bits` (those on which runs count, as [`Ruleset::run_bits`]
+    /// gives them); exact on the squares of `bits`' side.
+    #[inline(always)]
+    pub(crate) fn first(&self, bits: u64) -> u64 {
+        // Specialised by `k`: the loops unrolled.
+        match self.k {
+            3 => self.value_k::<3>(&self.classes_k::<3>(bits), 0),
+            4 => self.value_k::<4>(&self.classes_k::<4>(bits), 0),
+            5 => self.value_k::<5>(&self.classes_k::<5>(bits), 0),
+            6 => self.value_k::<6>(&self.classes_k::<6>(bits), 0),
+            7 => self.value_k::<7>(&self.classes_k::<7>(bits), 0),
+            _ => self.value_k::<8>(&self.classes_k::<8>(bits), 0),
+        }
+    }
+
+    /// The pieces of each class (`2K - 1` masks) among `bits`, for `K` the
+    /// tables' [`k`](Self::k).
+    #[inline(always)]
+    pub(crate) fn classes_k<const K: usize>(&self, bits: u64) -> [u64; RUN_CLASSES] {
+        debug_assert_eq!(K, usize::from(self.k));
+        let inner = bits & (bits << 1) & (bits >> 1);
+        let mut classes = [0u64; RUN_CLASSES];
+        classes[0] = !bits;
+        // `starts`: the first squares of windows of `l` squares all in
+        // `bits`; `at_least`: the pieces in runs of `l` or more.
+        let (mut starts, mut at_least) = (bits, bits);
+        for l in 1..=K {
+            let (next_starts, next) = if l < K {
+                let s = starts & (bits >> l);
+                let mut m = s;
+                for i in 1..=l {
+                    m |= s << i;
+                }
+                (s, m)
+            } else {
+                (0, 0)
+            };
+            let exact = at_least & !next;
+            classes[l] = exact & !inner;
+            if l >= 3 {
+                classes[K + l - 2] = exact & inner;
+            }
+            (starts, at_least) = (next_starts, next);
+        }
+        classes
+    }
+
+    /// Value `i` of the program, from the classes' pieces
+    /// ([`classes_k`](Self::classes_k)).
+    #[inline(always)]
+    pub(crate) fn value_k<const K: usize>(&self, classes: &[u64; RUN_CLASSES], i: usize) -> u64 {
+        let t = &self.values[i];
+        let mut v = 0;
+        for c in 0..2 * K - 1 {
+            v |= classes[c] & t[c];
+        }
+        v
+    }
+}
+
 /// Appends `pred` in postfix form; `depth` values are already on the stack.
 /// The stack depth reached, or `None` when it would exceed
 /// [`PROGRAM_DEPTH`].
@@ -1076,6 +1231,10 @@ impl Ruleset {
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
         }
+        if let Some(classes) = &f.classes {
+            let (_, bits) = self.run_bits(pos, owner);
+            return classes.first(bits) & pos.pieces[owner.index()].0;
+        }
         let prog = &f.program;
         if prog.is_empty() {
             return self.protected_mask_walk(pos, owner);
@@ -1189,13 +1348,24 @@ impl Ruleset {
             mask |= in_runs_of(bits, u32::from(f.by_run_at_least));
         } else if f.any_by_run {
             // One step per run: its first square `lo` and length `n`.
-            let mut rest = bits;
-            while rest != 0 {
+            // As many steps as a side has pieces, whether or not it has
+            // that many runs (a step past the last run reads `lo` 64, `n`
+            // 0 and adds nothing), so that the loop's end does not follow
+            // the position: it was mispredicted on the number of runs.
+            let step = |rest: u64, mask: &mut u64| {
                 let lo = rest.trailing_zeros();
-                let n = (!(rest >> lo)).trailing_zeros();
-                mask |= f.by_run[n as usize] << lo;
+                let n = (!rest.wrapping_shr(lo)).trailing_zeros();
+                *mask |= f.by_run[n as usize].wrapping_shl(lo);
                 // Adding the run's lowest bit carries through the run.
-                rest &= rest.wrapping_add(1u64 << lo);
+                rest & rest.wrapping_add(1u64.wrapping_shl(lo))
+            };
+            let mut rest = bits;
+            for _ in 0..self.pieces {
+                rest = step(rest, &mut mask);
+            }
+            // More runs than pieces (a position written by hand).
+            while rest != 0 {
+                rest = step(rest, &mut mask);
             }
             mask |= !counted & mask_of(f.by_run_zero);
         }
@@ -1716,6 +1886,79 @@ mod tests {
         // Alone on 15, the piece is safe.
         let pos = at("10/4B5/10 w 4-4 - 1");
         assert!(rules.protected(&pos, 15));
+    }
+
+    /// Programs whose leaves read places in runs and squares only take the
+    /// tables by run class (`gym-senet-skiryuk`'s, and the overlays of
+    /// `variants` with such programs), whose masks are the program's, in
+    /// positions with runs longer than a side's pieces too.
+    #[test]
+    fn run_classes_give_the_programs_masks() {
+        let skiryuk = crate::rules::load("gym-senet-skiryuk", None, &[]).unwrap();
+        assert!(skiryuk.tables.protection.classes.is_some());
+        let mut rng = Pcg64::seed_from_u64(11);
+        let (mut sets, mut checked) = (0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.protection.classes.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut program = rules.clone();
+            program.tables.protection.classes = None;
+            for i in 0..400 {
+                let mut pos = random_position(&rules, &mut rng);
+                if i % 4 == 0 {
+                    let len = rules.board.len;
+                    let start = rng.random_range(1..=len / 2);
+                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
+                    let side = rng.random_range(0..2);
+                    for q in start..(start + run).min(len + 1) {
+                        pos.pieces[1 - side].remove(q);
+                        pos.pieces[side].insert(q);
+                    }
+                }
+                for owner in Side::BOTH {
+                    let mine = pos.pieces[owner.index()].0;
+                    assert_eq!(
+                        rules.protected_mask(&pos, owner) & mine,
+                        program.protected_mask(&pos, owner) & mine,
+                        "{name}: {}",
+                        pos.write(30, 10)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            sets >= 3 && checked >= 2400,
+            "{sets} rule sets, {checked} masks"
+        );
+        // A leaf the classes do not tell apart (the middle of a run): no
+        // tables.
+        let file = crate::diag::SourceFile::new(
+            "overlay.senet",
+            "extends \"gym-senet-skiryuk\"\nprotect when (end of run [X-1]) or (middle of run [X-2])\n",
+        );
+        let r = crate::rules::load_source(file, &[]).unwrap();
+        assert!(r.tables.protection.classes.is_none() && !r.tables.protection.program.is_empty());
+    }
+
+    /// R-8's runs by length, one step per piece of a side: a position
+    /// written by hand with more runs than a side has pieces takes the
+    /// loop after the steps, and reads as `protected` does.
+    #[test]
+    fn more_runs_than_pieces_are_all_read() {
+        let rules = crate::rules::load("ryabinin", None, &[]).unwrap();
+        assert!(rules.tables.protection.any_by_run);
+        // White: eight runs (of 1, 2, 1, 3, 1, 2, 1, 1) on 1..30.
+        let pos = Position::parse("W1WW1W1WWW/1W1WW1W1W1/10 b 0-0 - 1", 30, 10).unwrap();
+        let white = pos.pieces[Side::White.index()];
+        assert!(white.0.count_ones() > 2 * rules.pieces as u32);
+        let mask = rules.protected_mask(&pos, Side::White);
+        for s in white.iter() {
+            assert_eq!(mask >> s & 1 != 0, rules.protected(&pos, s), "square {s}");
+        }
+        assert_ne!(mask & white.0, 0);
     }
 
     #[test]

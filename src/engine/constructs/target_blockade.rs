@@ -15,7 +15,7 @@
 //! refuses reads.
 
 use super::blockade::spread;
-use super::protection::{PROGRAM_DEPTH, PredOp, postfix, program_runs};
+use super::protection::{PROGRAM_DEPTH, PredOp, RunClasses, postfix, program_runs};
 use super::words::*;
 use crate::engine::*;
 
@@ -135,6 +135,9 @@ pub(crate) struct Masks {
     prog: Vec<PredOp>,
     /// The program has run-length or middle-of-run leaves.
     runs: bool,
+    /// The program as tables by run class, where its leaves allow:
+    /// evaluated in its place.
+    classes: Option<RunClasses>,
     /// The cases, in the order of the model's.
     cases: Vec<CaseMasks>,
 }
@@ -195,6 +198,7 @@ impl Masks {
             Some(cases) => Masks {
                 tabled: true,
                 runs: program_runs(&prog),
+                classes: RunClasses::compile(&prog),
                 prog,
                 cases,
             },
@@ -262,6 +266,18 @@ impl Ruleset {
             return 0;
         }
         let empty = !(opp | me);
+        if let Some(rc) = &f.classes {
+            let (_, bits) = self.run_bits(pos, them);
+            // Specialised by the tables' `k`: their loops unrolled.
+            return match rc.k() {
+                3 => self.target_by_classes::<3>(rc, bits, opp, empty, step),
+                4 => self.target_by_classes::<4>(rc, bits, opp, empty, step),
+                5 => self.target_by_classes::<5>(rc, bits, opp, empty, step),
+                6 => self.target_by_classes::<6>(rc, bits, opp, empty, step),
+                7 => self.target_by_classes::<7>(rc, bits, opp, empty, step),
+                _ => self.target_by_classes::<8>(rc, bits, opp, empty, step),
+            };
+        }
         let mut values = [0u64; PROGRAM_DEPTH];
         if self
             .program_stack(&f.prog, f.runs, pos, them, &mut values)
@@ -277,6 +293,37 @@ impl Ruleset {
             } & !decided;
             decided |= targets;
             let passing = values[c.passing] & opp;
+            blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
+        }
+        blocked
+    }
+
+    /// [`target_blocked_masks`](Self::target_blocked_masks) from the
+    /// program's tables by run class (`rc`, whose `k` is `K`), for the
+    /// opposing pieces `opp` (`bits` of them where runs count) and the
+    /// empty squares `empty`: each case's values taken from the classes
+    /// where the case reads them.
+    #[inline(always)]
+    fn target_by_classes<const K: usize>(
+        &self,
+        rc: &RunClasses,
+        bits: u64,
+        opp: u64,
+        empty: u64,
+        step: u8,
+    ) -> u64 {
+        let classes = rc.classes_k::<K>(bits);
+        let between = u32::from(step).saturating_sub(1);
+        let (mut decided, mut blocked) = (0u64, 0u64);
+        for c in &self.tables.target.cases {
+            let targets = match c.onto {
+                OntoMasks::Squares(s) => s,
+                OntoMasks::Pred { at, empty: e } => {
+                    (rc.value_k::<K>(&classes, at) & opp) | (e & empty)
+                }
+            } & !decided;
+            decided |= targets;
+            let passing = rc.value_k::<K>(&classes, c.passing) & opp;
             blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
         }
         blocked
@@ -352,6 +399,44 @@ impl Ruleset {
 mod tests {
     use super::*;
     use crate::engine::between;
+    use crate::engine::testing::{random_position, variants};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    /// The blockade's cases read from the tables by run class give the
+    /// steps the program gives, for every step of 1 to 6 squares, in every
+    /// variant whose program has the tables.
+    #[test]
+    fn run_classes_give_the_programs_blocked_steps() {
+        let mut rng = Pcg64::seed_from_u64(5);
+        let (mut sets, mut blocked) = (0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.target.classes.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut program = rules.clone();
+            program.tables.target.classes = None;
+            for _ in 0..600 {
+                let pos = random_position(&rules, &mut rng);
+                let me = pos.pieces[pos.to_move.index()].0;
+                for step in 1..=6 {
+                    let got = rules.target_blocked_steps(&pos, step) & me;
+                    blocked += usize::from(got != 0);
+                    assert_eq!(
+                        got,
+                        program.target_blocked_steps(&pos, step) & me,
+                        "{name}: step {step} in {}",
+                        pos.write(30, 10)
+                    );
+                }
+            }
+        }
+        assert!(
+            sets >= 3 && blocked >= 300,
+            "{sets} rule sets, {blocked} blocked"
+        );
+    }
 
     /// The case is chosen by the target: onto the inner piece 13 the end
     /// 12 of a run of three may be passed; onto the empty 15 or 16 it may
