@@ -2419,24 +2419,22 @@ impl Ruleset {
         } else {
             (0, 0, 0, 0, 0, 0)
         };
-        let (prot, blocked) = if !PLAIN && self.tables.grouped.is_some() {
-            // Protection by groups and the group blockade (`macabot`),
-            // from one look at the opposing groups (tabled steps only, as
-            // below).
-            self.grouped_steps(opp, if tabled { throw } else { 0 })
+        // The protected opposing pieces, if an ordinary step lands on one
+        // (the shift-and of B-7 costs less than the test), and the
+        // blockades and the one on forward moves by target (tabled steps
+        // only): one test in the rule sets without either. Protection by
+        // groups and the group blockade (`macabot`) come from one look at
+        // the opposing groups.
+        let needed = ((movers & plain) << t) & opp != 0;
+        let (prot, blocked) = if PLAIN || !f.blocks || !tabled {
+            (self.protected_if(pos, side.other(), needed), 0)
+        } else if self.tables.grouped.is_some() {
+            self.grouped_steps(opp, throw)
         } else {
-            // The protected opposing pieces, if an ordinary step lands on
-            // one (the shift-and of B-7 costs less than the test).
-            let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-            // The blockades, and the one on forward moves by target
-            // (tabled steps only): one test in the rule sets without
-            // either.
-            let blocked = if PLAIN || !f.blocks || !tabled {
-                0
-            } else {
-                self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw)
-            };
-            (prot, blocked)
+            (
+                self.protected_if(pos, side.other(), needed),
+                self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw),
+            )
         };
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
