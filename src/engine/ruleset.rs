@@ -107,6 +107,9 @@ pub(crate) struct Tables {
     /// The grid neighbours of the board's squares, for groups
     /// (`constructs/groups.rs`).
     pub grid: groups::Grid,
+    /// The protection by groups and the group blockade asked together
+    /// (`macabot`; `constructs/groups.rs`).
+    pub grouped: Option<groups::GroupedSteps>,
     /// The blockade on forward moves by target, as masks
     /// (`constructs/target_blockade.rs`).
     pub target: target_blockade::Masks,
@@ -181,6 +184,9 @@ impl Tables {
         let steps_alone = !hand_stage && !rules.movement.pass_beside_entry;
         let squares = squares::Landings::compile(rules);
         let bear_off = bear_off::BearOffSquares::compile(rules);
+        let protection = protection::Masks::compile(&rules.protection);
+        let grid = groups::Grid::compile(rules.board);
+        let grouped = groups::GroupedSteps::compile(rules, &protection, &grid, target.tabled);
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -203,8 +209,9 @@ impl Tables {
                 && !rules.movement.one_direction,
             blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
             steps,
-            protection: protection::Masks::compile(&rules.protection),
-            grid: groups::Grid::compile(rules.board),
+            protection,
+            grid,
+            grouped,
             target,
             squares,
             count_offs: steps_alone && bear_off.sure != 0,

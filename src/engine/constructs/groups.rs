@@ -9,7 +9,8 @@
 //! square below 1 is 20 and the square below 11 is 30, while 9 and 12,
 //! three squares apart along the track, are not neighbours at all.
 
-use crate::engine::{Board, Ruleset};
+use crate::engine::constructs::blockade::spread;
+use crate::engine::{Board, Ruleset, mask_of};
 
 impl Board {
     /// The grid neighbours of `square`, as a square set (bit `s` = square
@@ -214,6 +215,25 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// [`Grid::in_pairs`] and [`Grid::in_threes`] of one piece set at
+    /// once, from one look at its cells: the pairs as a square set, the
+    /// threes as a square set moved down one square (`>> 1`, as the group
+    /// blockade's spread takes it). Without a branch on whether there is
+    /// a piece with two neighbours, which follows the position (the
+    /// test in `in_threes` was mispredicted about one call in six).
+    #[inline(always)]
+    fn pairs_and_threes(&self, pieces: u64) -> (u64, u64) {
+        let g = self.cells(pieces);
+        let [a, b, c, d] = Self::sides(g);
+        let two = (a & b) | ((a | b) & c) | ((a | b | c) & d);
+        let hubs = g & two;
+        let pairs = Self::squares(g & (a | b | c | d));
+        let [a, b, c, d] = Self::sides(hubs);
+        (pairs, Self::flip(hubs | (g & (a | b | c | d))))
+    }
+}
+
 /// The rows `r` and `r + 1`: bit `s` of a reversed square set (at
 /// `63 - s`) goes to `2(r + 1)w + 1 - s` by `<< left` then `>> right`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -400,7 +420,85 @@ impl Grid {
     }
 }
 
+/// The protection by groups and the group blockade of `macabot` (MC-3,
+/// MC-4, MC-5) from one look at the opposing groups: a rule set whose
+/// protection is "in a group of 2 or more, or on one of these squares"
+/// and whose only blockade is "3 opposing in a group" counted on every
+/// square, on a board with the grid's layout ([`Layout`]), and no
+/// blockade on forward moves by target. Its forward stage then asks
+/// [`Ruleset::grouped_steps`] for both rather than the protection (after
+/// a branch on whether a step lands on a piece, which follows the
+/// throws) and the blockade (after a chain of tests of the rule set)
+/// apart, each finding the opposing cells again.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GroupedSteps {
+    /// The squares protecting a piece whatever its group (MC-4, MC-7).
+    squares: u64,
+    /// The board's layout (`Grid::layout`).
+    layout: Layout,
+}
+
+impl GroupedSteps {
+    /// The rule set's form, where it has it, from its compiled
+    /// protection masks and grid.
+    pub(crate) fn compile(
+        rules: &Ruleset,
+        prot: &crate::engine::constructs::protection::Masks,
+        grid: &Grid,
+        target_tabled: bool,
+    ) -> Option<GroupedSteps> {
+        use crate::engine::constructs::blockade::BlockadeKind;
+        use crate::engine::constructs::protection::Protect;
+        let squares = match (prot.protect, prot.flat.is_none(), prot.groups) {
+            (Protect::Tree, true, Some((2, squares))) => squares,
+            _ => return None,
+        };
+        match rules.blockades.as_slice() {
+            [b] if b.of == BlockadeKind::OpposingGroup
+                && b.length == 3
+                && b.within.is_none()
+                && !target_tabled =>
+            {
+                grid.layout.map(|layout| GroupedSteps { squares, layout })
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Ruleset {
+    /// The opposing pieces protected (as `protected_if` gives them) and
+    /// the squares from which a forward move of `step` squares passes a
+    /// group blockade (as `blocked_steps`), where the rule set has
+    /// [`GroupedSteps`] (`Tables::grouped`). Out of line, as
+    /// `blocked_steps_by` is; no branch on the position.
+    #[inline(never)]
+    pub(crate) fn grouped_steps(&self, opp: u64, step: u8) -> (u64, u64) {
+        let Some(g) = &self.tables.grouped else {
+            unreachable!("asked only of a rule set with the grouped form")
+        };
+        let (pairs, threes) = g.layout.pairs_and_threes(opp);
+        let prot = pairs | (opp & g.squares);
+        // Every square from the one after the mover's to the target
+        // counts (as `group_steps`; a step of 0 passes none): the members
+        // moved down by 0 ..= step - 1 squares, or'ed.
+        let k = u32::from(step);
+        let blocked = if k < 8 {
+            // (Every throw of four sticks: `spread`'s windows of 1, 2 and
+            // 4 squares picked by masks rather than from an array, which
+            // took the stack, or by branches on the throw.)
+            let w2 = threes | (threes >> 1);
+            let w4 = w2 | (w2 >> 2);
+            let (two, four) = (mask_of(k >= 2), mask_of(k >= 4));
+            let w = (threes & !two) | (w2 & two & !four) | (w4 & four);
+            let width = 1u32 << (u32::from(k >= 2) + u32::from(k >= 4));
+            (w | (w >> k.saturating_sub(width))) & mask_of(k != 0)
+        } else {
+            spread::<false>(threes, k)
+        };
+        (prot, blocked)
+    }
+
     /// The pieces of `pieces` whose group has at least `n` pieces: from
     /// the compiled [`Grid`], or, without tables (the referee), square by
     /// square ([`Board::in_groups_of`]).
@@ -465,6 +563,44 @@ mod tests {
             vec![1, 20, 21]
         );
         assert_eq!(b.group_of(set(&[1, 20]), 5), 0);
+    }
+
+    /// The protection and the group blockade asked together
+    /// (`Ruleset::grouped_steps`) against each asked alone, in every
+    /// variant of the rule sets with that form, for every step up to the
+    /// largest throw.
+    #[test]
+    fn grouped_steps_are_the_protection_and_the_blockade() {
+        use crate::engine::testing::{random_position, variants};
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64;
+        let macabot = crate::rules::load("macabot", None, &[]).expect("built-in compiles");
+        assert!(macabot.tables.grouped.is_some());
+        let mut rng = Pcg64::seed_from_u64(17);
+        let (mut checked, mut blocked_some, mut hubs) = (0, 0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.grouped.is_none() {
+                continue;
+            }
+            let max = rules.throws.values.iter().copied().max().unwrap_or(0);
+            for _ in 0..400 {
+                let pos = random_position(&rules, &mut rng);
+                let me = pos.pieces[pos.to_move.index()].0;
+                let opp = pos.pieces[pos.to_move.other().index()].0;
+                hubs += usize::from(rules.in_groups(opp, 3) != 0);
+                for step in 0..=max {
+                    let (prot, blocked) = rules.grouped_steps(opp, step);
+                    let alone = rules.protected_mask(&pos, pos.to_move.other());
+                    assert_eq!(prot, alone, "{name}: {opp:#x}");
+                    let by = rules.blocked_steps(me, opp, step, false);
+                    assert_eq!(blocked, by, "{name}: {opp:#x} step {step}");
+                    checked += 1;
+                    blocked_some += usize::from(blocked != 0);
+                }
+            }
+        }
+        assert!(checked >= 2000, "{checked}");
+        assert!(blocked_some >= 100 && hubs >= 50, "{blocked_some} {hubs}");
     }
 
     /// The masks against the square-by-square walk, on boards of every

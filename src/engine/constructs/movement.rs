@@ -2808,14 +2808,21 @@ impl Ruleset {
             (0, 0, 0, 0, 0, 0)
         };
         // The protected opposing pieces, if an ordinary step lands on one
-        // (the shift-and of B-7 costs less than the test).
-        let prot = self.protected_if(pos, side.other(), ((movers & plain) << t) & opp != 0);
-        // The blockades, and the one on forward moves by target (tabled
-        // steps only): one test in the rule sets without either.
-        let blocked = if PLAIN || !f.blocks || !tabled {
-            0
+        // (the shift-and of B-7 costs less than the test), and the
+        // blockades and the one on forward moves by target (tabled steps
+        // only): one test in the rule sets without either. Protection by
+        // groups and the group blockade (`macabot`) come from one look at
+        // the opposing groups.
+        let needed = ((movers & plain) << t) & opp != 0;
+        let (prot, blocked) = if PLAIN || !f.blocks || !tabled {
+            (self.protected_if(pos, side.other(), needed), 0)
+        } else if self.tables.grouped.is_some() {
+            self.grouped_steps(opp, throw)
         } else {
-            self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw)
+            (
+                self.protected_if(pos, side.other(), needed),
+                self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw),
+            )
         };
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))
