@@ -109,9 +109,10 @@ pub(crate) enum Listed {
     Steps(u64),
     /// Only when asked to count: the units written into `out`, then this
     /// many split units (not 0) counted rather than written
-    /// (`Ruleset::split_count`, `Ruleset::nth_split`), then the pass
-    /// beside moves where the rule set has one (a voluntary pass: the
-    /// split units are counted in no other rule set, `split_count`).
+    /// (`Ruleset::split_count` or `Ruleset::any_split_count`, and
+    /// `Ruleset::nth_split`), then the voluntary pass where the rule set
+    /// has one (no other pass comes beside split units where they are
+    /// counted).
     Splits(usize),
 }
 
@@ -795,7 +796,8 @@ impl Ruleset {
     /// (counted as [`pick_unit`](Self::pick_unit) says) are not written but their squares returned (`Listed::Steps`,
     /// [`forward_stage`](Self::forward_stage)). With `count_splits` (never
     /// with `WHY`), split units are counted where the square sets decide
-    /// them (`Listed::Splits`, [`split_count`](Self::split_count)).
+    /// them (`Listed::Splits`, [`split_count`](Self::split_count),
+    /// [`any_split_count`](Self::any_split_count)).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(

@@ -58,6 +58,11 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         // parts played on a position.
         "extends \"ludii-piccione\"\nlanding on opposing piece swaps   [X-1]\n",
         "extends \"ludii-piccione\"\nlanding on opposing piece sends it to lowest empty   [X-1]\nprotect when run >= 2   [X-2]\n",
+        // Split throws counted with a voluntary pass after them, and a
+        // pass beside bearing off, under which they are listed.
+        "extends \"ludii-piccione\"\npass voluntary   [X-1]\n",
+        "extends \"ludii-piccione\"\nbear off voluntary   [X-1]\n",
+        "extends \"piccione\"\npass voluntary   [X-1]\n",
         // Places in a run, runs that do not count, a blockade by target
         // beside an ordinary one, taken squares that divert and a piece
         // that leaves its square for another.
@@ -514,7 +519,7 @@ mod tests {
         let (mut listed, mut out) = (Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         let (mut waited, mut waited_counted) = (0, 0);
-        let (mut splits, mut any_splits) = (0, 0);
+        let (mut splits, mut any_splits, mut split_passes) = (0, 0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -628,8 +633,10 @@ mod tests {
                                         &mut out,
                                     );
                                     assert_eq!(got, *unit, "{}", at("nth split", i));
-                                    splits += usize::from(got.split.is_some());
+                                    splits +=
+                                        usize::from(rules.movement.split && got.split.is_some());
                                     any_splits += usize::from(!got.more.is_empty());
+                                    split_passes += usize::from(got.kind == UnitKind::Pass);
                                 }
                                 continue;
                             }
@@ -663,6 +670,11 @@ mod tests {
         assert!(waited_counted > 200, "{waited_counted} of them counted");
         // The split units counted rather than written (PC-3).
         assert!(splits > 1_000, "{splits} split units counted");
+        // The voluntary pass after split units counted.
+        assert!(
+            split_passes > 100,
+            "{split_passes} passes after split units"
+        );
         // Units of three parts or more, counted (LP-3).
         assert!(
             any_splits > 1_000,

@@ -564,7 +564,9 @@ impl Ruleset {
 
     /// The unit at index `j` of those [`split_count`](Self::split_count)
     /// counted, and the others of its first part, into `out` (cleared
-    /// first), unmarked as the stage writes them; its index there.
+    /// first), unmarked as the stage writes them; its index there. For a
+    /// throw in any number of parts, the unit at index `j` of those
+    /// [`any_split_count`](Self::any_split_count) counted, alone (index 0).
     #[inline(always)]
     pub(crate) fn nth_split(
         &self,
@@ -1257,9 +1259,11 @@ impl Ruleset {
 
     /// The number of units [`any_split_units`](Self::any_split_units)
     /// would write, counted rather than written, for a playout that draws
-    /// one unit (`Listed::Splits`): where the square sets decide the
-    /// parts (`Steps::split_masks`), the throw is bound to no piece, no
-    /// part hits or goes to the queue, and no later stage adds a unit
+    /// one unit (`Listed::Splits`): in a rule set whose square sets read
+    /// nothing of the position but the piece sets (`Steps::split_masks`;
+    /// a part they do not decide is tried by `attempt`, as the listing
+    /// tries it), where the throw is bound to no piece, no part hits or
+    /// goes to the queue (the count stops there), and no later stage adds a unit
     /// beside them but a voluntary pass (a pass when no move but entering
     /// never comes beside a split unit). Else `None`, and the units are
     /// listed. The searches below a part are counted once per state
@@ -1282,7 +1286,7 @@ impl Ruleset {
         }
         let me = pos.pieces[pos.to_move.index()].0;
         MEMO.with_borrow_mut(|memo| {
-            memo.start(pos, throw);
+            memo.start(self, pos, throw);
             self.any_split_search::<false>(pos, throw, &mut Vec::new(), None)
                 .count::<0>(me, pos.arrived.0, throw, memo)
         })
@@ -1305,8 +1309,8 @@ impl Ruleset {
         MEMO.with_borrow_mut(|memo| {
             // (The counts the count of this search kept, unless another
             // search's replaced them.)
-            if !memo.is_of(pos, throw) {
-                memo.start(pos, throw);
+            if !memo.is_of(self, pos, throw) {
+                memo.start(self, pos, throw);
             }
             let seek = Seek {
                 skip: j,
@@ -1420,7 +1424,9 @@ impl Ruleset {
 /// set whose square sets read nothing of the position but the two piece
 /// sets (`Steps::split_masks`): the unit being written, part by part, and
 /// what stays the same for the whole search. With `MARK`, the units are
-/// written with their marks complete.
+/// written with their marks complete. With `SEEK`, only one unit is
+/// written, the one at the index `seek` names, the searches below a part
+/// passed over by their counts ([`Ruleset::nth_any_split`]).
 struct AnySplit<'a, const MARK: bool, const SEEK: bool> {
     rules: &'a Ruleset,
     /// The position before the throw.
@@ -1457,12 +1463,13 @@ struct Seek<'a> {
 /// on 9, or the other way round), so the counts of the inner levels are
 /// found once. A fixed table: a state it has no room for is counted
 /// again.
-pub(crate) struct Memo {
+struct Memo {
     keys: [(u64, u64, u16); Memo::SLOTS],
     counts: [u32; Memo::SLOTS],
     used: u64,
-    /// The search the counts are of: the position and the throw.
-    of: Option<(Position, u8)>,
+    /// The search the counts are of: the rule set (its address: two rule
+    /// sets alive at once are told apart), the position and the throw.
+    of: Option<(usize, Position, u8)>,
 }
 
 thread_local! {
@@ -1482,18 +1489,20 @@ impl Memo {
     const SLOTS: usize = 64;
 
     /// Empties the table for the search of `throw` in `pos`.
-    fn start(&mut self, pos: &Position, throw: u8) {
+    fn start(&mut self, rules: &Ruleset, pos: &Position, throw: u8) {
         self.used = 0;
-        self.of = Some((*pos, throw));
+        self.of = Some((std::ptr::from_ref(rules) as usize, *pos, throw));
     }
 
     /// Whether the table holds counts of the search of `throw` in `pos`.
-    fn is_of(&self, pos: &Position, throw: u8) -> bool {
-        self.of.is_some_and(|(p, t)| t == throw && p == *pos)
+    fn is_of(&self, rules: &Ruleset, pos: &Position, throw: u8) -> bool {
+        self.of.is_some_and(|(r, p, t)| {
+            r == std::ptr::from_ref(rules) as usize && t == throw && p == *pos
+        })
     }
 
     fn slot(me: u64, arrived: u64, tag: u16) -> usize {
-        let h = (me ^ arrived.rotate_left(29) ^ u64::from(tag) << 58)
+        let h = (me ^ arrived.rotate_left(29) ^ u64::from(tag) << 48)
             .wrapping_mul(0x9e37_79b9_7f4a_7c15);
         (h >> 58) as usize
     }
@@ -1516,6 +1525,7 @@ impl Memo {
 
     fn keep(&mut self, i: usize, me: u64, arrived: u64, tag: u16, n: usize) {
         self.keys[i] = (me, arrived, tag);
+        debug_assert!(u32::try_from(n).is_ok(), "{n} units below one state");
         self.counts[i] = n as u32;
         self.used |= 1 << i;
     }
@@ -1716,7 +1726,7 @@ impl<const MARK: bool, const SEEK: bool> AnySplit<'_, MARK, SEEK> {
 
     /// The number of units [`next_parts`](Self::next_parts) would write
     /// from the state after `depth` parts, kept in `memo` where the rest
-    /// leaves more than one level below; `None` where a part hits or goes
+    /// is 2 or more; `None` where a part hits or goes
     /// to the queue (the search then goes on from a position built, which
     /// is not counted here).
     fn count_memo(
@@ -3106,7 +3116,56 @@ pub(crate) fn glossed_hit(cx: &PlayedUnit, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::testing::variants;
+    use crate::engine::testing::{random_position, variants};
+    use rand::SeedableRng;
+
+    /// The unit of a throw in any number of parts sought after another
+    /// search was counted (the counts kept are not that search's, and are
+    /// made again), and after the same search was counted under another
+    /// rule set: every index gives the listed unit (LP-3).
+    #[test]
+    fn a_sought_split_unit_does_not_read_another_searchs_counts() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(23);
+        let rules = crate::rules::load("ludii-piccione", None, &[]).unwrap();
+        let other = crate::rules::load_source(
+            crate::diag::SourceFile::new(
+                "overlay.senet",
+                "extends \"ludii-piccione\"\nat 12: relocate to hand   [X-1]\n",
+            ),
+            &[],
+        )
+        .unwrap();
+        let (mut listed, mut out, mut units) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..300 {
+            let (a, b) = (
+                random_position(&rules, &mut rng),
+                random_position(&rules, &mut rng),
+            );
+            for throw in 2..=5 {
+                let Some(n) = rules.any_split_count(&a, throw) else {
+                    continue;
+                };
+                listed.clear();
+                rules.any_split_units::<false>(
+                    &a,
+                    throw,
+                    rules.throws.gives_extra(throw),
+                    &mut listed,
+                );
+                assert_eq!(n, listed.len(), "count, throw {throw} in {a:?}");
+                for (j, unit) in listed.iter().enumerate() {
+                    // Another position counted, then the same one under
+                    // other rules, before each seek.
+                    let _ = rules.any_split_count(&b, throw);
+                    let _ = other.any_split_count(&a, throw);
+                    let at = rules.nth_any_split(&a, throw, j, &mut out);
+                    assert_eq!(out[at], *unit, "index {j}, throw {throw} in {a:?}");
+                    units += 1;
+                }
+            }
+        }
+        assert!(units > 1_000, "{units} units sought");
+    }
 
     /// The compiled rows of the forward tables (`StepRows`, which the split
     /// searches fetch by the throw's value) against the tables they are
