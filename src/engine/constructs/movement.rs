@@ -1627,14 +1627,7 @@ impl<const MARK: bool, const SEEK: bool> AnySplit<'_, MARK, SEEK> {
                         continue;
                     };
                     let part = u.first_part();
-                    let landed = match u.relocated {
-                        _ if u.hit => None,
-                        Some(Relocated::Square(s)) => Some(s),
-                        Some(Relocated::Hand) => Some(0),
-                        None if u.off => Some(0),
-                        None => Some(u.to),
-                        Some(Relocated::Queue) => None,
-                    };
+                    let landed = Self::landed(&u);
                     possible = true;
                     let Some(landed) = landed else {
                         self.by_position(&mid, &part, v, rest, depth);
@@ -1833,14 +1826,7 @@ impl<const MARK: bool, const SEEK: bool> AnySplit<'_, MARK, SEEK> {
                     let Ok(u) = rules.attempt(&mid, x, v, Dir::Forward) else {
                         continue;
                     };
-                    let landed = match u.relocated {
-                        _ if u.hit => None,
-                        Some(Relocated::Square(s)) => Some(s),
-                        Some(Relocated::Hand) => Some(0),
-                        None if u.off => Some(0),
-                        None => Some(u.to),
-                        Some(Relocated::Queue) => None,
-                    };
+                    let landed = Self::landed(&u);
                     possible = true;
                     let landed = landed?;
                     if depth >= 2 && !MoreParts::fits(&u.first_part()) {
@@ -1947,6 +1933,22 @@ impl<const MARK: bool, const SEEK: bool> AnySplit<'_, MARK, SEEK> {
             for u in &mut self.out[from..] {
                 u.extra_mark = self.rules.gives_another_throw(self.pos, u);
             }
+        }
+    }
+
+    /// Where a part `attempt` made leaves its piece, for the search from
+    /// the piece sets (0: off the board or in the hand); `None` for a
+    /// part that hits or goes to the queue, after which the search goes
+    /// on from a position built.
+    #[inline(always)]
+    fn landed(u: &Unit) -> Option<u8> {
+        match u.relocated {
+            _ if u.hit => None,
+            Some(Relocated::Square(s)) => Some(s),
+            Some(Relocated::Hand) => Some(0),
+            None if u.off => Some(0),
+            None => Some(u.to),
+            Some(Relocated::Queue) => None,
         }
     }
 

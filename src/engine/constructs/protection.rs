@@ -1888,6 +1888,21 @@ mod tests {
         assert!(rules.protected(&pos, 15));
     }
 
+    /// Lays a run of one side's pieces, longer than the side has, from a
+    /// square in the first half of the board: positions written by hand
+    /// may hold more pieces than the rule set has, in runs longer than any
+    /// game makes.
+    fn lay_long_run(rules: &Ruleset, pos: &mut Position, rng: &mut Pcg64) {
+        let len = rules.board.len;
+        let start = rng.random_range(1..=len / 2);
+        let run = rng.random_range(rules.pieces..=rules.pieces + 6);
+        let side = rng.random_range(0..2);
+        for q in start..(start + run).min(len + 1) {
+            pos.pieces[1 - side].remove(q);
+            pos.pieces[side].insert(q);
+        }
+    }
+
     /// Programs whose leaves read places in runs and squares only take the
     /// tables by run class (`gym-senet-skiryuk`'s, and the overlays of
     /// `variants` with such programs), whose masks are the program's, in
@@ -1908,14 +1923,7 @@ mod tests {
             for i in 0..400 {
                 let mut pos = random_position(&rules, &mut rng);
                 if i % 4 == 0 {
-                    let len = rules.board.len;
-                    let start = rng.random_range(1..=len / 2);
-                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
-                    let side = rng.random_range(0..2);
-                    for q in start..(start + run).min(len + 1) {
-                        pos.pieces[1 - side].remove(q);
-                        pos.pieces[side].insert(q);
-                    }
+                    lay_long_run(&rules, &mut pos, &mut rng);
                 }
                 for owner in Side::BOTH {
                     let mine = pos.pieces[owner.index()].0;
@@ -1977,16 +1985,7 @@ mod tests {
             for i in 0..400 {
                 let mut pos = random_position(&rules, &mut rng);
                 if i % 4 == 0 {
-                    // Positions written by hand may hold more pieces than
-                    // the rule set has, in runs longer than any game makes.
-                    let len = rules.board.len;
-                    let start = rng.random_range(1..=len / 2);
-                    let run = rng.random_range(rules.pieces..=rules.pieces + 6);
-                    let side = rng.random_range(0..2);
-                    for q in start..(start + run).min(len + 1) {
-                        pos.pieces[1 - side].remove(q);
-                        pos.pieces[side].insert(q);
-                    }
+                    lay_long_run(&rules, &mut pos, &mut rng);
                 }
                 for owner in Side::BOTH {
                     let mask = rules.protected_mask(&pos, owner);
