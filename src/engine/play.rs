@@ -107,7 +107,13 @@ impl Ruleset {
     ) -> Result<(), Refusal> {
         debug_assert!(!BARE || self.tables.plain_bare);
         if self.plays_plainly(pos, unit) {
-            tally(&self.play_plain_as::<BARE, false>(pos, unit));
+            tally(&if BARE {
+                self.play_plain_as::<true, false>(pos, unit)
+            } else if self.tables.plain_home {
+                self.play_plain_as::<true, true>(pos, unit)
+            } else {
+                self.play_plain_as::<false, false>(pos, unit)
+            });
         } else {
             tally(&self.play_general(pos, unit)?);
         }
@@ -124,7 +130,7 @@ impl Ruleset {
         // test and play are here, out of line, so that the inlined plain
         // play of the other units pays nothing for them.
         if self.tables.plain.onward_any && self.plays_plainly_as::<true>(p, unit) {
-            return Ok(if self.tables.plain_bare {
+            return Ok(if self.tables.plain_bare | self.tables.plain_home {
                 self.play_plain_as::<true, true>(p, unit)
             } else {
                 self.play_plain_as::<false, true>(p, unit)
@@ -681,6 +687,10 @@ impl Ruleset {
     pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
         if self.tables.plain_bare {
             self.play_plain_as::<true, false>(p, unit)
+        } else if self.tables.plain_home {
+            // (The copy that sees to the due, `Tables::plain_home`; its
+            // test of a relocation finds none among the plain units.)
+            self.play_plain_as::<true, true>(p, unit)
         } else {
             self.play_plain_as::<false, false>(p, unit)
         }
@@ -729,7 +739,13 @@ impl Ruleset {
                 (false, unit.to)
             };
             let to = if unit.off { 0 } else { 1u64 << unit.to };
-            let stays = if ONWARD { 1u64 << lands } else { to };
+            // (The copy with `ONWARD` plays a rule set's every plain unit
+            // where `Tables::plain_home`: a bear-off stays nowhere.)
+            let stays = if ONWARD {
+                (1u64 << lands) & mask_of(!unit.off)
+            } else {
+                to
+            };
             p.pieces[me].0 = (p.pieces[me].0 & !from) | stays;
             p.arrived.0 = (p.arrived.0 & !from) | stays;
             p.off[me] += unit.off as u8;
@@ -822,9 +838,11 @@ impl Ruleset {
         // pieces in the region, one on its square) keeps its side to move
         // for it, the throw still pending or not, as in the general play:
         // the turn does not end, and `extra` says what the throw gave.
-        // Only in the copy out of line (`ONWARD`), which plays the landings
-        // in the region (`PlainSquares::home`): the inlined copies are the
-        // other rule sets' too.
+        // Only in the copy with `ONWARD`: out of line for the landings in
+        // the region (`PlainSquares::home`), and inlined for every plain
+        // unit of a rule set of `Tables::plain_home`, whose landings in
+        // the region are in `land`. The other copies are the other rule
+        // sets'.
         let due = ONWARD
             && self.tables.auto_off.from != 0
             && (unit.kind == UnitKind::Move)
@@ -879,6 +897,8 @@ pub(crate) struct PlainSquares {
     /// As `land`, for the squares left out of it only because a landing
     /// there may make a bear-off without a throw due (`Landings::land_home`):
     /// played by `play_plain_as::<_, true>`, out of line, which sees to it.
+    /// Empty where the inlined plain play sees to it (`home_inline`: the
+    /// squares are in `land`).
     pub home: [u64; 2],
     /// `onward` or `home` is not empty: a test that spares the general
     /// play of the other rule sets `plays_plainly_as::<true>`.
@@ -903,6 +923,7 @@ impl PlainSquares {
         landings: &super::constructs::squares::Landings,
         steps: &super::constructs::movement::Steps,
         lock: &super::constructs::lock::LockSquares,
+        home_inline: bool,
     ) -> PlainSquares {
         if !plain_play {
             return PlainSquares::default();
@@ -927,9 +948,17 @@ impl PlainSquares {
         ];
         PlainSquares {
             from: landings.board_squares & !lock.squares & !leaving,
-            land: [land, hit],
+            land: if home_inline {
+                [land | home, hit | (home & steps.swap_plain)]
+            } else {
+                [land, hit]
+            },
             onward,
-            home: [home, home & steps.swap_plain],
+            home: if home_inline {
+                [0, 0]
+            } else {
+                [home, home & steps.swap_plain]
+            },
             pass: true,
             pass_held: lock.squares & !passes_end_turn(rules, lock.squares),
             onward_any: onward[0] | home != 0,

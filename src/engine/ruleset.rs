@@ -95,6 +95,15 @@ pub(crate) struct Tables {
     /// and sets whether the turn goes on.) `play_plain` then runs without
     /// the tests of these.
     pub plain_bare: bool,
+    /// The plain units are bare but for the landings in the region of a
+    /// bear-off without a throw (MC-8), which may make it due: they play
+    /// plainly by the bare copy that sees to the due (and to a landing
+    /// relocated to a square), inlined like the others (`macabot`: out
+    /// of line, as they were, about a third of its units paid for the
+    /// call, and the test that sent them there was mispredicted).
+    /// `plain_bare` is then false, so that the bare rule sets' copy
+    /// holds no test of the due.
+    pub plain_home: bool,
     /// The per-throw square sets of stages 6 and 11 (`constructs/movement.rs`).
     pub steps: movement::Steps,
     /// The protection rule's masks (`constructs/protection.rs`).
@@ -187,6 +196,13 @@ impl Tables {
         let protection = protection::Masks::compile(&rules.protection);
         let grid = groups::Grid::compile(rules.board);
         let grouped = groups::GroupedSteps::compile(rules, &protection, &grid, target.tabled);
+        let bare = squares.miss_squares == 0
+            && squares.bound_squares == 0
+            && rules.movement.truncate_at.0 == 0
+            && !steps.hit_lowest
+            && !rules.end.draw_on_extra
+            && !rules.movement.one_direction;
+        let plain_home = bare && squares.land_home != 0;
         Tables {
             enabled: true,
             // (A piece that leaves a square for another, `stay, moving
@@ -200,13 +216,10 @@ impl Tables {
                 &squares,
                 &steps,
                 &lock,
+                plain_home,
             ),
-            plain_bare: squares.miss_squares == 0
-                && squares.bound_squares == 0
-                && rules.movement.truncate_at.0 == 0
-                && !steps.hit_lowest
-                && !rules.end.draw_on_extra
-                && !rules.movement.one_direction,
+            plain_bare: bare && !plain_home,
+            plain_home,
             blockade: blockade::BlockadeRuns::compile(&rules.blockades, steps.throws),
             steps,
             protection,

@@ -766,12 +766,14 @@ mod tests {
         let mut served = 0;
         let mut bare = 0;
         let mut onward = 0;
+        let mut home = 0;
         let mut locked_passes = 0;
         for (name, fast) in variants() {
             if !fast.tables.enabled {
                 continue;
             }
             onward += fast.tables.plain.onward_any as usize;
+            home += fast.tables.plain_home as usize;
             served += 1;
             bare += fast.plain_bare() as usize;
             let slow = referee(&fast);
@@ -827,6 +829,12 @@ mod tests {
         assert!(
             onward >= 5,
             "{onward} rule sets play relocated landings plainly"
+        );
+        // And the inlined copy for the landings in the region of a
+        // bear-off without a throw (`macabot`).
+        assert!(
+            home >= 1,
+            "{home} rule sets play their home landings inlined"
         );
         // So are passes by a side with a piece on a lock square whose
         // lock ends the turn of every pass (`PlainSquares::pass_held`).
