@@ -466,6 +466,19 @@ impl GroupedSteps {
     }
 }
 
+/// [`spread`]`::<false>` for `k` below 8: three windows, each the one
+/// before or'ed with itself moved by a number of squares from
+/// [`STEP_SHIFTS`], rather than the windows of 1, 2 and 4 picked by masks,
+/// which cost a dozen instructions more a call of
+/// [`Ruleset::grouped_steps`].
+#[inline(always)]
+fn spread_short(x: u64, k: u32) -> u64 {
+    let [a, b, c] = STEP_SHIFTS[k as usize];
+    let w = x | (x >> a);
+    let w = w | (w >> b);
+    (w | (w >> c)) & mask_of(k != 0)
+}
+
 /// For a step of `k` squares (below 8), three shifts `a`, `b`, `c` that
 /// move a square set down by every number of squares in `0..k` when the
 /// set is or'ed with itself moved by each in turn: the windows of
@@ -502,14 +515,8 @@ impl Ruleset {
         // moved down by 0 ..= step - 1 squares, or'ed.
         let k = u32::from(step);
         let blocked = if k < 8 {
-            // (Every throw of four sticks: three windows, each the one
-            // before or'ed with itself moved by a number of squares from
-            // `STEP_SHIFTS`, rather than the windows of 1, 2 and 4 picked
-            // by masks, which cost a dozen instructions more a call.)
-            let [a, b, c] = STEP_SHIFTS[k as usize];
-            let w = threes | (threes >> a);
-            let w = w | (w >> b);
-            (w | (w >> c)) & mask_of(k != 0)
+            // (Every throw of four sticks.)
+            spread_short(threes, k)
         } else {
             spread::<false>(threes, k)
         };
@@ -535,6 +542,28 @@ mod tests {
 
     fn squares(m: u64) -> Vec<u8> {
         (0..64).filter(|s| m >> s & 1 != 0).collect()
+    }
+
+    /// The three shifts of `spread_short` against `spread`'s windows, for
+    /// every step below 8, over sets of lone squares, runs and random
+    /// ones.
+    #[test]
+    fn short_spread_is_spread() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut sets = vec![0u64, 1, 1 << 63, u64::MAX, 0b1011 << 20];
+        for _ in 0..500 {
+            // (xorshift64)
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            sets.push(x);
+            sets.push(x & x.rotate_left(9) & x.rotate_left(23));
+        }
+        for k in 0..8 {
+            for &m in &sets {
+                assert_eq!(spread_short(m, k), spread::<false>(m, k), "{m:#x} by {k}");
+            }
+        }
     }
 
     #[test]
