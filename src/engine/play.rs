@@ -108,11 +108,11 @@ impl Ruleset {
         debug_assert!(!BARE || self.tables.plain_bare);
         if self.plays_plainly(pos, unit) {
             tally(&if BARE {
-                self.play_plain_as::<true, false>(pos, unit)
+                self.play_plain_as::<true, false, false>(pos, unit)
             } else if self.tables.plain_home {
-                self.play_plain_as::<true, true>(pos, unit)
+                self.play_plain_as::<true, false, true>(pos, unit)
             } else {
-                self.play_plain_as::<false, false>(pos, unit)
+                self.play_plain_as::<false, false, false>(pos, unit)
             });
         } else {
             tally(&self.play_general(pos, unit)?);
@@ -131,9 +131,9 @@ impl Ruleset {
         // play of the other units pays nothing for them.
         if self.tables.plain.onward_any && self.plays_plainly_as::<true>(p, unit) {
             return Ok(if self.tables.plain_bare | self.tables.plain_home {
-                self.play_plain_as::<true, true>(p, unit)
+                self.play_plain_as::<true, true, true>(p, unit)
             } else {
-                self.play_plain_as::<false, true>(p, unit)
+                self.play_plain_as::<false, true, true>(p, unit)
             });
         }
         let mut fx = Effects::default();
@@ -624,7 +624,7 @@ impl Ruleset {
     }
 
     /// [`plays_plainly`](Self::plays_plainly); with `ONWARD`, whether
-    /// `play_plain_as::<_, true>` plays a step whose landing relocates the
+    /// `play_plain_as::<_, true, true>` plays a step whose landing relocates the
     /// piece to a square (`onward` for `land`) or lands in the region of a
     /// bear-off without a throw (`home`), and nothing else.
     #[inline(always)]
@@ -686,13 +686,12 @@ impl Ruleset {
     #[inline(always)]
     pub(crate) fn play_plain(&self, p: &mut Position, unit: &Unit) -> Effects {
         if self.tables.plain_bare {
-            self.play_plain_as::<true, false>(p, unit)
+            self.play_plain_as::<true, false, false>(p, unit)
         } else if self.tables.plain_home {
-            // (The copy that sees to the due, `Tables::plain_home`; its
-            // test of a relocation finds none among the plain units.)
-            self.play_plain_as::<true, true>(p, unit)
+            // (The copy that sees to the due, `Tables::plain_home`.)
+            self.play_plain_as::<true, false, true>(p, unit)
         } else {
-            self.play_plain_as::<false, false>(p, unit)
+            self.play_plain_as::<false, false, false>(p, unit)
         }
     }
 
@@ -701,9 +700,11 @@ impl Ruleset {
     /// compiler then drops. Without, for any rule set. With `ONWARD`, for
     /// a step whose landing relocates the piece to a square or lands in
     /// the region of a bear-off without a throw, which may make it due
-    /// (`plays_plainly_as::<true>`); without, for the others.
+    /// (`plays_plainly_as::<true>`); without, for the others. With `HOME`,
+    /// the copy sees to that due (`ONWARD` implies it; alone, for every
+    /// plain unit of a rule set of `Tables::plain_home`, none relocated).
     #[inline(always)]
-    fn play_plain_as<const BARE: bool, const ONWARD: bool>(
+    fn play_plain_as<const BARE: bool, const ONWARD: bool, const HOME: bool>(
         &self,
         p: &mut Position,
         unit: &Unit,
@@ -739,8 +740,7 @@ impl Ruleset {
                 (false, unit.to)
             };
             let to = if unit.off { 0 } else { 1u64 << unit.to };
-            // (The copy with `ONWARD` plays a rule set's every plain unit
-            // where `Tables::plain_home`: a bear-off stays nowhere.)
+            // (A bear-off stays nowhere.)
             let stays = if ONWARD {
                 (1u64 << lands) & mask_of(!unit.off)
             } else {
@@ -838,12 +838,12 @@ impl Ruleset {
         // pieces in the region, one on its square) keeps its side to move
         // for it, the throw still pending or not, as in the general play:
         // the turn does not end, and `extra` says what the throw gave.
-        // Only in the copy with `ONWARD`: out of line for the landings in
-        // the region (`PlainSquares::home`), and inlined for every plain
-        // unit of a rule set of `Tables::plain_home`, whose landings in
-        // the region are in `land`. The other copies are the other rule
-        // sets'.
-        let due = ONWARD
+        // Only in the copies with `HOME`: out of line for the landings in
+        // the region (`PlainSquares::home`, with `ONWARD`), and inlined
+        // for every plain unit of a rule set of `Tables::plain_home`, whose
+        // landings in the region are in `land`. The other copies are the
+        // other rule sets'.
+        let due = HOME
             && self.tables.auto_off.from != 0
             && (unit.kind == UnitKind::Move)
                 & self.tables.auto_off.may_be_due(p.pieces[me].0)
@@ -896,7 +896,7 @@ pub(crate) struct PlainSquares {
     pub onward: [u64; 2],
     /// As `land`, for the squares left out of it only because a landing
     /// there may make a bear-off without a throw due (`Landings::land_home`):
-    /// played by `play_plain_as::<_, true>`, out of line, which sees to it.
+    /// played by `play_plain_as::<_, true, true>`, out of line, which sees to it.
     /// Empty where the inlined plain play sees to it (`home_inline`: the
     /// squares are in `land`).
     pub home: [u64; 2],
