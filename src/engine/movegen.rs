@@ -107,13 +107,17 @@ pub(crate) enum Listed {
     /// and a voluntary pass where
     /// `Tables::pass_beside_steps` (`Ruleset::forward_stage`).
     Steps(u64),
-    /// Only when asked to count: the units written into `out`, then this
-    /// many split units (not 0) counted rather than written
-    /// (`Ruleset::split_count` or `Ruleset::any_split_count`, and
-    /// `Ruleset::nth_split`), then the voluntary pass where the rule set
-    /// has one (no other pass comes beside split units where they are
-    /// counted).
-    Splits(usize),
+    /// Only when asked to count: the ordinary steps from the squares of
+    /// `steps` in ascending order, counted rather than written beside the
+    /// split units (`Tables::steps_beside_splits`; relocating landings
+    /// sure to be legal among them, as in `Steps`), then the units
+    /// written into `out` (an entry from the hand), then `splits` split
+    /// units counted rather than written (`Ruleset::split_count` or
+    /// `Ruleset::any_split_count`, and `Ruleset::nth_split`), then the
+    /// voluntary pass where the rule set has one (no other pass comes
+    /// beside split units or steps where they are counted). `steps` and
+    /// `splits` are not both 0.
+    Splits { steps: u64, splits: usize },
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -281,11 +285,12 @@ impl Ruleset {
         }
         // (A rule set of the plain shape has no split throw: its copy has
         // no test of them.)
-        debug_assert!(!PLAIN || !matches!(listed, Listed::Splits(_)));
-        if !PLAIN && let Listed::Splits(splits) = listed {
+        debug_assert!(!PLAIN || !matches!(listed, Listed::Splits { .. }));
+        if !PLAIN && let Listed::Splits { steps, splits } = listed {
+            let stepped = steps.count_ones() as usize;
             let written = out.len();
-            let i = pick(written + splits + usize::from(self.movement.voluntary_pass));
-            return Some(self.nth_listed_or_split(pos, throw, written, splits, i, out));
+            let i = pick(stepped + written + splits + usize::from(self.movement.voluntary_pass));
+            return Some(self.nth_listed_or_split(pos, throw, steps, written, splits, i, out));
         }
         if out.is_empty() {
             return None;
@@ -364,19 +369,29 @@ impl Ruleset {
     }
 
     /// The unit at index `i` of a list whose split units the stages
-    /// counted rather than wrote (`Listed::Splits`): the
-    /// `written` units in `out`, then `splits` split units, then the
-    /// voluntary pass where the rule set has one; with its `+` complete.
+    /// counted rather than wrote (`Listed::Splits`): the steps from the
+    /// squares of `steps` counted beside them, the `written` units in
+    /// `out`, then `splits` split units, then the voluntary pass where
+    /// the rule set has one; with its `+` complete.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn nth_listed_or_split<'a>(
         &self,
         pos: &Position,
         throw: u8,
+        steps: u64,
         written: usize,
         splits: usize,
         i: usize,
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
+        let stepped = steps.count_ones() as usize;
+        if i < stepped {
+            // (The general copy's steps: relocating landings may be among
+            // them.)
+            return self.nth_step_as::<false>(pos, throw, steps, i, out);
+        }
+        let i = i - stepped;
         let at = if i < written {
             i
         } else if i - written < splits {
@@ -731,8 +746,9 @@ impl Ruleset {
     /// [`generate`](Self::generate) for a position some of stages 1 to 5
     /// may concern. With `count`, split units are counted where they can
     /// be (`Listed::Splits`; a turn gone forward, PC-4, is one such
-    /// state); the forward stage's steps are counted in calm positions
-    /// only.
+    /// state), and the forward stage's steps beside them
+    /// (`Tables::steps_beside_splits`) where no opening is in force; the
+    /// steps alone are counted in calm positions only.
     #[inline(never)]
     fn generate_in_rule_state<const WHY: bool, const MARK: bool>(
         &self,
@@ -763,7 +779,11 @@ impl Ruleset {
             opening,
             bound: pos.bound,
         };
-        self.move_stages::<WHY, false, MARK>(pos, throw, state, false, count, out, why)
+        // The steps are counted here only beside split units
+        // (`Tables::steps_beside_splits`), where no opening's stage reads
+        // the units written.
+        let steps = count && self.tables.steps_beside_splits && opening.is_none();
+        self.move_stages::<WHY, false, MARK>(pos, throw, state, steps, count, out, why)
     }
 
     /// [`move_stages`](Self::move_stages) without `count`: the units
@@ -779,7 +799,7 @@ impl Ruleset {
     ) -> Marked {
         match self.move_stages::<WHY, PLAIN, MARK>(pos, throw, state, false, false, out, why) {
             Listed::Units(marked) => marked,
-            Listed::Steps(_) | Listed::Splits(_) => {
+            Listed::Steps(_) | Listed::Splits { .. } => {
                 unreachable!("the stages count only when asked to")
             }
         }
@@ -816,6 +836,9 @@ impl Ruleset {
         let extra_mark = self.throws.gives_extra(throw);
         let start = out.len();
         let mut divert: Option<Unit> = None;
+        // The forward moves counted rather than written, to come before
+        // the split units counted (`Tables::steps_beside_splits`).
+        let mut beside = 0;
         let TurnState {
             heading,
             opening,
@@ -839,9 +862,12 @@ impl Ruleset {
             }
             let steps =
                 self.forward_stage::<WHY, PLAIN>(pos, throw, movers, count, out, why, &mut divert);
-            if steps != 0 {
+            // (With the hand's stage, the steps were counted beside the
+            // split units: `Tables::steps_beside_splits`.)
+            if steps != 0 && (PLAIN || !self.tables.hand_stage) {
                 return Listed::Steps(steps);
             }
+            beside = steps;
         }
         // The square the opening moves from (K-5, K-7).
         if let Some(rule) = opening
@@ -855,31 +881,46 @@ impl Ruleset {
             self.priority_stage::<WHY>(me, start, out, unasked_if::<WHY>(why, &mut unasked));
         }
         if !PLAIN && self.tables.hand_stage && heading != Heading::Backward {
+            // PC-3: the throw split between two pieces, or (LP-3) spent
+            // in any number of parts. (The two are never both in a rule
+            // set.)
+            let split = self.movement.split;
+            let splits = split || self.movement.split_any;
+            // A playout's draw counts the split units where the square
+            // sets decide them all; with one, no later stage adds a
+            // unit but a voluntary pass. Counted before the entries are
+            // written, which come between the steps and the split units:
+            // steps counted beside split units that are not are written
+            // first.
+            // (Not a closure: the count of a split in two is inlined
+            // into the playout loops, which have the CPU's population
+            // count.)
+            let counted = match (count_splits && splits, split) {
+                (false, _) => None,
+                (true, true) => self.split_count(pos, throw),
+                (true, false) => self.any_split_count(pos, throw),
+            };
+            // (The count's outcome tested first: it is rarely `None`,
+            // where whether there are steps follows the throws.)
+            if counted.is_none() && beside != 0 {
+                self.push_steps_beside_splits(pos, throw, beside, out);
+                beside = 0;
+            }
             // PC-2: a whole throw enters a piece from the hand.
             if self.entry.is_some() {
                 let mut unasked = Vec::new();
                 let why = unasked_if::<WHY>(why, &mut unasked);
                 self.entries::<WHY>(pos, throw, extra_mark, out, why);
             }
-            // PC-3: the throw split between two pieces, or (LP-3) spent
-            // in any number of parts. (The two are never both in a rule
-            // set.)
-            let split = self.movement.split;
-            if split || self.movement.split_any {
-                // A playout's draw counts the split units where the square
-                // sets decide them all; with one, no later stage adds a
-                // unit but a voluntary pass.
-                // (Not a closure: the count of a split in two is inlined
-                // into the playout loops, which have the CPU's population
-                // count.)
-                let counted = match (count_splits, split) {
-                    (false, _) => None,
-                    (true, true) => self.split_count(pos, throw),
-                    (true, false) => self.any_split_count(pos, throw),
-                };
+            if splits {
                 match counted {
-                    Some(0) => {}
-                    Some(n) => return Listed::Splits(n),
+                    Some(n) if n != 0 || beside != 0 => {
+                        return Listed::Splits {
+                            steps: beside,
+                            splits: n,
+                        };
+                    }
+                    Some(_) => {}
                     None => {
                         let a = out.len();
                         let complete = if split {

@@ -146,6 +146,17 @@ pub(crate) struct Tables {
     /// `Ruleset::forward_stage` tests): a playout may count them rather
     /// than write them.
     pub steps_alone: bool,
+    /// The hand's stage has split throws whose units the square sets may
+    /// decide (`Steps::split_masks`), and no stage after the forward one
+    /// adds a unit to a calm position's ordinary steps or removes one but
+    /// an entry from the hand, the split units and a voluntary pass (no
+    /// priority squares, no last piece's move; a diverted move, backward
+    /// moves and the other passes come only where no move is listed).
+    /// Where the forward stage gives ordinary steps only and the split
+    /// units are counted (`Ruleset::split_count`,
+    /// `Ruleset::any_split_count`), the steps are counted beside them: a
+    /// playout writes neither (`Listed::Splits`).
+    pub steps_beside_splits: bool,
     /// A voluntary pass (T-10) follows the ordinary steps of a calm
     /// position (`steps_alone`).
     pub pass_beside_steps: bool,
@@ -191,6 +202,10 @@ impl Tables {
         // moves by target blocks, where it has masks.)
         let steps_blocks = steps.blocks;
         let steps_alone = !hand_stage && !rules.movement.pass_beside_entry;
+        let steps_beside_splits = (rules.movement.split || rules.movement.split_any)
+            && steps.split_masks
+            && rules.movement.priority.0 == 0
+            && rules.movement.last_piece.is_none();
         let squares = squares::Landings::compile(rules);
         let bear_off = bear_off::BearOffSquares::compile(rules);
         let protection = protection::Masks::compile(&rules.protection);
@@ -240,6 +255,7 @@ impl Tables {
                 && !hand_stage
                 && rules.movement.last_piece.is_none(),
             steps_alone,
+            steps_beside_splits,
             pass_beside_steps: rules.movement.voluntary_pass,
             held: lock.squares | auto_off.from,
             free_from: lock.releases | auto_off.from,

@@ -520,6 +520,7 @@ mod tests {
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         let (mut waited, mut waited_counted) = (0, 0);
         let (mut splits, mut any_splits, mut split_passes) = (0, 0, 0);
+        let (mut steps_beside, mut entries_beside) = (0, 0);
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -612,21 +613,26 @@ mod tests {
                                 assert_eq!(out, listed, "{}", at("listed, not counted", 0));
                                 continue;
                             }
-                            Listed::Splits(n) => {
-                                // The split units counted after those written.
+                            Listed::Splits { steps, splits: n } => {
+                                // The split units counted after the steps
+                                // counted beside them and the units written.
                                 let written = out.clone();
+                                let stepped = steps.count_ones() as usize;
                                 let pass = usize::from(rules.movement.voluntary_pass);
                                 assert_eq!(
-                                    written.len() + n + pass,
+                                    stepped + written.len() + n + pass,
                                     listed.len(),
                                     "{}",
                                     at("split units counted", 0)
                                 );
+                                steps_beside += stepped;
+                                entries_beside += usize::from(stepped != 0 && !written.is_empty());
                                 for (i, unit) in listed.iter().enumerate() {
                                     out.clone_from(&written);
                                     let got = *rules.nth_listed_or_split(
                                         pos,
                                         throw,
+                                        steps,
                                         written.len(),
                                         n,
                                         i,
@@ -679,6 +685,16 @@ mod tests {
         assert!(
             any_splits > 1_000,
             "{any_splits} units in any number of parts counted"
+        );
+        // Ordinary steps counted beside the split units, and entries from
+        // the hand written between the two.
+        assert!(
+            steps_beside > 1_000,
+            "{steps_beside} steps counted beside split units"
+        );
+        assert!(
+            entries_beside > 100,
+            "{entries_beside} lists with an entry between counted steps and split units"
         );
     }
 

@@ -967,6 +967,15 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
                 }
                 let start = out.len();
                 let row2 = rules.step_row(cut.rest);
+                if let Some(unit) = self.nth_plain_second(x, first, cut.plain, row2, j) {
+                    debug_assert!({
+                        let mut all = Vec::new();
+                        self.first_part(x, first, &sets, cut.plain, row2, &mut all);
+                        all.len() == n && all[j] == unit
+                    });
+                    out.push(unit);
+                    return start;
+                }
                 self.first_part(x, first, &sets, cut.plain, row2, out);
                 debug_assert_eq!(out.len() - start, n, "the units of the first part from {x}");
                 return start + j;
@@ -974,6 +983,38 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
             unreachable!("a cut's units are its first parts'");
         }
         unreachable!("the index {j} is below the count")
+    }
+
+    /// The unit at index `j` of those whose first part is the ordinary
+    /// step without a hit from `x` by `first` (`plain` those first parts),
+    /// where its second parts are ordinary steps alone (most first
+    /// parts): the first part with the second from the `j`-th square of
+    /// their set, found without writing the others (`seconds` writes them
+    /// all). Else `None`.
+    #[inline(always)]
+    fn nth_plain_second(
+        &self,
+        x: u8,
+        first: u8,
+        plain: u64,
+        row2: StepRow,
+        j: usize,
+    ) -> Option<Unit> {
+        if plain >> x & 1 == 0 {
+            return None;
+        }
+        let to = x + first;
+        let bx = 1u64 << x;
+        let mine = (self.me & !bx) | (1u64 << to);
+        let keep = self.bound | mask_of(self.bound & bx != 0);
+        let sets2 = row2.sets(mine, self.opp, mine & !(1u64 << to) & keep);
+        if sets2.slow | sets2.hand != 0 {
+            return None;
+        }
+        let u1 = Unit::step(self.throw, x, to, false, self.extra_mark);
+        let step_mark = StepMark::after_plain_step(self.rules, self.pos, self.extra_mark, to);
+        let y = crate::engine::cpu::nth_square(sets2.steps, j).trailing_zeros() as u8;
+        Some(self.with_step(&u1, y, self.throw - first, step_mark))
     }
 
     /// [`seconds_tried`](Self::seconds_tried) after the ordinary step
@@ -2557,36 +2598,20 @@ impl Ruleset {
         // Counted: the ordinary steps and the relocating landings sure to
         // be legal (`nth_step_as` writes either), when no other move is tried.
         let counted = steps | land;
+        // (Beside split units, `Tables::steps_beside_splits`, the steps
+        // are counted where `move_stages` counts those; else it writes
+        // them, `push_steps_beside_splits`.)
         if slow & !land == 0
             && count
             && counted != 0
-            && self.tables.steps_alone
+            && (self.tables.steps_alone || !PLAIN && self.tables.steps_beside_splits)
             && (PLAIN || counted & self.movement.priority.0 == 0)
         {
             return counted;
         }
         if slow == 0 {
-            // Every ordinary step is this unit with its squares and hit
-            // filled in. (Its mark found here, after the counted steps'
-            // return, which need none.)
-            let template = Unit::step(throw, 0, 0, false, self.throws.gives_extra(throw));
-            let step = |from: u8, to: u8, hit: bool| Unit {
-                from,
-                to,
-                hit,
-                ..template
-            };
             // Ordinary steps only (most positions): no other test per piece.
-            let mut bits = steps;
-            while bits != 0 {
-                let from = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                out.push(step(
-                    from,
-                    from + throw,
-                    opp & (1u64 << (from + throw)) != 0,
-                ));
-            }
+            self.push_steps(pos, throw, steps, out);
         }
         if slow != 0 {
             // Sure bear-offs past the last square beside ordinary steps
@@ -2626,6 +2651,61 @@ impl Ruleset {
             }
         }
         0
+    }
+
+    /// Writes the ordinary steps by `throw` from the squares of `steps`,
+    /// in ascending order, into `out`.
+    #[inline(always)]
+    fn push_steps(&self, pos: &Position, throw: u8, steps: u64, out: &mut Vec<Unit>) {
+        let opp = pos.pieces[pos.to_move.other().index()].0;
+        // Every ordinary step is this unit with its squares and hit
+        // filled in. (Its mark found here, after the counted steps'
+        // return, which need none.)
+        let template = Unit::step(throw, 0, 0, false, self.throws.gives_extra(throw));
+        let step = |from: u8, to: u8, hit: bool| Unit {
+            from,
+            to,
+            hit,
+            ..template
+        };
+        let mut bits = steps;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(step(
+                from,
+                from + throw,
+                opp & (1u64 << (from + throw)) != 0,
+            ));
+        }
+    }
+
+    /// The units of the squares `counted` that
+    /// [`forward_stage`](Self::forward_stage) counted beside split units
+    /// (`Tables::steps_beside_splits`), written into `out` where the split
+    /// units are not counted after all: ordinary steps, and relocating
+    /// landings sure to be legal, as
+    /// [`nth_step_as`](Self::nth_step_as) writes each. Out of line: where
+    /// a split's part hits or is tried by `attempt`.
+    #[inline(never)]
+    pub(crate) fn push_steps_beside_splits(
+        &self,
+        pos: &Position,
+        throw: u8,
+        counted: u64,
+        out: &mut Vec<Unit>,
+    ) {
+        let mut bits = counted;
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let from = bit.trailing_zeros() as u8;
+            out.push(self.plain_step(pos, from, throw));
+            if self.counted_lands(throw, bit) {
+                let last = out.len() - 1;
+                self.relocate_counted(pos, &mut out[last]);
+            }
+        }
     }
 
     /// The squares of `steps` and of the sure bear-offs past the last
