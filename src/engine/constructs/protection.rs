@@ -541,13 +541,13 @@ impl RunShifts {
             hi = 0;
         }
         let mut middles = 0u8;
-        for n in 1..=64 {
+        for (n, &slot) in by_run.iter().enumerate().take(65).skip(1) {
             let ranged = if lo != 0 && (lo..=hi).contains(&n) {
                 whole(n)
             } else {
                 0
             };
-            let toggled = by_run[n] ^ ranged;
+            let toggled = slot ^ ranged;
             if toggled == 0 {
                 continue;
             }
