@@ -33,6 +33,13 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         "extends \"bga\"\nprotect when run >= 3   [X-1]\nblockade 2 of one colour   [X-3]\n",
         "extends \"meub\"\nblockade 2 any   [X-3]\n",
         "extends \"ryabinin\"\nprotect when (middle of run [X-1]) or (run in {1, 6, 8, 9} [X-2])\n",
+        // R-8's shift-ands: runs of a range of lengths, the middles of
+        // odd runs in it taken out or beyond it added; a range up to runs
+        // that a side's pieces make (the steps per run read them), one
+        // from a single piece on and one with no end.
+        "extends \"ryabinin\"\nprotect when (run in {2, 3} [X-1]) or (middle of run and run in {5, 7} [X-2]) or (on 15 [X-3])\n",
+        "extends \"ryabinin\"\nprotect when (run in {1, 2, 3, 4, 5, 6, 7} and not middle of run [X-1])\n",
+        "extends \"ryabinin\"\nprotect when (run >= 2 [X-1]) or (middle of run and run in {1, 3} [X-2])\n",
         // Terms with negated leaves and every condition.
         "extends \"kendall1979\"\nprotect when (not (run in {1, 3}) and not on 20..24 and not not square 27 taken [X-1]) or (owner misses next turn and not owner on 1..10 [X-2]) or (not middle of run and run = 3 [X-3])\n",
         // Nested `or`s and `and`s, still a union of terms.

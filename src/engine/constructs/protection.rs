@@ -332,6 +332,14 @@ pub(crate) struct Masks {
     /// (2 <= k < 8): `k`, found by shift-ands with no loop over the runs;
     /// 0 otherwise.
     pub by_run_at_least: u8,
+    /// The terms of `by_run` as shift-ands where they come to runs of a
+    /// range of lengths with the middles of some odd lengths taken out or
+    /// added (R-8: runs of 2 to 5 but the middles of runs of 3 and 5), so
+    /// that no step is taken per run (see [`RunShifts`]).
+    pub run_shifts: Option<RunShifts>,
+    /// The rule is `run_shifts` and squares alone (R-8 with R-9): the
+    /// shift-ands first, with no look at the other forms.
+    pub shifts_alone: bool,
     /// The other terms, evaluated one by one, each compiled for
     /// evaluation without a branch on the position (see [`TermMask`]).
     pub term_masks: Vec<TermMask>,
@@ -449,7 +457,15 @@ impl Masks {
                     })
             })
             .unwrap_or(0);
+        let run_shifts = RunShifts::compile(&by_run).filter(|_| by_run_at_least == 0);
         let term_masks: Vec<TermMask> = other_terms.iter().map(TermMask::compile).collect();
+        // R-8 and squares alone: the shift-ands before any other form.
+        let shifts_alone = run_shifts.is_some()
+            && protect == Protect::Tree
+            && groups.is_none()
+            && beside.is_none()
+            && !terms.is_empty()
+            && term_masks.is_empty();
         let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
@@ -473,6 +489,8 @@ impl Masks {
             any_by_run,
             by_run_zero,
             by_run_at_least,
+            run_shifts,
+            shifts_alone,
             term_masks,
             terms_runs,
             program,
@@ -483,6 +501,118 @@ impl Masks {
         }
     }
 }
+
+/// A table by run length (`Masks::by_run`) as shift-ands: the pieces in
+/// runs of `lo` to `hi` squares, with the middle piece of each run of
+/// `2i + 1` squares (bit `i` of `middles`) taken out where its run is in
+/// the range and added where it is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RunShifts {
+    /// The shortest length of the range (1 or more); 0: no range.
+    lo: u8,
+    /// Runs of this many squares (2 to 8) or more are out of the range,
+    /// and are read by the steps per run (only a position written by hand
+    /// has them where it is more than a side's pieces); 0: none are.
+    long: u8,
+    /// Bit `i`: the middle of a run of `2i + 1` squares is toggled.
+    middles: u8,
+}
+
+impl RunShifts {
+    /// The shift-and form of `by_run` (bit `i` of `by_run[n]`: the piece
+    /// `i` squares into a run of `n` is protected), if it has one.
+    fn compile(by_run: &[u64]) -> Option<RunShifts> {
+        if by_run.len() < 65 {
+            return None;
+        }
+        let whole = |n: usize| u64::MAX >> (64 - n);
+        // The range: the lengths of 2 or more whose first piece (never a
+        // middle) is protected, and 1 with them where it joins them.
+        let in_range: Vec<usize> = (2..=64).filter(|&n| by_run[n] & 1 != 0).collect();
+        let (mut lo, mut hi) = match (in_range.first(), in_range.last()) {
+            (Some(&a), Some(&b)) if b - a + 1 == in_range.len() => (a, b),
+            (None, None) => (0, 0),
+            _ => return None,
+        };
+        if lo == 2 && by_run[1] == 1 {
+            lo = 1;
+        }
+        if lo == 0 {
+            hi = 0;
+        }
+        let mut middles = 0u8;
+        for (n, &slot) in by_run.iter().enumerate().take(65).skip(1) {
+            let ranged = if lo != 0 && (lo..=hi).contains(&n) {
+                whole(n)
+            } else {
+                0
+            };
+            let toggled = slot ^ ranged;
+            if toggled == 0 {
+                continue;
+            }
+            if n % 2 == 0 || n / 2 >= MIDDLES || toggled != 1u64 << (n / 2) {
+                return None;
+            }
+            middles |= 1 << (n / 2);
+        }
+        let long = if lo == 0 || hi == 64 { 0 } else { hi as u8 + 1 };
+        if !(long == 0 || (2..=8).contains(&long)) {
+            return None;
+        }
+        Some(RunShifts {
+            lo: lo as u8,
+            long,
+            middles,
+        })
+    }
+
+    /// The protected pieces of `bits` (the owner's pieces on the counted
+    /// squares), or `None` when some run is of `long` squares or more.
+    /// Without loops: each branch follows the rule set alone.
+    #[inline(always)]
+    fn mask(&self, bits: u64) -> Option<u64> {
+        if self.long != 0 {
+            // Windows of 2, then 4 squares, then `long` (2 to 8) by one
+            // more shift-and.
+            let w2 = bits & (bits >> 1);
+            let w4 = w2 & (w2 >> 2);
+            let starts = if self.long > 4 {
+                w4 & (w4 >> (self.long - 4))
+            } else {
+                w2 & (w2 >> (self.long - 2))
+            };
+            if starts != 0 {
+                return None;
+            }
+        }
+        let mut m = match self.lo {
+            0 => 0,
+            1 => bits,
+            2 => bits & ((bits << 1) | (bits >> 1)),
+            k => in_runs_of(bits, u32::from(k)),
+        };
+        // The middles: `inner` holds the pieces with `i` of the owner's
+        // pieces on each side, the middle of a run of `2i + 1` when the
+        // squares beyond are not the owner's.
+        if self.middles & 1 != 0 {
+            m ^= bits & !((bits << 1) | (bits >> 1));
+        }
+        let mut inner = bits;
+        for i in 1..MIDDLES {
+            if self.middles >> i == 0 {
+                break;
+            }
+            inner &= (bits << i) & (bits >> i);
+            let alone = inner & !((bits << (i + 1)) | (bits >> (i + 1)));
+            m ^= alone & mask_of(self.middles >> i & 1 != 0);
+        }
+        Some(m)
+    }
+}
+
+/// The odd run lengths whose middles [`RunShifts`] toggles: 1, 3, 5 and 7.
+const MIDDLES: usize = 4;
 
 /// How [`Ruleset::protected_mask`] evaluates the protection rule, chosen
 /// when the rule file is compiled.
@@ -1175,6 +1305,22 @@ impl Ruleset {
         }
     }
 
+    /// The mask of a rule of `run_shifts` and squares alone
+    /// (`Masks::shifts_alone`); the steps per run of
+    /// [`protected_mask_terms`](Self::protected_mask_terms) where a run is
+    /// too long for the shift-ands.
+    // Out of line, apart from the other forms: it saves few registers.
+    #[inline(never)]
+    fn protected_mask_shifts(&self, pos: &Position, owner: Side) -> u64 {
+        let f = &self.tables.protection;
+        let counted = self.protection.run_squares.0;
+        let mine = pos.pieces[owner.index()].0;
+        match f.run_shifts.and_then(|s| s.mask(mine & counted)) {
+            Some(m) => (m | f.on_squares | (!counted & mask_of(f.by_run_zero))) & mine,
+            None => self.protected_mask_terms(pos, owner),
+        }
+    }
+
     /// The mask of a rule of the flat form (`Masks::flat`), as
     /// [`protected_mask_terms`](Self::protected_mask_terms) finds it: the
     /// squares alone, the runs of 2 or more alone, and the other terms by
@@ -1220,6 +1366,9 @@ impl Ruleset {
     #[inline(never)]
     fn protected_mask_general(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
+        if f.shifts_alone {
+            return self.protected_mask_shifts(pos, owner);
+        }
         if let Some((min, squares)) = f.groups {
             let mine = pos.pieces[owner.index()].0;
             return self.in_groups(mine, min) | (mine & squares);
@@ -1346,6 +1495,8 @@ impl Ruleset {
         let mut mask = f.on_squares;
         if f.by_run_at_least != 0 {
             mask |= in_runs_of(bits, u32::from(f.by_run_at_least));
+        } else if let Some(m) = f.run_shifts.and_then(|r| r.mask(bits)) {
+            mask |= m | (!counted & mask_of(f.by_run_zero));
         } else if f.any_by_run {
             // One step per run: its first square `lo` and length `n`.
             // As many steps as a side has pieces, whether or not it has
@@ -1967,6 +2118,54 @@ mod tests {
             assert_eq!(mask >> s & 1 != 0, rules.protected(&pos, s), "square {s}");
         }
         assert_ne!(mask & white.0, 0);
+        // And by the steps per run, which the shift-ands leave aside.
+        let mut steps = rules.clone();
+        steps.tables.protection.run_shifts = None;
+        steps.tables.protection.shifts_alone = false;
+        assert_eq!(
+            steps.protected_mask(&pos, Side::White) & white.0,
+            mask & white.0
+        );
+    }
+
+    /// Runs of a range of lengths with the middles of some odd runs
+    /// toggled as shift-ands give the masks of the steps per run, in
+    /// positions with runs longer than a side's pieces too (which the
+    /// shift-ands leave to the steps).
+    #[test]
+    fn run_shifts_give_the_steps_masks() {
+        let ryabinin = crate::rules::load("ryabinin", None, &[]).unwrap();
+        assert!(ryabinin.tables.protection.shifts_alone);
+        let mut rng = Pcg64::seed_from_u64(11);
+        let (mut sets, mut protected) = (0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.protection.run_shifts.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut steps = rules.clone();
+            steps.tables.protection.run_shifts = None;
+            steps.tables.protection.shifts_alone = false;
+            for i in 0..400 {
+                let mut pos = random_position(&rules, &mut rng);
+                if i % 4 == 0 {
+                    lay_long_run(&rules, &mut pos, &mut rng);
+                }
+                for owner in Side::BOTH {
+                    let mine = pos.pieces[owner.index()].0;
+                    let mask = rules.protected_mask(&pos, owner) & mine;
+                    assert_eq!(
+                        mask,
+                        steps.protected_mask(&pos, owner) & mine,
+                        "{name}: {owner:?} in {}",
+                        pos.write(30, 10)
+                    );
+                    protected += mask.count_ones();
+                }
+            }
+        }
+        assert!(sets >= 4, "{sets} rule sets of the shift-and form");
+        assert!(protected >= 4000, "{protected} protected pieces");
     }
 
     #[test]
