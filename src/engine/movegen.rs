@@ -208,7 +208,10 @@ impl Ruleset {
     /// (`nth_step_as`). Likewise, where the square sets decide every unit
     /// of a split throw (PC-3, `split_count`), the split units are
     /// counted after the units written before them, and only the drawn
-    /// one's first part is written (`nth_listed_or_split`). Otherwise the
+    /// one's first part is written (`nth_listed_or_split`); the ordinary
+    /// steps before those are then counted too, in rule state as well
+    /// (`Tables::steps_beside_splits`, `Listed::Splits`), and a drawn
+    /// split unit of two plain steps is written alone. Otherwise the
     /// list is written as [`legal_units`] writes it, its moves' `+`
     /// unfinished, and the `+` completed for the one picked
     /// (`mark_move`).
@@ -688,8 +691,8 @@ impl Ruleset {
     /// are compiled twice, once for that calm state (where the compiler
     /// drops every test of it) and once for the others. `MARK` as in
     /// `stages`; `count` as in [`move_stages`](Self::move_stages): the
-    /// steps counted in the calm positions only, the split units in the
-    /// others too
+    /// steps counted in the calm positions only (and beside counted split
+    /// units, in the others too), the split units in the others too
     /// ([`generate_in_rule_state`](Self::generate_in_rule_state)).
     /// `is_calm` is the answer to [`calm`](Self::calm) for `pos`, which a
     /// playout may have asked already
@@ -812,7 +815,9 @@ impl Ruleset {
     /// throw, a bear-off region, priority squares, the hand, the last
     /// piece's move), as it drops those of the turn state in the calm one.
     /// `MARK` as in [`stages`](Self::stages). With `count` (a calm
-    /// position, never with `WHY`), units that are ordinary steps alone
+    /// position, or beside counted split units in rule state too,
+    /// `Tables::steps_beside_splits`; never with `WHY`), units that are
+    /// ordinary steps alone
     /// (counted as [`pick_unit`](Self::pick_unit) says) are not written but their squares returned (`Listed::Steps`,
     /// [`forward_stage`](Self::forward_stage)). With `count_splits` (never
     /// with `WHY`), split units are counted where the square sets decide

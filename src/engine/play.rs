@@ -11,7 +11,9 @@
 //! step whose landing relocates the piece to a square, and one that lands
 //! in the region of a bear-off without a throw (which may make it due), is
 //! played by a copy of `play_plain` too, reached out of line from
-//! `play_general`. They are
+//! `play_general`; but where the landings in that region are all a rule
+//! set's plain units do beyond the bare ones (`Tables::plain_home`), every
+//! plain unit is played inlined by a copy that sees to the due. They are
 //! kept two because one form costs: with every unit played by
 //! `play_general` (measured with callgrind, 300 games per rule set, the
 //! same games), the bench loop runs 23 % more
@@ -709,6 +711,12 @@ impl Ruleset {
         p: &mut Position,
         unit: &Unit,
     ) -> Effects {
+        const {
+            assert!(
+                !ONWARD || HOME,
+                "ONWARD plays may become due: HOME sees to it"
+            )
+        };
         let mut fx = Effects::default();
         let side = p.to_move;
         let me = side.index();
@@ -946,6 +954,9 @@ impl PlainSquares {
             (land | home) & relocating,
             (hit | (home & steps.swap_plain)) & relocating,
         ];
+        // The out-of-line copy's squares: the home landings only where
+        // the inlined copy does not play them.
+        let home_out = if home_inline { 0 } else { home };
         PlainSquares {
             from: landings.board_squares & !lock.squares & !leaving,
             land: if home_inline {
@@ -954,14 +965,10 @@ impl PlainSquares {
                 [land, hit]
             },
             onward,
-            home: if home_inline {
-                [0, 0]
-            } else {
-                [home, home & steps.swap_plain]
-            },
+            home: [home_out, home_out & steps.swap_plain],
             pass: true,
             pass_held: lock.squares & !passes_end_turn(rules, lock.squares),
-            onward_any: onward[0] | home != 0,
+            onward_any: onward[0] | home_out != 0,
         }
     }
 }

@@ -91,14 +91,15 @@ pub(crate) struct Tables {
     /// a turn or binds a throw to its piece, no move is
     /// truncated, no hit piece goes to the lowest empty square (JQ-6), a
     /// last bear-off never draws (LJ-9) and a turn's moves may go both
-    /// ways (PC-4). (Like every plain play, it also clears a bound throw
-    /// and sets whether the turn goes on.) `play_plain` then runs without
-    /// the tests of these.
+    /// ways (PC-4), and no landing in the region of a bear-off without a
+    /// throw (`plain_home`). (Like every plain play, it also clears a
+    /// bound throw and sets whether the turn goes on.) `play_plain` then
+    /// runs without the tests of these.
     pub plain_bare: bool,
     /// The plain units are bare but for the landings in the region of a
     /// bear-off without a throw (MC-8), which may make it due: they play
-    /// plainly by the bare copy that sees to the due (and to a landing
-    /// relocated to a square), inlined like the others (`macabot`: out
+    /// plainly by the bare copy that sees to the due, inlined like the
+    /// others (a landing relocated to a square stays out of line) (`macabot`: out
     /// of line, as they were, about a third of its units paid for the
     /// call, and the test that sent them there was mispredicted).
     /// `plain_bare` is then false, so that the bare rule sets' copy

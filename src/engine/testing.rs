@@ -34,10 +34,14 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         "extends \"meub\"\nblockade 2 any   [X-3]\n",
         "extends \"ryabinin\"\nprotect when (middle of run [X-1]) or (run in {1, 6, 8, 9} [X-2])\n",
         // R-8's shift-ands: runs of a range of lengths, the middles of
-        // odd runs in it taken out or beyond it added; a range up to runs
-        // that a side's pieces make (the steps per run read them), one
-        // from a single piece on and one with no end.
+        // odd runs in it taken out or outside it added; a range up to runs
+        // that a side's pieces make (runs of 4 or more, the middles of 5
+        // and 7 among them, are read by the steps per run), one from a
+        // single piece on, one with no end, middles alone (no range) and
+        // middles below the range.
         "extends \"ryabinin\"\nprotect when (run in {2, 3} [X-1]) or (middle of run and run in {5, 7} [X-2]) or (on 15 [X-3])\n",
+        "extends \"ryabinin\"\nprotect when (middle of run and run in {1, 3, 5, 7} [X-1]) or (on 15 [X-2])\n",
+        "extends \"ryabinin\"\nprotect when (run in {4, 5} [X-1]) or (middle of run and run in {1, 3} [X-2])\n",
         "extends \"ryabinin\"\nprotect when (run in {1, 2, 3, 4, 5, 6, 7} and not middle of run [X-1])\n",
         "extends \"ryabinin\"\nprotect when (run >= 2 [X-1]) or (middle of run and run in {1, 3} [X-2])\n",
         // Terms with negated leaves and every condition.
@@ -75,9 +79,10 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         // that leaves its square for another.
         "extends \"kendall\"\nruns count on 1..27 except runs reaching 27, 28   [X-1]\nprotect when (end of run and run >= 2 [X-2]) or (inner of run and on 12..18 [X-3])\nblockade on forward moves: onto inner of run passing run = 2; onto 26 passing inner of run; otherwise passing run >= 2 or on 15   [X-4]\nat 28, 30: taken target diverts mover to water   [X-5]\nat water: taken target diverts mover to 15 else counting down   [X-6]\nat water: stay, moving with 1, 2 to 15 else counting down   [X-7]\n",
         "extends \"thai\"\nruns count on 1..25 except runs reaching 12   [X-1]\nblockade on forward moves: onto 10..20 passing end of run; otherwise passing not inner of run   [X-4]\n",
-        // Landings in the region of a bear-off without a throw (MC-8),
-        // played plainly out of line, on squares that bind a throw or
-        // miss a turn, and a relocation into the region onto its square.
+        // Landings in the region of a bear-off without a throw (MC-8)
+        // on squares that bind a throw or miss a turn (played plainly out
+        // of line), and a relocation into the region onto its square (the
+        // other landings there inlined, `Tables::plain_home`).
         "extends \"macabot\"\nat 24: extra throw bound to piece   [X-1]\nat 22: miss next turn   [X-2]\n",
         "extends \"macabot\"\nat 25: relocate to 30   [X-1]\n",
     ] {
@@ -790,6 +795,7 @@ mod tests {
         let mut bare = 0;
         let mut onward = 0;
         let mut home = 0;
+        let mut home_due = 0;
         let mut locked_passes = 0;
         for (name, fast) in variants() {
             if !fast.tables.enabled {
@@ -835,7 +841,16 @@ mod tests {
                     }
                     count_locked_passes(&pos);
                     match compare(&name, &fast, &slow, &pos, &mut rng) {
-                        Some(next) => pos = next,
+                        Some(next) => {
+                            // A bear-off made due by the unit just played
+                            // (by the inlined copy, under `plain_home`).
+                            home_due += usize::from(
+                                fast.tables.plain_home
+                                    && fast.auto_off_due(&pos).is_none()
+                                    && fast.auto_off_due(&next).is_some(),
+                            );
+                            pos = next;
+                        }
                         None => break,
                     }
                 }
@@ -858,6 +873,10 @@ mod tests {
         assert!(
             home >= 1,
             "{home} rule sets play their home landings inlined"
+        );
+        assert!(
+            home_due >= 10,
+            "{home_due} bear-offs made due under the inlined home landings"
         );
         // So are passes by a side with a piece on a lock square whose
         // lock ends the turn of every pass (`PlainSquares::pass_held`).

@@ -484,7 +484,8 @@ fn spread_short(x: u64, k: u32) -> u64 {
 /// set is or'ed with itself moved by each in turn: the windows of
 /// `1 + a`, `1 + a + b` and `k = 1 + a + b + c` squares, each shift at
 /// most the width of the window before it, so that no square is skipped
-/// (a step of 0 passes none: its shifts are 0, and the caller clears it).
+/// (a step of 0 passes none: its shifts are 0, and `spread_short` clears
+/// the set).
 const STEP_SHIFTS: [[u32; 3]; 8] = {
     let mut t = [[0u32; 3]; 8];
     let mut k = 1;

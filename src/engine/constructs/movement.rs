@@ -2604,7 +2604,7 @@ impl Ruleset {
         if slow & !land == 0
             && count
             && counted != 0
-            && (self.tables.steps_alone || !PLAIN && self.tables.steps_beside_splits)
+            && (self.tables.steps_alone || (!PLAIN && self.tables.steps_beside_splits))
             && (PLAIN || counted & self.movement.priority.0 == 0)
         {
             return counted;

@@ -529,16 +529,13 @@ impl RunShifts {
         // The range: the lengths of 2 or more whose first piece (never a
         // middle) is protected, and 1 with them where it joins them.
         let in_range: Vec<usize> = (2..=64).filter(|&n| by_run[n] & 1 != 0).collect();
-        let (mut lo, mut hi) = match (in_range.first(), in_range.last()) {
+        let (mut lo, hi) = match (in_range.first(), in_range.last()) {
             (Some(&a), Some(&b)) if b - a + 1 == in_range.len() => (a, b),
             (None, None) => (0, 0),
             _ => return None,
         };
         if lo == 2 && by_run[1] == 1 {
             lo = 1;
-        }
-        if lo == 0 {
-            hi = 0;
         }
         let mut middles = 0u8;
         for (n, &slot) in by_run.iter().enumerate().take(65).skip(1) {
@@ -569,7 +566,8 @@ impl RunShifts {
 
     /// The protected pieces of `bits` (the owner's pieces on the counted
     /// squares), or `None` when some run is of `long` squares or more.
-    /// Without loops: each branch follows the rule set alone.
+    /// No step per run: the loops go over the run lengths the rule set
+    /// names, and each branch follows the rule set alone.
     #[inline(always)]
     fn mask(&self, bits: u64) -> Option<u64> {
         if self.long != 0 {
@@ -2137,11 +2135,12 @@ mod tests {
         let ryabinin = crate::rules::load("ryabinin", None, &[]).unwrap();
         assert!(ryabinin.tables.protection.shifts_alone);
         let mut rng = Pcg64::seed_from_u64(11);
-        let (mut sets, mut protected) = (0, 0);
+        let (mut sets, mut protected, mut shifted) = (0, 0, 0);
         for (name, rules) in variants() {
-            if rules.tables.protection.run_shifts.is_none() {
+            let Some(shifts) = rules.tables.protection.run_shifts else {
                 continue;
-            }
+            };
+            let counted = rules.protection.run_squares.0;
             sets += 1;
             let mut steps = rules.clone();
             steps.tables.protection.run_shifts = None;
@@ -2161,11 +2160,14 @@ mod tests {
                         pos.write(30, 10)
                     );
                     protected += mask.count_ones();
+                    // The shift-ands gave the mask (no run too long).
+                    shifted += usize::from(shifts.mask(mine & counted).is_some());
                 }
             }
         }
         assert!(sets >= 4, "{sets} rule sets of the shift-and form");
         assert!(protected >= 4000, "{protected} protected pieces");
+        assert!(shifted >= 1000, "{shifted} masks by the shift-ands");
     }
 
     #[test]

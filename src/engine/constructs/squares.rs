@@ -403,7 +403,8 @@ pub(crate) struct Landings {
     pub land_plain: u64,
     /// The squares a plain unit would land on but for the region of a
     /// bear-off without a throw: played plainly out of line, where the
-    /// bear-off's due is seen to (`PlainSquares::home`).
+    /// bear-off's due is seen to (`PlainSquares::home`), or, in a rule
+    /// set of `Tables::plain_home`, inlined by the copy that sees to it.
     pub land_home: u64,
     /// The squares of the board.
     pub board_squares: u64,
@@ -428,8 +429,8 @@ impl Landings {
                 f.stuck_squares |= 1 << s;
             }
             // A move into the region of a bear-off without a throw may
-            // make one due, which the out-of-line copy of the plain play
-            // sees to (`land_home`, below).
+            // make one due, which a copy of the plain play sees to (out of
+            // line, or inlined under `Tables::plain_home`; `land_home`).
             let home = match rules.bear_off.reach {
                 crate::engine::Reach::WithoutThrow { region, .. } => region.contains(s),
                 _ => false,
