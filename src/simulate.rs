@@ -253,24 +253,30 @@ fn play_one(
     // same for the two copies of the plain play (about 7).
     // And once more for games of random players only (`RANDOM`), whose
     // loop holds no other player's code (about 15 instructions per unit
-    // on the plain shape's rule sets).
+    // on the plain shape's rule sets). The grouped shape (`macabot`) has
+    // a copy of its own, as the plain shape has.
     let random = players.iter().all(|&p| p == Player::Random);
-    let play = match (rules.plain_shape(), rules.plain_bare(), random) {
-        (true, true, true) => play_one_fast::<true, true, true>,
-        (true, false, true) => play_one_fast::<true, false, true>,
-        (false, true, true) => play_one_fast::<false, true, true>,
-        (false, false, true) => play_one_fast::<false, false, true>,
-        (true, true, false) => play_one_fast::<true, true, false>,
-        (true, false, false) => play_one_fast::<true, false, false>,
-        (false, true, false) => play_one_fast::<false, true, false>,
-        (false, false, false) => play_one_fast::<false, false, false>,
+    let shape = (rules.plain_shape(), rules.grouped_shape());
+    let play = match (shape, rules.plain_bare(), random) {
+        ((true, _), true, true) => play_one_fast::<true, false, true, true>,
+        ((true, _), false, true) => play_one_fast::<true, false, false, true>,
+        ((false, true), true, true) => play_one_fast::<false, true, true, true>,
+        ((false, true), false, true) => play_one_fast::<false, true, false, true>,
+        ((false, false), true, true) => play_one_fast::<false, false, true, true>,
+        ((false, false), false, true) => play_one_fast::<false, false, false, true>,
+        ((true, _), true, false) => play_one_fast::<true, false, true, false>,
+        ((true, _), false, false) => play_one_fast::<true, false, false, false>,
+        ((false, true), true, false) => play_one_fast::<false, true, true, false>,
+        ((false, true), false, false) => play_one_fast::<false, true, false, false>,
+        ((false, false), true, false) => play_one_fast::<false, false, true, false>,
+        ((false, false), false, false) => play_one_fast::<false, false, false, false>,
     };
     play(rules, throws, players, game_seed, max_units, keep_units)
 }
 
 /// [`play_one_shaped`] in the copy compiled with the CPU's bit
 /// instructions where it has them (`engine::with_bit_instructions`).
-fn play_one_fast<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
+fn play_one_fast<const PLAIN: bool, const GROUPED: bool, const BARE: bool, const RANDOM: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     players: [Player; 2],
@@ -281,18 +287,19 @@ fn play_one_fast<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
     crate::engine::with_bit_instructions(
         #[inline(always)]
         || {
-            play_one_shaped::<PLAIN, BARE, RANDOM>(
+            play_one_shaped::<PLAIN, GROUPED, BARE, RANDOM>(
                 rules, throws, players, game_seed, max_units, keep_units,
             )
         },
     )
 }
 
-/// [`play_one`] for rule sets of the plain shape (`PLAIN`) or any other,
+/// [`play_one`] for rule sets of the plain shape (`PLAIN`), of the
+/// grouped shape (`GROUPED`) or any other (`Ruleset::pick_known`),
 /// whose plain units are bare (`BARE`, `Tables::plain_bare`) or not, in games
 /// of random players only (`RANDOM`) or not.
 #[inline(always)]
-fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
+fn play_one_shaped<const PLAIN: bool, const GROUPED: bool, const BARE: bool, const RANDOM: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     players: [Player; 2],
@@ -343,22 +350,16 @@ fn play_one_shaped<const PLAIN: bool, const BARE: bool, const RANDOM: bool>(
         // (`draw_unit`); the others choose among the units listed.
         let random = RANDOM || player == Player::Random;
         let drawn =
-            draw_unit::<PLAIN>(
-                rules,
-                throws,
-                &mut draws,
-                &pos,
-                random,
-                &mut buf,
-                |buf| match player {
+            draw_unit::<PLAIN, GROUPED>(rules, throws, &mut draws, &pos, random, &mut buf, |buf| {
+                match player {
                     Player::Random => unreachable!("the random player draws its unit"),
                     Player::Greedy => greedy(rules, &pos, buf),
                     Player::Expectimax(_) => evaluators[side.index()]
                         .as_mut()
                         .expect("made above for this player")
                         .best_index(&pos, buf),
-                },
-            );
+                }
+            });
         let Some(unit) = drawn else {
             // No unit at all for this throw (cannot happen from the
             // standard setup: an opening's throw is taken from the rules).
@@ -424,9 +425,11 @@ pub fn random_unit<'a>(
 ) -> Option<&'a Unit> {
     let chosen = |_: &mut [Unit]| -> usize { unreachable!("the random player draws its unit") };
     if rules.plain_shape() {
-        draw_unit::<true>(rules, throws, draws, pos, true, buf, chosen)
+        draw_unit::<true, false>(rules, throws, draws, pos, true, buf, chosen)
+    } else if rules.grouped_shape() {
+        draw_unit::<false, true>(rules, throws, draws, pos, true, buf, chosen)
     } else {
-        draw_unit::<false>(rules, throws, draws, pos, true, buf, chosen)
+        draw_unit::<false, false>(rules, throws, draws, pos, true, buf, chosen)
     }
 }
 
@@ -434,13 +437,13 @@ pub fn random_unit<'a>(
 /// ([`random_unit`]); else the one `choose` picks among the units listed
 /// for the drawn throw (their `+` complete), its index returned. The units
 /// due without a throw are drawn as the random player draws them, for
-/// every player. `PLAIN` as in `Ruleset::pick_known`.
+/// every player. `PLAIN` and `GROUPED` as in `Ruleset::pick_known`.
 ///
 /// A calm position in a rule set with tables (`Ruleset::calm_and_free`,
 /// most positions) has no unit due without a throw and no opening's
 /// throw: one test decides the three, and the stages are told the answer.
 #[inline(always)]
-fn draw_unit<'a, const PLAIN: bool>(
+fn draw_unit<'a, const PLAIN: bool, const GROUPED: bool>(
     rules: &Ruleset,
     throws: &ThrowTable,
     draws: &mut Draws,
@@ -480,7 +483,7 @@ fn draw_unit<'a, const PLAIN: bool>(
     // cost registers and code). The random player plays one unit drawn
     // without looking at the others (`Ruleset::pick_unit`'s way); the
     // others choose among the units listed.
-    rules.pick_known::<PLAIN>(pos, throw, calm, random, buf, |n| draws.index(n), choose)
+    rules.pick_known::<PLAIN, GROUPED>(pos, throw, calm, random, buf, |n| draws.index(n), choose)
 }
 
 /// The debug check of `draw_unit`'s two quick tests: a position either
@@ -672,12 +675,14 @@ mod tests {
                     // Called here, outside `with_bit_instructions`: the
                     // copy built for the baseline, and the one for any
                     // players (`play_one` takes the one for random players
-                    // only where both are random).
+                    // only where both are random), and for a rule set of
+                    // the grouped shape the general copy of the stages
+                    // (`play_one` takes the grouped shape's).
                     let base = match (rules.plain_shape(), rules.plain_bare()) {
-                        (true, true) => play_one_shaped::<true, true, false>,
-                        (true, false) => play_one_shaped::<true, false, false>,
-                        (false, true) => play_one_shaped::<false, true, false>,
-                        (false, false) => play_one_shaped::<false, false, false>,
+                        (true, true) => play_one_shaped::<true, false, true, false>,
+                        (true, false) => play_one_shaped::<true, false, false, false>,
+                        (false, true) => play_one_shaped::<false, false, true, false>,
+                        (false, false) => play_one_shaped::<false, false, false, false>,
                     }(&rules, &throws, players, seed, max, keep);
                     assert_eq!(format!("{fast:?}"), format!("{base:?}"), "{name} game {g}");
                     games += 1;

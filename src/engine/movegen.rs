@@ -232,17 +232,19 @@ impl Ruleset {
         // One copy of the whole pick per shape of rule set, each with its
         // copy of the calm stages.
         if self.tables.plain_shape {
-            self.pick_unit_as::<true>(pos, throw, out, pick)
+            self.pick_unit_as::<true, false>(pos, throw, out, pick)
+        } else if self.tables.grouped_shape {
+            self.pick_unit_as::<false, true>(pos, throw, out, pick)
         } else {
-            self.pick_unit_as::<false>(pos, throw, out, pick)
+            self.pick_unit_as::<false, false>(pos, throw, out, pick)
         }
     }
 
     /// [`pick_unit`](Self::pick_unit) with the copy of the calm
-    /// positions' stages for a rule set of the plain shape (`PLAIN`) or
-    /// the general one.
+    /// positions' stages for a rule set of the plain shape (`PLAIN`), of
+    /// the grouped one (`GROUPED`) or the general one.
     #[inline(always)]
-    fn pick_unit_as<'a, const PLAIN: bool>(
+    fn pick_unit_as<'a, const PLAIN: bool, const GROUPED: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -255,7 +257,7 @@ impl Ruleset {
             i
         };
         let unasked = |_: &mut [Unit]| -> usize { unreachable!("only `pick` chooses") };
-        self.pick_known::<PLAIN>(pos, throw, self.calm(pos), true, out, checked, unasked)
+        self.pick_known::<PLAIN, GROUPED>(pos, throw, self.calm(pos), true, out, checked, unasked)
     }
 
     /// The unit a playout plays for `throw` in `pos`, whose answer to
@@ -268,10 +270,12 @@ impl Ruleset {
     /// (its index). `None` when there is no unit. One call of the
     /// stages either way, so that a loop of players who draw and players
     /// who choose holds one copy of them (the simulator's driver).
-    /// `pick` must return an index below `n`.
+    /// `pick` must return an index below `n`. `PLAIN` and `GROUPED`
+    /// choose the copy of the calm positions' stages, as in
+    /// [`legal_units_unmarked_known`](Self::legal_units_unmarked_known).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn pick_known<'a, const PLAIN: bool>(
+    pub(crate) fn pick_known<'a, const PLAIN: bool, const GROUPED: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -281,15 +285,18 @@ impl Ruleset {
         pick: impl FnOnce(usize) -> usize,
         choose: impl FnOnce(&mut [Unit]) -> usize,
     ) -> Option<&'a Unit> {
-        let listed = self.legal_units_unmarked_known::<PLAIN>(pos, throw, is_calm, draw, out);
+        let listed =
+            self.legal_units_unmarked_known::<PLAIN, GROUPED>(pos, throw, is_calm, draw, out);
         if let Listed::Steps(steps) = listed {
             let i = pick(self.counted(steps));
             return Some(self.nth_step_as::<PLAIN>(pos, throw, steps, i, out));
         }
-        // (A rule set of the plain shape has no split throw: its copy has
-        // no test of them.)
-        debug_assert!(!PLAIN || !matches!(listed, Listed::Splits { .. }));
-        if !PLAIN && let Listed::Splits { steps, splits } = listed {
+        // (A rule set of the plain or the grouped shape has no split
+        // throw: its copy has no test of them.)
+        debug_assert!(!(PLAIN || GROUPED) || !matches!(listed, Listed::Splits { .. }));
+        if !(PLAIN || GROUPED)
+            && let Listed::Splits { steps, splits } = listed
+        {
             let stepped = steps.count_ones() as usize;
             let written = out.len();
             let i = pick(stepped + written + splits + usize::from(self.movement.voluntary_pass));
@@ -431,7 +438,8 @@ impl Ruleset {
     /// [`legal_units_unmarked`](Self::legal_units_unmarked) with one copy
     /// of the calm positions' stages: with `PLAIN`, the copy for a rule
     /// set of the plain shape (`Tables::plain_shape`, which the caller has
-    /// tested), else the general one. For a playout loop that is itself
+    /// tested), with `GROUPED` the one for a rule set of the grouped shape
+    /// (`Tables::grouped_shape`, likewise), else the general one. For a playout loop that is itself
     /// compiled once per shape, so that it holds one copy of the generator.
     /// With `count`, as [`pick_unit`](Self::pick_unit) lists: where the
     /// units are ordinary steps alone (counted as `pick_unit` says), none
@@ -441,14 +449,14 @@ impl Ruleset {
     // (The simulator's driver asks `calm_and_free` first, and uses the
     // form below.)
     #[cfg(test)]
-    pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool>(
+    pub(crate) fn legal_units_unmarked_shaped<const PLAIN: bool, const GROUPED: bool>(
         &self,
         pos: &Position,
         throw: u8,
         count: bool,
         out: &mut Vec<Unit>,
     ) -> Listed {
-        self.legal_units_unmarked_known::<PLAIN>(pos, throw, self.calm(pos), count, out)
+        self.legal_units_unmarked_known::<PLAIN, GROUPED>(pos, throw, self.calm(pos), count, out)
     }
 
     /// `legal_units_unmarked_shaped` (the form the tests use)
@@ -456,7 +464,7 @@ impl Ruleset {
     /// (`is_calm`): for a playout that has made the test already
     /// ([`calm_and_free`](Self::calm_and_free)).
     #[inline(always)]
-    pub(crate) fn legal_units_unmarked_known<const PLAIN: bool>(
+    pub(crate) fn legal_units_unmarked_known<const PLAIN: bool, const GROUPED: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -465,8 +473,10 @@ impl Ruleset {
         out: &mut Vec<Unit>,
     ) -> Listed {
         debug_assert!(!PLAIN || self.tables.plain_shape);
+        debug_assert!(!GROUPED || self.tables.grouped_shape && !PLAIN);
         out.clear();
-        self.calm_stages::<false, false>(pos, throw, is_calm, PLAIN, count, out, &mut Vec::new())
+        let shape = (PLAIN, GROUPED);
+        self.calm_stages::<false, false>(pos, throw, is_calm, shape, count, out, &mut Vec::new())
     }
 
     /// Whether `pos` is [`calm`](Self::calm) in a rule set with tables:
@@ -495,6 +505,13 @@ impl Ruleset {
     #[inline]
     pub(crate) fn plain_shape(&self) -> bool {
         self.tables.plain_shape
+    }
+
+    /// Whether the rule set is of the grouped shape
+    /// (`Tables::grouped_shape`), for [`pick_known`](Self::pick_known).
+    #[inline]
+    pub(crate) fn grouped_shape(&self) -> bool {
+        self.tables.grouped_shape
     }
 
     /// Whether the rule set's plain units are bare (`Tables::plain_bare`),
@@ -673,7 +690,9 @@ impl Ruleset {
             pos,
             throw,
             self.calm(pos),
-            self.tables.plain_shape,
+            // (The grouped shape's copy only where a caller holds it:
+            // this form serves the lists, with the general copy.)
+            (self.tables.plain_shape, false),
             false,
             out,
             why,
@@ -681,10 +700,11 @@ impl Ruleset {
     }
 
     /// [`stages`](Self::stages) with the calm positions' copy of stages 6
-    /// to 12 chosen by `plain`: the copy for a rule set of the plain shape
-    /// (`Tables::plain_shape`), without the tests of the constructs it
+    /// to 12 chosen by `(plain, grouped)`: the copy for a rule set of the
+    /// plain shape (`Tables::plain_shape`) or of the grouped one
+    /// (`Tables::grouped_shape`), without the tests of the constructs it
     /// lacks, or the general one. A caller compiled once per shape passes
-    /// a constant, and holds one copy (see
+    /// constants, and holds one copy (see
     /// [`pick_known`](Self::pick_known)).
     /// Stages 1 to 5 concern rule state that most positions do not have:
     /// one test says whether any of them may apply. The stages that follow
@@ -705,7 +725,7 @@ impl Ruleset {
         pos: &Position,
         throw: u8,
         is_calm: bool,
-        plain: bool,
+        (plain, grouped): (bool, bool),
         count: bool,
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
@@ -714,9 +734,13 @@ impl Ruleset {
         let calm = TurnState::CALM;
         if is_calm {
             if plain {
-                self.move_stages::<WHY, true, MARK>(pos, throw, calm, count, count, out, why)
+                self.move_stages::<WHY, true, false, MARK>(pos, throw, calm, count, count, out, why)
+            } else if grouped {
+                self.move_stages::<WHY, false, true, MARK>(pos, throw, calm, count, count, out, why)
             } else {
-                self.move_stages::<WHY, false, MARK>(pos, throw, calm, count, count, out, why)
+                self.move_stages::<WHY, false, false, MARK>(
+                    pos, throw, calm, count, count, out, why,
+                )
             }
         } else {
             // (Without `WHY`, a list of refusals of its own, made only on
@@ -766,7 +790,7 @@ impl Ruleset {
         // the stages of a calm position, here rather than in `calm`, which
         // every position pays for.
         if self.calm_waiting(pos) {
-            return Listed::Units(self.move_stages_listed::<WHY, false, MARK>(
+            return Listed::Units(self.move_stages_listed::<WHY, false, false, MARK>(
                 pos,
                 throw,
                 TurnState::CALM,
@@ -786,13 +810,18 @@ impl Ruleset {
         // (`Tables::steps_beside_splits`), where no opening's stage reads
         // the units written.
         let steps = count && self.tables.steps_beside_splits && opening.is_none();
-        self.move_stages::<WHY, false, MARK>(pos, throw, state, steps, count, out, why)
+        self.move_stages::<WHY, false, false, MARK>(pos, throw, state, steps, count, out, why)
     }
 
     /// [`move_stages`](Self::move_stages) without `count`: the units
     /// written.
     #[inline(always)]
-    fn move_stages_listed<const WHY: bool, const PLAIN: bool, const MARK: bool>(
+    fn move_stages_listed<
+        const WHY: bool,
+        const PLAIN: bool,
+        const GROUPED: bool,
+        const MARK: bool,
+    >(
         &self,
         pos: &Position,
         throw: u8,
@@ -800,7 +829,9 @@ impl Ruleset {
         out: &mut Vec<Unit>,
         why: &mut Vec<Refusal>,
     ) -> Marked {
-        match self.move_stages::<WHY, PLAIN, MARK>(pos, throw, state, false, false, out, why) {
+        match self
+            .move_stages::<WHY, PLAIN, GROUPED, MARK>(pos, throw, state, false, false, out, why)
+        {
             Listed::Units(marked) => marked,
             Listed::Steps(_) | Listed::Splits { .. } => {
                 unreachable!("the stages count only when asked to")
@@ -814,6 +845,11 @@ impl Ruleset {
     /// lacks (the setup guard, the blockades, the blockade at half the
     /// throw, a bear-off region, priority squares, the hand, the last
     /// piece's move), as it drops those of the turn state in the calm one.
+    /// With `GROUPED`, for a rule set of the grouped shape
+    /// (`Tables::grouped_shape`): the look at the opposing groups inlined
+    /// (`step_sets_of`) and the tests of the setup guard, the blockade at
+    /// half the throw, the bear-off region, priority squares, the hand and
+    /// the last piece's move dropped.
     /// `MARK` as in [`stages`](Self::stages). With `count` (a calm
     /// position, or beside counted split units in rule state too,
     /// `Tables::steps_beside_splits`; never with `WHY`), units that are
@@ -825,7 +861,7 @@ impl Ruleset {
     /// [`any_split_count`](Self::any_split_count)).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn move_stages<const WHY: bool, const PLAIN: bool, const MARK: bool>(
+    fn move_stages<const WHY: bool, const PLAIN: bool, const GROUPED: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -865,11 +901,18 @@ impl Ruleset {
                 }
                 movers &= bound;
             }
-            let steps =
-                self.forward_stage::<WHY, PLAIN>(pos, throw, movers, count, out, why, &mut divert);
+            let steps = self.forward_stage::<WHY, PLAIN, GROUPED>(
+                pos,
+                throw,
+                movers,
+                count,
+                out,
+                why,
+                &mut divert,
+            );
             // (With the hand's stage, the steps were counted beside the
             // split units: `Tables::steps_beside_splits`.)
-            if steps != 0 && (PLAIN || !self.tables.hand_stage) {
+            if steps != 0 && (PLAIN || GROUPED || !self.tables.hand_stage) {
                 return Listed::Steps(steps);
             }
             beside = steps;
@@ -881,11 +924,11 @@ impl Ruleset {
             return Listed::Units(None);
         }
         // Priority squares.
-        if !PLAIN {
+        if !(PLAIN || GROUPED) {
             let mut unasked = Vec::new();
             self.priority_stage::<WHY>(me, start, out, unasked_if::<WHY>(why, &mut unasked));
         }
-        if !PLAIN && self.tables.hand_stage && heading != Heading::Backward {
+        if !(PLAIN || GROUPED) && self.tables.hand_stage && heading != Heading::Backward {
             // PC-3: the throw split between two pieces, or (LP-3) spent
             // in any number of parts. (The two are never both in a rule
             // set.)
@@ -950,7 +993,7 @@ impl Ruleset {
         // refusals of backward moves (PC-4, B-8).
         self.backward_moves::<WHY>(pos, throw, heading, bound, start, out, why);
         // The last piece's move when nothing else moves (HK-6).
-        if !PLAIN && self.movement.last_piece.is_some() {
+        if !(PLAIN || GROUPED) && self.movement.last_piece.is_some() {
             self.last_piece_stage(pos, throw, bound, start, out);
         }
         // The passes and the return to the hand (PC-5).

@@ -472,7 +472,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(11);
         let (mut listed, mut unmarked) = (Vec::new(), Vec::new());
         let mut compared = 0;
-        let mut plain = 0;
+        let (mut plain, mut grouped) = (0, 0);
         for (name, rules) in variants() {
             for _ in 0..200 {
                 let pos = random_position(&rules, &mut rng);
@@ -486,8 +486,14 @@ mod tests {
                     compared += listed.len();
                     // The simulator's forms, one per shape of rule set:
                     // the general copy serves every rule set, the plain
-                    // one those of the plain shape.
-                    rules.legal_units_unmarked_shaped::<false>(&pos, throw, false, &mut unmarked);
+                    // one those of the plain shape, the grouped one those
+                    // of the grouped shape.
+                    rules.legal_units_unmarked_shaped::<false, false>(
+                        &pos,
+                        throw,
+                        false,
+                        &mut unmarked,
+                    );
                     for u in unmarked.iter_mut() {
                         rules.mark_move(&pos, u);
                     }
@@ -496,7 +502,7 @@ mod tests {
                         "{name}: general copy, throw {throw} in {pos:?}"
                     );
                     if rules.plain_shape() {
-                        rules.legal_units_unmarked_shaped::<true>(
+                        rules.legal_units_unmarked_shaped::<true, false>(
                             &pos,
                             throw,
                             false,
@@ -511,18 +517,39 @@ mod tests {
                         );
                         plain += 1;
                     }
+                    if rules.grouped_shape() {
+                        rules.legal_units_unmarked_shaped::<false, true>(
+                            &pos,
+                            throw,
+                            false,
+                            &mut unmarked,
+                        );
+                        for u in unmarked.iter_mut() {
+                            rules.mark_move(&pos, u);
+                        }
+                        assert_eq!(
+                            listed, unmarked,
+                            "{name}: grouped copy, throw {throw} in {pos:?}"
+                        );
+                        grouped += 1;
+                    }
                 }
             }
         }
         assert!(compared > 100_000, "{compared} units compared");
         assert!(plain > 10_000, "{plain} lists of the plain shape compared");
+        // (`macabot` must have the grouped shape.)
+        assert!(
+            grouped > 1_000,
+            "{grouped} lists of the grouped shape compared"
+        );
     }
 
     /// A playout's pick of one unit is the listed unit at the index it
     /// picks, its `+` included, for every index: `pick_unit` (`None`
     /// exactly when the list is empty, `pick` asked once, with the length
     /// of the list), and the simulator's form, the stages with `count`
-    /// and `nth_step_as`, in both copies. Positions at random and from random
+    /// and `nth_step_as`, in every copy. Positions at random and from random
     /// playouts (most of them calm, where the steps are counted rather
     /// than written, and the sure bear-offs beside them).
     #[test]
@@ -533,6 +560,7 @@ mod tests {
         let (mut waited, mut waited_counted) = (0, 0);
         let (mut splits, mut any_splits, mut split_passes) = (0, 0, 0);
         let (mut steps_beside, mut entries_beside) = (0, 0);
+        let mut grouped_counted = 0;
         for (name, rules) in variants() {
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
@@ -598,21 +626,34 @@ mod tests {
                     // `draw_unit` tells the stages.
                     let waiting = rules.calm_waiting(pos);
                     waited += waiting as usize;
-                    for (plain, told) in
-                        [(false, false), (true, false), (false, true), (true, true)]
+                    // The copies: 0 the general one, 1 the plain shape's,
+                    // 2 the grouped shape's.
+                    for (copy, told) in [0, 1, 2].into_iter().flat_map(|c| [(c, false), (c, true)])
                     {
-                        if plain && !rules.plain_shape() || told && !waiting {
+                        if copy == 1 && !rules.plain_shape()
+                            || copy == 2 && !rules.grouped_shape()
+                            || told && !waiting
+                        {
                             continue;
                         }
-                        let listing = match (plain, told) {
-                            (true, false) => rules
-                                .legal_units_unmarked_shaped::<true>(pos, throw, true, &mut out),
-                            (false, false) => rules
-                                .legal_units_unmarked_shaped::<false>(pos, throw, true, &mut out),
-                            (true, true) => rules.legal_units_unmarked_known::<true>(
+                        let plain = copy == 1;
+                        let listing = match (copy, told) {
+                            (1, false) => rules.legal_units_unmarked_shaped::<true, false>(
+                                pos, throw, true, &mut out,
+                            ),
+                            (2, false) => rules.legal_units_unmarked_shaped::<false, true>(
+                                pos, throw, true, &mut out,
+                            ),
+                            (_, false) => rules.legal_units_unmarked_shaped::<false, false>(
+                                pos, throw, true, &mut out,
+                            ),
+                            (1, true) => rules.legal_units_unmarked_known::<true, false>(
                                 pos, throw, true, true, &mut out,
                             ),
-                            (false, true) => rules.legal_units_unmarked_known::<false>(
+                            (2, true) => rules.legal_units_unmarked_known::<false, true>(
+                                pos, throw, true, true, &mut out,
+                            ),
+                            (_, true) => rules.legal_units_unmarked_known::<false, false>(
                                 pos, throw, true, true, &mut out,
                             ),
                         };
@@ -662,6 +703,7 @@ mod tests {
                         assert_eq!(rules.counted(steps), listed.len(), "{}", at("counted", 0));
                         counted += 1;
                         waited_counted += told as usize;
+                        grouped_counted += usize::from(copy == 2);
                         for (i, unit) in listed.iter().enumerate() {
                             let got = if plain {
                                 *rules.nth_step_as::<true>(pos, throw, steps, i, &mut out)
@@ -679,6 +721,10 @@ mod tests {
         }
         assert!(compared > 100_000, "{compared} units compared");
         assert!(counted > 20_000, "{counted} lists counted");
+        assert!(
+            grouped_counted > 1_000,
+            "{grouped_counted} lists counted by the grouped shape's copy"
+        );
         assert!(passes > 1_000, "{passes} voluntary passes counted");
         assert!(offs > 1_000, "{offs} sure bear-offs counted");
         // The relocating landings counted beside the steps (K-11, JQ-8).

@@ -503,12 +503,22 @@ impl Ruleset {
     /// the squares from which a forward move of `step` squares passes a
     /// group blockade (as `blocked_steps`), where the rule set has
     /// [`GroupedSteps`] (`Tables::grouped`). Out of line, as
-    /// `blocked_steps_by` is; no branch on the position.
+    /// `blocked_steps_by` is, in the general copy of the stages, which
+    /// the other blocking rule sets run; inlined
+    /// ([`grouped_steps_in`](Self::grouped_steps_in)) in the copy of the
+    /// grouped shape (`Tables::grouped_shape`).
     #[inline(never)]
     pub(crate) fn grouped_steps(&self, opp: u64, step: u8) -> (u64, u64) {
         let Some(g) = &self.tables.grouped else {
             unreachable!("asked only of a rule set with the grouped form")
         };
+        self.grouped_steps_in(g, opp, step)
+    }
+
+    /// [`grouped_steps`](Self::grouped_steps) with the rule set's form
+    /// `g`: no branch on the position.
+    #[inline(always)]
+    pub(crate) fn grouped_steps_in(&self, g: &GroupedSteps, opp: u64, step: u8) -> (u64, u64) {
         let (pairs, threes) = g.layout.pairs_and_threes(opp);
         let prot = pairs | (opp & g.squares);
         // Every square from the one after the mover's to the target

@@ -2554,7 +2554,7 @@ impl Ruleset {
     // of line (a call per unit, 30 instructions per unit on bga).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn forward_stage<const WHY: bool, const PLAIN: bool>(
+    pub(crate) fn forward_stage<const WHY: bool, const PLAIN: bool, const GROUPED: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -2570,13 +2570,14 @@ impl Ruleset {
         let opp = pos.pieces[side.other().index()].0;
         // JQ-4: a piece on its setup square with the square in front taken
         // does not move, forward or backward (refused first by `attempt`).
-        let guarded = if !PLAIN && self.movement.setup_guard {
+        // (The plain and the grouped shapes have neither.)
+        let guarded = if !(PLAIN || GROUPED) && self.movement.setup_guard {
             movers & self.movement.guard_squares[side.index()].0 & ((me | opp) >> 1)
         } else {
             0
         };
         // LJ-4: a row of taken squares half the throw ahead.
-        let guarded = if PLAIN {
+        let guarded = if PLAIN || GROUPED {
             guarded
         } else {
             guarded | (movers & self.halfway_held(pos, throw))
@@ -2594,7 +2595,7 @@ impl Ruleset {
             off_from,
             hand: _,
             land,
-        } = self.step_sets_of::<PLAIN>(pos, throw, movers);
+        } = self.step_sets_of::<PLAIN, GROUPED>(pos, throw, movers);
         // Counted: the ordinary steps and the relocating landings sure to
         // be legal (`nth_step_as` writes either), when no other move is tried.
         let counted = steps | land;
@@ -2604,8 +2605,8 @@ impl Ruleset {
         if slow & !land == 0
             && count
             && counted != 0
-            && (self.tables.steps_alone || (!PLAIN && self.tables.steps_beside_splits))
-            && (PLAIN || counted & self.movement.priority.0 == 0)
+            && (self.tables.steps_alone || (!(PLAIN || GROUPED) && self.tables.steps_beside_splits))
+            && (PLAIN || GROUPED || counted & self.movement.priority.0 == 0)
         {
             return counted;
         }
@@ -2626,7 +2627,7 @@ impl Ruleset {
             if count && self.tables.count_offs {
                 // (The counted relocating landings go with the steps.)
                 let counted = self.steps_and_sure_offs(throw, steps | land, slow, off_from);
-                if counted != 0 && (PLAIN || counted & self.movement.priority.0 == 0) {
+                if counted != 0 && (PLAIN || GROUPED || counted & self.movement.priority.0 == 0) {
                     return counted;
                 }
             }
@@ -2824,7 +2825,7 @@ impl Ruleset {
     /// them in `off_from`). A square in neither has no legal move.
     #[inline(always)]
     pub(crate) fn step_sets(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
-        self.step_sets_of::<false>(pos, throw, movers)
+        self.step_sets_of::<false, false>(pos, throw, movers)
     }
 
     /// Whether the counted forward move by `throw` from the square of `b`
@@ -2876,9 +2877,18 @@ impl Ruleset {
     }
 
     /// [`step_sets`](Self::step_sets); with `PLAIN`, for a rule set of the
-    /// plain shape (`Tables::plain_shape`: no blockade, no bear-off region).
+    /// plain shape (`Tables::plain_shape`: no blockade, no bear-off
+    /// region); with `GROUPED`, of the grouped shape
+    /// (`Tables::grouped_shape`: the protection and the blockade from
+    /// [`grouped_steps_in`](Self::grouped_steps_in) inlined, no bear-off
+    /// region).
     #[inline(always)]
-    fn step_sets_of<const PLAIN: bool>(&self, pos: &Position, throw: u8, movers: u64) -> StepSets {
+    fn step_sets_of<const PLAIN: bool, const GROUPED: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        movers: u64,
+    ) -> StepSets {
         let f = &self.tables.steps;
         let side = pos.to_move;
         let me = pos.pieces[side.index()].0;
@@ -2906,8 +2916,14 @@ impl Ruleset {
         // groups and the group blockade (`macabot`) come from one look at
         // the opposing groups.
         let needed = ((movers & plain) << t) & opp != 0;
-        let (prot, blocked) = if PLAIN || !f.blocks || !tabled {
+        let (prot, blocked) = if PLAIN || !(GROUPED || f.blocks) || !tabled {
             (self.protected_if(pos, side.other(), needed), 0)
+        } else if GROUPED {
+            // (The grouped shape's own copy: the look inlined.)
+            let Some(g) = &self.tables.grouped else {
+                unreachable!("the grouped shape has the grouped form")
+            };
+            self.grouped_steps_in(g, opp, throw)
         } else if self.tables.grouped.is_some() {
             self.grouped_steps(opp, throw)
         } else {
@@ -2927,7 +2943,9 @@ impl Ruleset {
         // is among the slow squares, which follows the throws: that test
         // first was mispredicted in a rule set with the region as in one
         // without.)
-        if !PLAIN && let Some(region) = self.bear_off.all_in {
+        if !(PLAIN || GROUPED)
+            && let Some(region) = self.bear_off.all_in
+        {
             let queued = !pos.queue.is_empty() && pos.queue.count(side) > 0;
             slow &= !(off_from & mask_of((me & !region.0 != 0) | queued));
         }
