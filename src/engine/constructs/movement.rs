@@ -1530,12 +1530,18 @@ impl Memo {
     const SLOTS: usize = 64;
 
     /// Empties the table for the search of `throw` in `pos`.
+    // (`#[inline]` here and on `is_of`: the code generator may place them
+    // apart from their callers, where each is a call: `ludii-piccione`
+    // ran 1.1 % more instructions per unit when a copy of the stages
+    // added elsewhere moved them so, 0.8 % with the hint.)
+    #[inline]
     fn start(&mut self, rules: &Ruleset, pos: &Position, throw: u8) {
         self.used = 0;
         self.of = Some((std::ptr::from_ref(rules) as usize, *pos, throw));
     }
 
     /// Whether the table holds counts of the search of `throw` in `pos`.
+    #[inline]
     fn is_of(&self, rules: &Ruleset, pos: &Position, throw: u8) -> bool {
         self.of.is_some_and(|(r, p, t)| {
             r == std::ptr::from_ref(rules) as usize && t == throw && p == *pos
