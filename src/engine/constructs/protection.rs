@@ -381,6 +381,19 @@ pub(crate) struct Masks {
 }
 
 impl Masks {
+    /// The rule is evaluated by its program's tables by run class
+    /// (`classes`), no other form coming before them in
+    /// [`Ruleset::protected_mask`].
+    pub(crate) fn by_classes_alone(&self) -> bool {
+        self.protect == Protect::Tree
+            && self.flat.is_none()
+            && !self.shifts_alone
+            && self.groups.is_none()
+            && self.beside.is_none()
+            && self.terms.is_empty()
+            && self.classes.is_some()
+    }
+
     /// The masks of a protection rule: the shift-and form where the rule
     /// has it, else a union of terms, else a postfix program.
     pub(crate) fn compile(protection: &Protection) -> Masks {
@@ -1029,7 +1042,7 @@ pub(crate) fn program_runs(prog: &[PredOp]) -> bool {
 }
 
 /// Classes a [`RunClasses`] tells apart at most.
-const RUN_CLASSES: usize = 16;
+pub(crate) const RUN_CLASSES: usize = 16;
 
 /// A postfix program whose leaves all read a piece's place in its run
 /// (`run >= k`, `run = k` and ranges of lengths, `end of run`, `inner of
@@ -1108,6 +1121,11 @@ impl RunClasses {
             }
         }
         Some(RunClasses { k, values })
+    }
+
+    /// The number of values the program leaves.
+    pub(crate) fn values(&self) -> usize {
+        self.values.len()
     }
 
     /// Runs of `k` or more are one class: the `K` of
