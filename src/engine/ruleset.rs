@@ -207,7 +207,7 @@ impl Tables {
         // The blockade on forward moves by target clears ordinary steps by
         // its masks, where it has them: the steps are compiled knowing
         // whether it does.
-        let target = target_blockade::Masks::compile(rules);
+        let mut target = target_blockade::Masks::compile(rules);
         let steps = movement::Steps::compile(rules, target.tabled);
         let hand_stage = entry::hand_stage(rules);
         // (The forward stage also clears the steps the blockade on forward
@@ -221,6 +221,7 @@ impl Tables {
         let squares = squares::Landings::compile(rules);
         let bear_off = bear_off::BearOffSquares::compile(rules);
         let protection = protection::Masks::compile(&rules.protection);
+        target.share_protection(&protection);
         let grid = groups::Grid::compile(rules.board);
         let grouped = groups::GroupedSteps::compile(rules, &protection, &grid, target.tabled);
         let bare = squares.miss_squares == 0

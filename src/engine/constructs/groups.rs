@@ -472,7 +472,7 @@ impl GroupedSteps {
 /// which cost a dozen instructions more a call of
 /// [`Ruleset::grouped_steps`].
 #[inline(always)]
-fn spread_short(x: u64, k: u32) -> u64 {
+pub(crate) fn spread_short(x: u64, k: u32) -> u64 {
     let [a, b, c] = STEP_SHIFTS[k as usize];
     let w = x | (x >> a);
     let w = w | (w >> b);

@@ -2933,10 +2933,8 @@ impl Ruleset {
         } else if self.tables.grouped.is_some() {
             self.grouped_steps(opp, throw)
         } else {
-            (
-                self.protected_if(pos, side.other(), needed),
-                self.blocked_steps(me, opp, throw, false) | self.target_blocked_steps(pos, throw),
-            )
+            let (prot, target) = self.protected_and_target_blocked(pos, throw, needed);
+            (prot, self.blocked_steps(me, opp, throw, false) | target)
         };
         let unhit = movers & unhit_from & !blocked;
         let steps = (movers & plain & !blocked & !((me | (opp & prot)) >> t))

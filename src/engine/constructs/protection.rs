@@ -340,6 +340,9 @@ pub(crate) struct Masks {
     /// The rule is `run_shifts` and squares alone (R-8 with R-9): the
     /// shift-ands first, with no look at the other forms.
     pub shifts_alone: bool,
+    /// `run_shifts` is R-8's form ([`RunShifts::R8`]): its shift-ands
+    /// with the fields as constants.
+    pub shifts_r8: bool,
     /// The other terms, evaluated one by one, each compiled for
     /// evaluation without a branch on the position (see [`TermMask`]).
     pub term_masks: Vec<TermMask>,
@@ -378,6 +381,19 @@ pub(crate) struct Masks {
 }
 
 impl Masks {
+    /// The rule is evaluated by its program's tables by run class
+    /// (`classes`), no other form coming before them in
+    /// [`Ruleset::protected_mask`].
+    pub(crate) fn by_classes_alone(&self) -> bool {
+        self.protect == Protect::Tree
+            && self.flat.is_none()
+            && !self.shifts_alone
+            && self.groups.is_none()
+            && self.beside.is_none()
+            && self.terms.is_empty()
+            && self.classes.is_some()
+    }
+
     /// The masks of a protection rule: the shift-and form where the rule
     /// has it, else a union of terms, else a postfix program.
     pub(crate) fn compile(protection: &Protection) -> Masks {
@@ -466,6 +482,7 @@ impl Masks {
             && beside.is_none()
             && !terms.is_empty()
             && term_masks.is_empty();
+        let shifts_r8 = run_shifts == Some(RunShifts::R8);
         let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
@@ -491,6 +508,7 @@ impl Masks {
             by_run_at_least,
             run_shifts,
             shifts_alone,
+            shifts_r8,
             term_masks,
             terms_runs,
             program,
@@ -519,6 +537,14 @@ pub(crate) struct RunShifts {
 }
 
 impl RunShifts {
+    /// R-8's form: runs of 2 to 5 squares, the middles of runs of 3 and 5
+    /// taken out, runs of 6 or more read by the steps per run.
+    pub(crate) const R8: RunShifts = RunShifts {
+        lo: 2,
+        long: 6,
+        middles: 0b110,
+    };
+
     /// The shift-and form of `by_run` (bit `i` of `by_run[n]`: the piece
     /// `i` squares into a run of `n` is protected), if it has one.
     fn compile(by_run: &[u64]) -> Option<RunShifts> {
@@ -1016,7 +1042,7 @@ pub(crate) fn program_runs(prog: &[PredOp]) -> bool {
 }
 
 /// Classes a [`RunClasses`] tells apart at most.
-const RUN_CLASSES: usize = 16;
+pub(crate) const RUN_CLASSES: usize = 16;
 
 /// A postfix program whose leaves all read a piece's place in its run
 /// (`run >= k`, `run = k` and ranges of lengths, `end of run`, `inner of
@@ -1095,6 +1121,11 @@ impl RunClasses {
             }
         }
         Some(RunClasses { k, values })
+    }
+
+    /// The number of values the program leaves.
+    pub(crate) fn values(&self) -> usize {
+        self.values.len()
     }
 
     /// Runs of `k` or more are one class: the `K` of
@@ -1304,19 +1335,26 @@ impl Ruleset {
     }
 
     /// The mask of a rule of `run_shifts` and squares alone
-    /// (`Masks::shifts_alone`); the steps per run of
-    /// [`protected_mask_terms`](Self::protected_mask_terms) where a run is
-    /// too long for the shift-ands.
+    /// (`Masks::shifts_alone`); the steps per run
+    /// ([`by_run_steps`](Self::by_run_steps)) where a run is too long for
+    /// the shift-ands.
     // Out of line, apart from the other forms: it saves few registers.
     #[inline(never)]
     fn protected_mask_shifts(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
         let counted = self.protection.run_squares.0;
         let mine = pos.pieces[owner.index()].0;
-        match f.run_shifts.and_then(|s| s.mask(mine & counted)) {
-            Some(m) => (m | f.on_squares | (!counted & mask_of(f.by_run_zero))) & mine,
-            None => self.protected_mask_terms(pos, owner),
-        }
+        let bits = mine & counted;
+        // R-8's form with its fields as constants: straight shift-ands,
+        // without the tests on `lo`, `long` and the middles' loop.
+        let m = if f.shifts_r8 {
+            RunShifts::R8.mask(bits)
+        } else {
+            f.run_shifts.and_then(|s| s.mask(bits))
+        };
+        // A run too long for the shift-ands: the steps per run.
+        let by_run = m.unwrap_or_else(|| self.by_run_steps(bits));
+        (by_run | f.on_squares | (!counted & mask_of(f.by_run_zero))) & mine
     }
 
     /// The mask of a rule of the flat form (`Masks::flat`), as
@@ -1360,20 +1398,32 @@ impl Ruleset {
 
     /// [`protected_mask_tree`](Self::protected_mask_tree) for a rule not
     /// of the flat form.
-    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    // The forms that need no saved register here (R-8's shift-ands by a
+    // jump, "owner beside in row" in a few shift-ands), the others in a
+    // function of their own: the registers those save, paid on entry
+    // whatever the form, cost each of these two 18 instructions a call.
     #[inline(never)]
     fn protected_mask_general(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
         if f.shifts_alone {
             return self.protected_mask_shifts(pos, owner);
         }
-        if let Some((min, squares)) = f.groups {
-            let mine = pos.pieces[owner.index()].0;
-            return self.in_groups(mine, min) | (mine & squares);
-        }
         if let Some((before, after, squares)) = f.beside {
             let mine = pos.pieces[owner.index()].0;
             return (beside(mine, before, after) | squares) & mine;
+        }
+        self.protected_mask_other(pos, owner)
+    }
+
+    /// [`protected_mask_general`](Self::protected_mask_general) for a
+    /// rule not of `run_shifts` and squares alone.
+    #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
+    #[inline(never)]
+    fn protected_mask_other(&self, pos: &Position, owner: Side) -> u64 {
+        let f = &self.tables.protection;
+        if let Some((min, squares)) = f.groups {
+            let mine = pos.pieces[owner.index()].0;
+            return self.in_groups(mine, min) | (mine & squares);
         }
         if !f.terms.is_empty() {
             return self.protected_mask_terms(pos, owner);
@@ -1496,27 +1546,7 @@ impl Ruleset {
         } else if let Some(m) = f.run_shifts.and_then(|r| r.mask(bits)) {
             mask |= m | (!counted & mask_of(f.by_run_zero));
         } else if f.any_by_run {
-            // One step per run: its first square `lo` and length `n`.
-            // As many steps as a side has pieces, whether or not it has
-            // that many runs (a step past the last run reads `lo` 64, `n`
-            // 0 and adds nothing), so that the loop's end does not follow
-            // the position: it was mispredicted on the number of runs.
-            let step = |rest: u64, mask: &mut u64| {
-                let lo = rest.trailing_zeros();
-                let n = (!rest.wrapping_shr(lo)).trailing_zeros();
-                *mask |= f.by_run[n as usize].wrapping_shl(lo);
-                // Adding the run's lowest bit carries through the run.
-                rest & rest.wrapping_add(1u64.wrapping_shl(lo))
-            };
-            let mut rest = bits;
-            for _ in 0..self.pieces {
-                rest = step(rest, &mut mask);
-            }
-            // More runs than pieces (a position written by hand).
-            while rest != 0 {
-                rest = step(rest, &mut mask);
-            }
-            mask |= !counted & mask_of(f.by_run_zero);
+            mask |= self.by_run_steps(bits) | (!counted & mask_of(f.by_run_zero));
         }
         if f.term_masks.is_empty() {
             return mask & mine;
@@ -1550,6 +1580,34 @@ impl Ruleset {
             mask |= by_run & by_middle & t.squares & mask_of(holds);
         }
         mask & mine
+    }
+
+    /// The protected pieces of `bits` (the owner's pieces on the counted
+    /// squares) by `by_run`, one step per run: its first square `lo` and
+    /// length `n`.
+    fn by_run_steps(&self, bits: u64) -> u64 {
+        let by_run = &self.tables.protection.by_run;
+        // As many steps as a side has pieces, whether or not it has that
+        // many runs (a step past the last run reads `lo` 64, `n` 0 and
+        // adds nothing), so that the loop's end does not follow the
+        // position: it was mispredicted on the number of runs.
+        let step = |rest: u64, mask: &mut u64| {
+            let lo = rest.trailing_zeros();
+            let n = (!rest.wrapping_shr(lo)).trailing_zeros();
+            *mask |= by_run[n as usize].wrapping_shl(lo);
+            // Adding the run's lowest bit carries through the run.
+            rest & rest.wrapping_add(1u64.wrapping_shl(lo))
+        };
+        let mut mask = 0;
+        let mut rest = bits;
+        for _ in 0..self.pieces {
+            rest = step(rest, &mut mask);
+        }
+        // More runs than pieces (a position written by hand).
+        while rest != 0 {
+            rest = step(rest, &mut mask);
+        }
+        mask
     }
 
     /// [`protected_mask`](Self::protected_mask) where `needed`, else 0,
@@ -2052,6 +2110,52 @@ mod tests {
         }
     }
 
+    /// What [`same_masks`] compared.
+    struct MaskCounts {
+        /// Masks compared (one per side and position).
+        masks: usize,
+        /// Protected pieces in them.
+        protected: u32,
+        /// Masks that `rules`' shift-ands ([`RunShifts`]) gave, no run
+        /// being too long for them.
+        shifted: usize,
+    }
+
+    /// Compares the protection masks of `rules` with those of `reference`
+    /// (the same rule set with one form taken away) on both sides' pieces,
+    /// in 400 random positions, a quarter of them with a run longer than a
+    /// side's pieces.
+    fn same_masks(name: &str, rules: &Ruleset, reference: &Ruleset, rng: &mut Pcg64) -> MaskCounts {
+        let counted = rules.protection.run_squares.0;
+        let shifts = rules.tables.protection.run_shifts;
+        let mut counts = MaskCounts {
+            masks: 0,
+            protected: 0,
+            shifted: 0,
+        };
+        for i in 0..400 {
+            let mut pos = random_position(rules, rng);
+            if i % 4 == 0 {
+                lay_long_run(rules, &mut pos, rng);
+            }
+            for owner in Side::BOTH {
+                let mine = pos.pieces[owner.index()].0;
+                let mask = rules.protected_mask(&pos, owner) & mine;
+                assert_eq!(
+                    mask,
+                    reference.protected_mask(&pos, owner) & mine,
+                    "{name}: {owner:?} in {}",
+                    pos.write(30, 10)
+                );
+                counts.masks += 1;
+                counts.protected += mask.count_ones();
+                counts.shifted +=
+                    usize::from(shifts.is_some_and(|s| s.mask(mine & counted).is_some()));
+            }
+        }
+        counts
+    }
+
     /// Programs whose leaves read places in runs and squares only take the
     /// tables by run class (`gym-senet-skiryuk`'s, and the overlays of
     /// `variants` with such programs), whose masks are the program's, in
@@ -2069,22 +2173,7 @@ mod tests {
             sets += 1;
             let mut program = rules.clone();
             program.tables.protection.classes = None;
-            for i in 0..400 {
-                let mut pos = random_position(&rules, &mut rng);
-                if i % 4 == 0 {
-                    lay_long_run(&rules, &mut pos, &mut rng);
-                }
-                for owner in Side::BOTH {
-                    let mine = pos.pieces[owner.index()].0;
-                    assert_eq!(
-                        rules.protected_mask(&pos, owner) & mine,
-                        program.protected_mask(&pos, owner) & mine,
-                        "{name}: {}",
-                        pos.write(30, 10)
-                    );
-                    checked += 1;
-                }
-            }
+            checked += same_masks(&name, &rules, &program, &mut rng).masks;
         }
         assert!(
             sets >= 3 && checked >= 2400,
@@ -2134,36 +2223,21 @@ mod tests {
     fn run_shifts_give_the_steps_masks() {
         let ryabinin = crate::rules::load("ryabinin", None, &[]).unwrap();
         assert!(ryabinin.tables.protection.shifts_alone);
+        // R-8's own form, whose fields are constants where it is read.
+        assert_eq!(ryabinin.tables.protection.run_shifts, Some(RunShifts::R8));
         let mut rng = Pcg64::seed_from_u64(11);
         let (mut sets, mut protected, mut shifted) = (0, 0, 0);
         for (name, rules) in variants() {
-            let Some(shifts) = rules.tables.protection.run_shifts else {
+            if rules.tables.protection.run_shifts.is_none() {
                 continue;
-            };
-            let counted = rules.protection.run_squares.0;
+            }
             sets += 1;
             let mut steps = rules.clone();
             steps.tables.protection.run_shifts = None;
             steps.tables.protection.shifts_alone = false;
-            for i in 0..400 {
-                let mut pos = random_position(&rules, &mut rng);
-                if i % 4 == 0 {
-                    lay_long_run(&rules, &mut pos, &mut rng);
-                }
-                for owner in Side::BOTH {
-                    let mine = pos.pieces[owner.index()].0;
-                    let mask = rules.protected_mask(&pos, owner) & mine;
-                    assert_eq!(
-                        mask,
-                        steps.protected_mask(&pos, owner) & mine,
-                        "{name}: {owner:?} in {}",
-                        pos.write(30, 10)
-                    );
-                    protected += mask.count_ones();
-                    // The shift-ands gave the mask (no run too long).
-                    shifted += usize::from(shifts.mask(mine & counted).is_some());
-                }
-            }
+            let counts = same_masks(&name, &rules, &steps, &mut rng);
+            protected += counts.protected;
+            shifted += counts.shifted;
         }
         assert!(sets >= 4, "{sets} rule sets of the shift-and form");
         assert!(protected >= 4000, "{protected} protected pieces");

@@ -10,12 +10,13 @@
 //! The model value with its clauses, the test `attempt` and a bear-off
 //! make, its compiled masks (the squares from which an ordinary forward
 //! step is blocked, for the forward stage: `Masks`,
-//! `Ruleset::target_blocked_steps`), and its words: how `senet rules
+//! `Ruleset::protected_and_target_blocked`), and its words: how `senet rules
 //! show` says it, its token in `senet rules summary`, and how a move it
 //! refuses reads.
 
 use super::blockade::spread;
-use super::protection::{PROGRAM_DEPTH, PredOp, RunClasses, postfix, program_runs};
+use super::groups::spread_short;
+use super::protection::{self, PROGRAM_DEPTH, PredOp, RunClasses, postfix, program_runs};
 use super::words::*;
 use crate::engine::*;
 
@@ -128,7 +129,7 @@ pub(crate) fn refused(cx: &Refused, i: u8) -> Said {
 pub(crate) struct Masks {
     /// The rule set has the blockade and every case has this form: the
     /// forward tables keep its ordinary steps, which
-    /// [`Ruleset::target_blocked_steps`] clears. Otherwise every forward
+    /// [`Ruleset::protected_and_target_blocked`] clears. Otherwise every forward
     /// move of a rule set with the blockade is left to `attempt`.
     pub tabled: bool,
     /// The programs of the conditions, one after another.
@@ -140,6 +141,11 @@ pub(crate) struct Masks {
     classes: Option<RunClasses>,
     /// The cases, in the order of the model's.
     cases: Vec<CaseMasks>,
+    /// Where `classes` also leave the protection rule's mask, when the
+    /// protection rule is read from tables by run class as well
+    /// ([`Masks::share_protection`]): both from one look at the opposing
+    /// pieces' runs.
+    pub protection_at: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -201,8 +207,29 @@ impl Masks {
                 classes: RunClasses::compile(&prog),
                 prog,
                 cases,
+                protection_at: None,
             },
             None => Masks::default(),
+        }
+    }
+
+    /// Adds the protection rule's program to the tables by run class,
+    /// where both the blockade and the protection rule are read from
+    /// such tables (`gym-senet-skiryuk`): the opposing pieces' classes,
+    /// found once, then give both masks.
+    pub(crate) fn share_protection(&mut self, protection: &protection::Masks) {
+        let Some(rc) = &self.classes else {
+            return;
+        };
+        if !protection.by_classes_alone() {
+            return;
+        }
+        let at = rc.values();
+        let mut prog = self.prog.clone();
+        prog.extend_from_slice(&protection.program);
+        if let Some(both) = RunClasses::compile(&prog) {
+            self.classes = Some(both);
+            self.protection_at = Some(at);
         }
     }
 }
@@ -230,14 +257,29 @@ fn on_empty(pred: &Pred) -> Option<u64> {
     })
 }
 
+/// [`spread`]`::<false>`: by three shifts ([`spread_short`]) for the
+/// steps of the usual throws (below 9 squares), which cost a dozen
+/// instructions less a call than `spread`'s windows picked from an
+/// array. (Its test follows the throw, and is taken the same way for
+/// every throw of a rule set whose steps are all short.)
+#[inline(always)]
+fn spread_between(x: u64, k: u32) -> u64 {
+    if k < 8 {
+        spread_short(x, k)
+    } else {
+        spread::<false>(x, k)
+    }
+}
+
 impl Ruleset {
     /// The squares from which an ordinary forward step of `step` squares
     /// (one the forward tables keep: it ends on the board, `step` squares
     /// on) is refused by the blockade on forward moves, as
     /// [`target_blocked`](Self::target_blocked) finds move by move, among
     /// the squares of the side to move (the others may read either way);
-    /// 0 without the masks.
-    #[inline(always)]
+    /// 0 without the masks. (For the tests: the forward stage asks for it
+    /// with protection, [`protected_and_target_blocked`](Self::protected_and_target_blocked).)
+    #[cfg(test)]
     pub(crate) fn target_blocked_steps(&self, pos: &Position, step: u8) -> u64 {
         if self.tables.target.tabled {
             self.target_blocked_masks(pos, step)
@@ -246,8 +288,11 @@ impl Ruleset {
         }
     }
 
-    /// [`target_blocked_steps`](Self::target_blocked_steps) from the
-    /// masks: each case takes the targets that meet it and no earlier
+    /// The squares from which an ordinary forward step of `step` squares
+    /// (one the forward tables keep: it ends on the board, `step` squares
+    /// on) is refused by the blockade on forward moves, as
+    /// [`target_blocked`](Self::target_blocked) finds move by move, from
+    /// the masks: each case takes the targets that meet it and no earlier
     /// case, and blocks a step to one of them that passes a piece for
     /// which its condition holds. Exact on the squares of the side to
     /// move, the only squares a step starts from.
@@ -262,7 +307,7 @@ impl Ruleset {
         // Only a step that passes an opposing piece can be blocked: when
         // no piece of the side to move has one among the squares it
         // passes (always for a step of one square), the program is not run.
-        if spread::<false>(opp >> 1, between) & me == 0 {
+        if spread_between(opp >> 1, between) & me == 0 {
             return 0;
         }
         let empty = !(opp | me);
@@ -293,9 +338,94 @@ impl Ruleset {
             } & !decided;
             decided |= targets;
             let passing = values[c.passing] & opp;
-            blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
+            blocked |= spread_between(passing >> 1, between) & (targets >> step);
         }
         blocked
+    }
+
+    /// The opposing pieces protected (as `protected_if` gives them, where
+    /// `needed`) and the steps the blockade on forward moves refuses
+    /// ([`target_blocked_masks`](Self::target_blocked_masks); 0 without
+    /// its masks), from one look at the opposing pieces' run classes where the
+    /// tables hold both (`Masks::protection_at`).
+    #[inline(always)]
+    pub(crate) fn protected_and_target_blocked(
+        &self,
+        pos: &Position,
+        step: u8,
+        needed: bool,
+    ) -> (u64, u64) {
+        // (The shared tables only with the blockade's masks: the one test
+        // of `tabled` for a rule set without them.)
+        let f = &self.tables.target;
+        let prot = |rules: &Ruleset| rules.protected_if(pos, pos.to_move.other(), needed);
+        match (f.tabled, f.protection_at) {
+            (false, _) => (prot(self), 0),
+            (true, Some(at)) => self.protected_and_target_by_classes(pos, step, needed, at),
+            (true, None) => (prot(self), self.target_blocked_masks(pos, step)),
+        }
+    }
+
+    /// [`protected_and_target_blocked`](Self::protected_and_target_blocked)
+    /// from the shared tables: nothing when neither mask is asked for
+    /// (no step lands on an opposing piece, none passes one); the
+    /// protection mask, cheap beside the classes, whether asked for or
+    /// not once they are found.
+    #[inline(never)]
+    fn protected_and_target_by_classes(
+        &self,
+        pos: &Position,
+        step: u8,
+        needed: bool,
+        at: usize,
+    ) -> (u64, u64) {
+        let f = &self.tables.target;
+        let Some(rc) = &f.classes else {
+            unreachable!("`protection_at` is set with the tables")
+        };
+        let them = pos.to_move.other();
+        let opp = pos.pieces[them.index()].0;
+        let me = pos.pieces[pos.to_move.index()].0;
+        let between = u32::from(step).saturating_sub(1);
+        let passes = spread_between(opp >> 1, between) & me != 0;
+        if !(passes || needed) {
+            return (0, 0);
+        }
+        let empty = !(opp | me);
+        let (_, bits) = self.run_bits(pos, them);
+        match rc.k() {
+            3 => self.both_by_classes::<3>(rc, bits, opp, empty, step, passes, at),
+            4 => self.both_by_classes::<4>(rc, bits, opp, empty, step, passes, at),
+            5 => self.both_by_classes::<5>(rc, bits, opp, empty, step, passes, at),
+            6 => self.both_by_classes::<6>(rc, bits, opp, empty, step, passes, at),
+            7 => self.both_by_classes::<7>(rc, bits, opp, empty, step, passes, at),
+            _ => self.both_by_classes::<8>(rc, bits, opp, empty, step, passes, at),
+        }
+    }
+
+    /// [`protected_and_target_by_classes`](Self::protected_and_target_by_classes)
+    /// for the tables' `k` (`K`): the protected pieces, and the blocked
+    /// steps where a step `passes` an opposing piece.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn both_by_classes<const K: usize>(
+        &self,
+        rc: &RunClasses,
+        bits: u64,
+        opp: u64,
+        empty: u64,
+        step: u8,
+        passes: bool,
+        at: usize,
+    ) -> (u64, u64) {
+        let classes = rc.classes_k::<K>(bits);
+        let prot = rc.value_k::<K>(&classes, at) & opp;
+        let blocked = if passes {
+            self.cases_by_classes::<K>(rc, &classes, opp, empty, step)
+        } else {
+            0
+        };
+        (prot, blocked)
     }
 
     /// [`target_blocked_masks`](Self::target_blocked_masks) from the
@@ -313,18 +443,32 @@ impl Ruleset {
         step: u8,
     ) -> u64 {
         let classes = rc.classes_k::<K>(bits);
+        self.cases_by_classes::<K>(rc, &classes, opp, empty, step)
+    }
+
+    /// The blocked steps of [`target_by_classes`](Self::target_by_classes)
+    /// from the opposing pieces' classes.
+    #[inline(always)]
+    fn cases_by_classes<const K: usize>(
+        &self,
+        rc: &RunClasses,
+        classes: &[u64; super::protection::RUN_CLASSES],
+        opp: u64,
+        empty: u64,
+        step: u8,
+    ) -> u64 {
         let between = u32::from(step).saturating_sub(1);
         let (mut decided, mut blocked) = (0u64, 0u64);
         for c in &self.tables.target.cases {
             let targets = match c.onto {
                 OntoMasks::Squares(s) => s,
                 OntoMasks::Pred { at, empty: e } => {
-                    (rc.value_k::<K>(&classes, at) & opp) | (e & empty)
+                    (rc.value_k::<K>(classes, at) & opp) | (e & empty)
                 }
             } & !decided;
             decided |= targets;
-            let passing = rc.value_k::<K>(&classes, c.passing) & opp;
-            blocked |= spread::<false>(passing >> 1, between) & (targets >> step);
+            let passing = rc.value_k::<K>(classes, c.passing) & opp;
+            blocked |= spread_between(passing >> 1, between) & (targets >> step);
         }
         blocked
     }
@@ -403,6 +547,19 @@ mod tests {
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
 
+    /// The spread by three shifts for short steps is `spread`'s, for every
+    /// step `spread` takes.
+    #[test]
+    fn spread_between_is_spread() {
+        let mut rng = Pcg64::seed_from_u64(5);
+        for _ in 0..200 {
+            let x = rand::Rng::random::<u64>(&mut rng);
+            for k in 0..32 {
+                assert_eq!(spread_between(x, k), spread::<false>(x, k), "{x:#x} by {k}");
+            }
+        }
+    }
+
     /// The blockade's cases read from the tables by run class give the
     /// steps the program gives, for every step of 1 to 6 squares, in every
     /// variant whose program has the tables.
@@ -417,6 +574,7 @@ mod tests {
             sets += 1;
             let mut program = rules.clone();
             program.tables.target.classes = None;
+            program.tables.target.protection_at = None;
             for _ in 0..600 {
                 let pos = random_position(&rules, &mut rng);
                 let me = pos.pieces[pos.to_move.index()].0;
@@ -435,6 +593,48 @@ mod tests {
         assert!(
             sets >= 3 && blocked >= 300,
             "{sets} rule sets, {blocked} blocked"
+        );
+    }
+
+    /// Where the tables by run class hold the protection rule beside the
+    /// blockade (`gym-senet-skiryuk`), the two masks from one look at the
+    /// classes are those of protection and the blockade each alone, for
+    /// every step of 1 to 6 squares; the blocked steps too where
+    /// protection is not asked for.
+    #[test]
+    fn shared_classes_give_protection_and_blocked_steps() {
+        let skiryuk = crate::rules::load("gym-senet-skiryuk", None, &[]).unwrap();
+        assert!(skiryuk.tables.target.protection_at.is_some());
+        let mut rng = Pcg64::seed_from_u64(9);
+        let (mut sets, mut protected, mut blocked) = (0, 0, 0);
+        for (name, rules) in variants() {
+            if rules.tables.target.protection_at.is_none() {
+                continue;
+            }
+            sets += 1;
+            let mut apart = rules.clone();
+            apart.tables.target.protection_at = None;
+            for _ in 0..600 {
+                let pos = random_position(&rules, &mut rng);
+                let me = pos.pieces[pos.to_move.index()].0;
+                let opp = pos.pieces[pos.to_move.other().index()].0;
+                for step in 1..=6 {
+                    let (prot, got) = rules.protected_and_target_blocked(&pos, step, true);
+                    let want_prot = apart.protected_mask(&pos, pos.to_move.other()) & opp;
+                    let want = apart.target_blocked_steps(&pos, step) & me;
+                    let at = format!("{name}: step {step} in {}", pos.write(30, 10));
+                    assert_eq!(prot & opp, want_prot, "protected, {at}");
+                    assert_eq!(got & me, want, "blocked, {at}");
+                    let (_, alone) = rules.protected_and_target_blocked(&pos, step, false);
+                    assert_eq!(alone & me, want, "blocked without protection, {at}");
+                    protected += want_prot.count_ones();
+                    blocked += usize::from(want != 0);
+                }
+            }
+        }
+        assert!(
+            sets >= 1 && protected >= 1000 && blocked >= 300,
+            "{sets} rule sets, {protected} protected, {blocked} blocked"
         );
     }
 
