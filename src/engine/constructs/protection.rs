@@ -340,9 +340,10 @@ pub(crate) struct Masks {
     /// The rule is `run_shifts` and squares alone (R-8 with R-9): the
     /// shift-ands first, with no look at the other forms.
     pub shifts_alone: bool,
-    /// `run_shifts` is R-8's form ([`RunShifts::R8`]): its shift-ands
+    /// `run_shifts` is the form of runs of 2 to 5 with the odd runs'
+    /// middles out ([`RunShifts::TWO_TO_FIVE`], R-8's): its shift-ands
     /// with the fields as constants.
-    pub shifts_r8: bool,
+    pub shifts_two_to_five: bool,
     /// The other terms, evaluated one by one, each compiled for
     /// evaluation without a branch on the position (see [`TermMask`]).
     pub term_masks: Vec<TermMask>,
@@ -482,7 +483,7 @@ impl Masks {
             && beside.is_none()
             && !terms.is_empty()
             && term_masks.is_empty();
-        let shifts_r8 = run_shifts == Some(RunShifts::R8);
+        let shifts_two_to_five = run_shifts == Some(RunShifts::TWO_TO_FIVE);
         let terms_runs = other_terms.iter().any(|t| {
             t.middle.is_some() || (t.lengths != u64::MAX && run_at_least(t.lengths).is_none())
         });
@@ -508,7 +509,7 @@ impl Masks {
             by_run_at_least,
             run_shifts,
             shifts_alone,
-            shifts_r8,
+            shifts_two_to_five,
             term_masks,
             terms_runs,
             program,
@@ -537,9 +538,11 @@ pub(crate) struct RunShifts {
 }
 
 impl RunShifts {
-    /// R-8's form: runs of 2 to 5 squares, the middles of runs of 3 and 5
-    /// taken out, runs of 6 or more read by the steps per run.
-    pub(crate) const R8: RunShifts = RunShifts {
+    /// Runs of 2 to 5 squares, the middles of runs of 3 and 5 taken out,
+    /// runs of 6 or more read by the steps per run: the form of R-8 (and
+    /// of any rule file that says the same), common enough to have its
+    /// fields as constants where it is read.
+    pub(crate) const TWO_TO_FIVE: RunShifts = RunShifts {
         lo: 2,
         long: 6,
         middles: 0b110,
@@ -1345,10 +1348,11 @@ impl Ruleset {
         let counted = self.protection.run_squares.0;
         let mine = pos.pieces[owner.index()].0;
         let bits = mine & counted;
-        // R-8's form with its fields as constants: straight shift-ands,
-        // without the tests on `lo`, `long` and the middles' loop.
-        let m = if f.shifts_r8 {
-            RunShifts::R8.mask(bits)
+        // Runs of 2 to 5 (R-8's form) with the fields as constants:
+        // straight shift-ands, without the tests on `lo`, `long` and the
+        // middles' loop.
+        let m = if f.shifts_two_to_five {
+            RunShifts::TWO_TO_FIVE.mask(bits)
         } else {
             f.run_shifts.and_then(|s| s.mask(bits))
         };
@@ -2223,8 +2227,12 @@ mod tests {
     fn run_shifts_give_the_steps_masks() {
         let ryabinin = crate::rules::load("ryabinin", None, &[]).unwrap();
         assert!(ryabinin.tables.protection.shifts_alone);
-        // R-8's own form, whose fields are constants where it is read.
-        assert_eq!(ryabinin.tables.protection.run_shifts, Some(RunShifts::R8));
+        // R-8's form, whose fields are constants where it is read.
+        assert_eq!(
+            ryabinin.tables.protection.run_shifts,
+            Some(RunShifts::TWO_TO_FIVE)
+        );
+        assert!(ryabinin.tables.protection.shifts_two_to_five);
         let mut rng = Pcg64::seed_from_u64(11);
         let (mut sets, mut protected, mut shifted) = (0, 0, 0);
         for (name, rules) in variants() {
