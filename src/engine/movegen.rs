@@ -118,8 +118,14 @@ pub(crate) enum Listed {
     /// beside split units or steps where they are counted, and the split
     /// units of a throw bound to a piece, which has no voluntary pass,
     /// are counted only without one). `steps` and `splits` are not both
-    /// 0.
-    Splits { steps: u64, splits: usize },
+    /// 0. `cuts`: for a split in two of a throw of 5 or less, the count of
+    /// each cut (16 bits from the cut of 1 up), so that the drawn unit's
+    /// search starts at its cut (`SplitMasks::nth`); else 0.
+    Splits {
+        steps: u64,
+        splits: usize,
+        cuts: u64,
+    },
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -291,11 +297,19 @@ impl Ruleset {
         // (A rule set of the plain shape has no split throw: its copy has
         // no test of them.)
         debug_assert!(!PLAIN || !matches!(listed, Listed::Splits { .. }));
-        if !PLAIN && let Listed::Splits { steps, splits } = listed {
+        if !PLAIN
+            && let Listed::Splits {
+                steps,
+                splits,
+                cuts,
+            } = listed
+        {
             let stepped = steps.count_ones() as usize;
             let written = out.len();
             let i = pick(stepped + written + splits + usize::from(self.movement.voluntary_pass));
-            return Some(self.nth_listed_or_split(pos, throw, steps, written, splits, i, out));
+            return Some(
+                self.nth_listed_or_split(pos, throw, steps, written, splits, cuts, i, out),
+            );
         }
         if out.is_empty() {
             return None;
@@ -406,6 +420,7 @@ impl Ruleset {
         steps: u64,
         written: usize,
         splits: usize,
+        cuts: u64,
         i: usize,
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
@@ -419,7 +434,7 @@ impl Ruleset {
         let at = if i < written {
             i
         } else if i - written < splits {
-            self.nth_split(pos, throw, i - written, out)
+            self.nth_split(pos, throw, i - written, cuts, out)
         } else {
             // The voluntary pass after the moves (`pass_stage`).
             assert!(
@@ -949,7 +964,7 @@ impl Ruleset {
             let counted = match (count_splits && splits, split) {
                 (false, _) => None,
                 (true, true) => self.split_count(pos, throw, bound),
-                (true, false) => self.any_split_count(pos, throw),
+                (true, false) => self.any_split_count(pos, throw).map(|n| (n, 0)),
             };
             // (The count's outcome tested first: it is rarely `None`,
             // where whether there are steps follows the throws.)
@@ -965,10 +980,11 @@ impl Ruleset {
             }
             if splits {
                 match counted {
-                    Some(n) if n != 0 || beside != 0 => {
+                    Some((n, cuts)) if n != 0 || beside != 0 => {
                         return Listed::Splits {
                             steps: beside,
                             splits: n,
+                            cuts,
                         };
                     }
                     Some(_) => {}

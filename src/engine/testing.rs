@@ -654,7 +654,11 @@ mod tests {
                                 }
                                 continue;
                             }
-                            Listed::Splits { steps, splits: n } => {
+                            Listed::Splits {
+                                steps,
+                                splits: n,
+                                cuts,
+                            } => {
                                 // The split units counted after the steps
                                 // counted beside them and the units written.
                                 let written = out.clone();
@@ -678,6 +682,7 @@ mod tests {
                                         steps,
                                         written.len(),
                                         n,
+                                        cuts,
                                         i,
                                         &mut out,
                                     );

@@ -544,7 +544,8 @@ impl Ruleset {
     /// draws one unit (`Listed::Splits`): where the square sets decide
     /// every unit (`Steps::split_masks`, no part that hits or that
     /// `attempt` must try; [`SplitMasks::count`]), and no later stage
-    /// adds a unit beside them but a voluntary pass. Else `None`, and the
+    /// adds a unit beside them but a voluntary pass, with the cuts'
+    /// counts ([`SplitMasks::count`]). Else `None`, and the
     /// units are listed. `bound`: the piece the throw is bound to (R-11,
     /// PC-2; the turn state's, `None` in a calm position, where the
     /// compiler then drops the bound count), which one of the two parts
@@ -557,7 +558,7 @@ impl Ruleset {
         pos: &Position,
         throw: u8,
         bound: Option<u8>,
-    ) -> Option<usize> {
+    ) -> Option<(usize, u64)> {
         let steps = &self.tables.steps;
         // (A pass beside entering or bearing off asks what every unit is.)
         if !steps.split_masks || steps.pass_beside_moves && !self.movement.voluntary_pass {
@@ -577,8 +578,9 @@ impl Ruleset {
     }
 
     /// The unit at index `j` of those [`split_count`](Self::split_count)
-    /// counted, and the others of its first part, into `out` (cleared
-    /// first), unmarked as the stage writes them; its index there. For a
+    /// counted (`cuts` its cuts' counts), and the others of its first
+    /// part, into `out` (cleared first), unmarked as the stage writes
+    /// them; its index there. For a
     /// throw in any number of parts, the unit at index `j` of those
     /// [`any_split_count`](Self::any_split_count) counted, alone (index 0).
     #[inline(always)]
@@ -587,6 +589,7 @@ impl Ruleset {
         pos: &Position,
         throw: u8,
         j: usize,
+        cuts: u64,
         out: &mut Vec<Unit>,
     ) -> usize {
         if self.movement.split_any {
@@ -594,24 +597,31 @@ impl Ruleset {
         }
         out.clear();
         if pos.bound.is_some() {
-            return self.nth_bound_split(pos, throw, j, out);
+            return self.nth_bound_split(pos, throw, j, cuts, out);
         }
         self.split_masks_of(pos, throw, self.throws.gives_extra(throw), u64::MAX)
-            .nth(j, out)
+            .nth(j, cuts, out)
     }
 
     /// [`nth_split`](Self::nth_split) for a throw bound to a piece: out
     /// of line, so that the playout loops, which draw most split units
     /// without one, hold one copy of the search of a cut.
     #[inline(never)]
-    fn nth_bound_split(&self, pos: &Position, throw: u8, j: usize, out: &mut Vec<Unit>) -> usize {
+    fn nth_bound_split(
+        &self,
+        pos: &Position,
+        throw: u8,
+        j: usize,
+        cuts: u64,
+        out: &mut Vec<Unit>,
+    ) -> usize {
         let bound = pos.bound.map_or(u64::MAX, bound_square);
         // (Its population counts the CPU's, as in the loops.)
         crate::engine::cpu::with_bit_instructions(
             #[inline(always)]
             || {
                 self.split_masks_of(pos, throw, self.throws.gives_extra(throw), bound)
-                    .nth(j, out)
+                    .nth(j, cuts, out)
             },
         )
     }
@@ -1024,16 +1034,22 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
 
     /// The number of units of every cut, when the square sets decide them
     /// all (no part `attempt` must try, no part that hits); else `None`.
+    /// With it, the cuts' counts, 16 bits each from the cut of 1 up, for
+    /// [`nth`](Self::nth): those of a throw of 5 or less (the others'
+    /// bits are not read).
     #[inline(always)]
-    fn count(&self) -> Option<usize> {
+    fn count(&self) -> Option<(usize, u64)> {
         let mut n = 0;
         let mut undecided = 0;
+        let mut cuts = 0u64;
         for first in 1..self.throw {
             let cut = self.cut_count(first);
             undecided |= cut.undecided;
-            n += self.total_of(&cut);
+            let total = self.total_of(&cut);
+            cuts |= (total as u64) << (16 * (u32::from(first - 1) & 3));
+            n += total;
         }
-        (undecided == 0).then_some(n)
+        (undecided == 0).then_some((n, cuts))
     }
 
     /// The number of units of the cut `cut`, as the bound throw keeps
@@ -1061,17 +1077,24 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
 
     /// Writes the units of the first part of the `j`-th unit that
     /// [`count`](Self::count) counted, as [`cut`](Self::cut) writes them,
-    /// into `out`, and returns that unit's index there.
+    /// into `out`, and returns that unit's index there. `cuts`: the cuts'
+    /// counts `count` gave, read for a throw of 5 or less: the cuts before
+    /// the drawn unit's are passed over without their square sets.
     #[inline(always)]
-    fn nth(&self, mut j: usize, out: &mut Vec<Unit>) -> usize {
+    fn nth(&self, mut j: usize, cuts: u64, out: &mut Vec<Unit>) -> usize {
         let rules = self.rules;
         for first in 1..self.throw {
-            let cut = self.cut_count(first);
-            let total = self.total_of(&cut);
+            let total = if self.throw <= 5 {
+                (cuts >> (16 * (u32::from(first - 1) & 3))) as usize & 0xffff
+            } else {
+                self.total_of(&self.cut_count(first))
+            };
             if j >= total {
                 j -= total;
                 continue;
             }
+            let cut = self.cut_count(first);
+            debug_assert_eq!(total, self.total_of(&cut));
             let sets = rules.step_row(first).sets(self.me, self.opp, self.me);
             let mut xs = cut.plain | cut.landless;
             while xs != 0 {
