@@ -115,9 +115,17 @@ pub(crate) enum Listed {
     /// units counted rather than written (`Ruleset::split_count` or
     /// `Ruleset::any_split_count`, and `Ruleset::nth_split`), then the
     /// voluntary pass where the rule set has one (no other pass comes
-    /// beside split units or steps where they are counted). `steps` and
-    /// `splits` are not both 0.
-    Splits { steps: u64, splits: usize },
+    /// beside split units or steps where they are counted, and the split
+    /// units of a throw bound to a piece, which has no voluntary pass,
+    /// are counted only without one). `steps` and `splits` are not both
+    /// 0. `cuts`: for a split in two of a throw of 5 or less, the count of
+    /// each cut (16 bits from the cut of 1 up), so that the drawn unit's
+    /// search starts at its cut (`SplitMasks::nth`); else 0.
+    Splits {
+        steps: u64,
+        splits: usize,
+        cuts: u64,
+    },
 }
 
 /// A refused move: from, the intended target (`len + 1` for off), the reason.
@@ -295,12 +303,18 @@ impl Ruleset {
         // throw: its copy has no test of them.)
         debug_assert!(!(PLAIN || GROUPED) || !matches!(listed, Listed::Splits { .. }));
         if !(PLAIN || GROUPED)
-            && let Listed::Splits { steps, splits } = listed
+            && let Listed::Splits {
+                steps,
+                splits,
+                cuts,
+            } = listed
         {
             let stepped = steps.count_ones() as usize;
             let written = out.len();
             let i = pick(stepped + written + splits + usize::from(self.movement.voluntary_pass));
-            return Some(self.nth_listed_or_split(pos, throw, steps, written, splits, i, out));
+            return Some(
+                self.nth_listed_or_split(pos, throw, steps, written, splits, cuts, i, out),
+            );
         }
         if out.is_empty() {
             return None;
@@ -349,23 +363,7 @@ impl Ruleset {
         let bit = super::cpu::nth_square(steps, i);
         out.clear();
         if bit != 0 {
-            let from = bit.trailing_zeros() as u8;
-            // A sure bear-off counted beside the steps lands past the last
-            // square (`forward_stage`); an ordinary step never does.
-            // Pushed in each branch: a unit chosen between the two was
-            // built byte by byte on the stack and copied into `out` by
-            // wider loads, which wait for those stores to retire (a store
-            // forwarding stall, the loop's costliest instruction timed);
-            // the step alone is written straight into `out`.
-            if from + throw > self.board.len {
-                self.push_counted_bear_off(from, throw, out);
-            } else {
-                out.push(self.plain_step(pos, from, throw));
-            }
-            // (A relocating landing is its step with its relocation.)
-            if !PLAIN && self.counted_lands(throw, bit) {
-                self.relocate_counted(pos, &mut out[0]);
-            }
+            self.push_counted_step::<PLAIN>(pos, throw, bit, out);
             self.mark_move(pos, &mut out[0]);
         } else {
             // The voluntary pass after the steps (`pass_stage`).
@@ -376,6 +374,41 @@ impl Ruleset {
             out.push(Unit::pass(throw, self.throws.gives_extra(throw), false));
         }
         &out[0]
+    }
+
+    /// Pushes the unit of the square `bit` among the squares whose units
+    /// [`forward_stage`](Self::forward_stage) counted rather than wrote,
+    /// its `+` as the stage gives it: the ordinary step, the sure
+    /// bear-off past the last square, or (`!PLAIN`) the relocating
+    /// landing sure to be legal. For [`nth_step_as`](Self::nth_step_as),
+    /// and for `push_steps_beside_splits`, which writes the steps counted
+    /// beside split units where those are not counted after all.
+    #[inline(always)]
+    pub(crate) fn push_counted_step<const PLAIN: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        bit: u64,
+        out: &mut Vec<Unit>,
+    ) {
+        let from = bit.trailing_zeros() as u8;
+        // A sure bear-off counted beside the steps lands past the last
+        // square (`forward_stage`); an ordinary step never does.
+        // Pushed in each branch: a unit chosen between the two was
+        // built byte by byte on the stack and copied into `out` by
+        // wider loads, which wait for those stores to retire (a store
+        // forwarding stall, the loop's costliest instruction timed);
+        // the step alone is written straight into `out`.
+        if from + throw > self.board.len {
+            self.push_counted_bear_off(from, throw, out);
+        } else {
+            out.push(self.plain_step(pos, from, throw));
+        }
+        // (A relocating landing is its step with its relocation.)
+        if !PLAIN && self.counted_lands(throw, bit) {
+            let last = out.len() - 1;
+            self.relocate_counted(pos, &mut out[last]);
+        }
     }
 
     /// The unit at index `i` of a list whose split units the stages
@@ -392,6 +425,7 @@ impl Ruleset {
         steps: u64,
         written: usize,
         splits: usize,
+        cuts: u64,
         i: usize,
         out: &'a mut Vec<Unit>,
     ) -> &'a Unit {
@@ -405,7 +439,7 @@ impl Ruleset {
         let at = if i < written {
             i
         } else if i - written < splits {
-            self.nth_split(pos, throw, i - written, out)
+            self.nth_split(pos, throw, i - written, cuts, out)
         } else {
             // The voluntary pass after the moves (`pass_stage`).
             assert!(
@@ -776,8 +810,33 @@ impl Ruleset {
     /// state), and the forward stage's steps beside them
     /// (`Tables::steps_beside_splits`) where no opening is in force; the
     /// steps alone are counted in calm positions only.
+    // Out of line, and so compiled without the CPU's bit instructions
+    // that the playout loops inlining the calm stages have. A split in two
+    // parts (PC-3) is counted here by population counts, a dozen
+    // instructions each without them: its rule sets run the stages in a
+    // copy with them where the CPU has them. (Not the others: the test of
+    // the CPU and the call cost them more than the copy saves.)
     #[inline(never)]
     fn generate_in_rule_state<const WHY: bool, const MARK: bool>(
+        &self,
+        pos: &Position,
+        throw: u8,
+        count: bool,
+        out: &mut Vec<Unit>,
+        why: &mut Vec<Refusal>,
+    ) -> Listed {
+        if self.movement.split {
+            return super::cpu::with_bit_instructions(
+                #[inline(always)]
+                || self.generate_in_rule_state_as::<WHY, MARK>(pos, throw, count, out, why),
+            );
+        }
+        self.generate_in_rule_state_as::<WHY, MARK>(pos, throw, count, out, why)
+    }
+
+    /// [`generate_in_rule_state`](Self::generate_in_rule_state)'s stages.
+    #[inline(always)]
+    fn generate_in_rule_state_as<const WHY: bool, const MARK: bool>(
         &self,
         pos: &Position,
         throw: u8,
@@ -945,8 +1004,8 @@ impl Ruleset {
             // count.)
             let counted = match (count_splits && splits, split) {
                 (false, _) => None,
-                (true, true) => self.split_count(pos, throw),
-                (true, false) => self.any_split_count(pos, throw),
+                (true, true) => self.split_count(pos, throw, bound),
+                (true, false) => self.any_split_count(pos, throw).map(|n| (n, 0)),
             };
             // (The count's outcome tested first: it is rarely `None`,
             // where whether there are steps follows the throws.)
@@ -962,10 +1021,11 @@ impl Ruleset {
             }
             if splits {
                 match counted {
-                    Some(n) if n != 0 || beside != 0 => {
+                    Some((n, cuts)) if n != 0 || beside != 0 => {
                         return Listed::Splits {
                             steps: beside,
                             splits: n,
+                            cuts,
                         };
                     }
                     Some(_) => {}

@@ -74,6 +74,9 @@ pub(crate) fn variants() -> Vec<(String, Ruleset)> {
         "extends \"ludii-piccione\"\npass voluntary   [X-1]\n",
         "extends \"ludii-piccione\"\nbear off voluntary   [X-1]\n",
         "extends \"piccione\"\npass voluntary   [X-1]\n",
+        // Split throws whose parts may hit: the steps counted beside their
+        // units written after all (`push_steps_beside_splits`).
+        "extends \"piccione\"\nlanding on opposing piece swaps   [X-1]\n",
         // Places in a run, runs that do not count, a blockade by target
         // beside an ordinary one, taken squares that divert and a piece
         // that leaves its square for another.
@@ -173,6 +176,7 @@ mod tests {
     //! rule state (missed turns, bound throws, the queue, the opening, ...).
 
     use super::*;
+    use crate::engine::constructs::movement::STEPS_WRITTEN_BESIDE_SPLITS;
     use crate::engine::movegen::Listed;
     use crate::engine::{Position, Relocated, Side, Unit, UnitKind};
     use rand::{Rng, SeedableRng};
@@ -555,16 +559,27 @@ mod tests {
     #[test]
     fn a_picked_unit_is_the_listed_unit() {
         let mut rng = Pcg64::seed_from_u64(13);
-        let (mut listed, mut out) = (Vec::new(), Vec::new());
+        let (mut listed, mut out, mut listed_general) = (Vec::new(), Vec::new(), Vec::new());
         let (mut compared, mut counted, mut passes, mut offs, mut landings) = (0, 0, 0, 0, 0);
         let (mut waited, mut waited_counted) = (0, 0);
         let (mut splits, mut any_splits, mut split_passes) = (0, 0, 0);
         let (mut steps_beside, mut entries_beside) = (0, 0);
         let mut grouped_counted = 0;
+        let (mut bound_counted, mut landings_beside) = (0, 0);
+        // The steps counted beside split units, then written because the
+        // split units were not counted after all (a part that hits or
+        // that `attempt` must try): the lists, and the relocating
+        // landings among those steps.
+        let (mut written_beside, mut landings_written) = (0, 0);
         for (name, rules) in variants() {
+            let general = referee(&rules);
             let mut positions: Vec<Position> =
                 (0..30).map(|_| random_position(&rules, &mut rng)).collect();
-            for game in 0..2 {
+            // More games of the splits in two, for enough of their rarer
+            // lists: a throw bound to the piece that entered (PC-2), and
+            // the water's landings beside split units (PC-7).
+            let games = if rules.movement.split { 12 } else { 2 };
+            for game in 0..games {
                 let first = if game % 2 == 0 {
                     Side::White
                 } else {
@@ -637,6 +652,7 @@ mod tests {
                             continue;
                         }
                         let plain = copy == 1;
+                        let before = STEPS_WRITTEN_BESIDE_SPLITS.get();
                         let listing = match (copy, told) {
                             (1, false) => rules.legal_units_unmarked_shaped::<true, false>(
                                 pos, throw, true, &mut out,
@@ -664,9 +680,26 @@ mod tests {
                                     rules.mark_move(pos, u);
                                 }
                                 assert_eq!(out, listed, "{}", at("listed, not counted", 0));
+                                let [steps, lands] = STEPS_WRITTEN_BESIDE_SPLITS.get();
+                                if steps != before[0] {
+                                    // Against the general path too.
+                                    general.legal_units(pos, throw, &mut listed_general);
+                                    assert_eq!(
+                                        out,
+                                        listed_general,
+                                        "{}",
+                                        at("steps written beside split units", 0)
+                                    );
+                                    written_beside += 1;
+                                    landings_written += lands - before[1];
+                                }
                                 continue;
                             }
-                            Listed::Splits { steps, splits: n } => {
+                            Listed::Splits {
+                                steps,
+                                splits: n,
+                                cuts,
+                            } => {
                                 // The split units counted after the steps
                                 // counted beside them and the units written.
                                 let written = out.clone();
@@ -680,6 +713,8 @@ mod tests {
                                 );
                                 steps_beside += stepped;
                                 entries_beside += usize::from(stepped != 0 && !written.is_empty());
+                                // (A throw bound to a piece, PC-2.)
+                                bound_counted += usize::from(pos.bound.is_some() && n != 0);
                                 for (i, unit) in listed.iter().enumerate() {
                                     out.clone_from(&written);
                                     let got = *rules.nth_listed_or_split(
@@ -688,6 +723,7 @@ mod tests {
                                         steps,
                                         written.len(),
                                         n,
+                                        cuts,
                                         i,
                                         &mut out,
                                     );
@@ -696,6 +732,8 @@ mod tests {
                                         usize::from(rules.movement.split && got.split.is_some());
                                     any_splits += usize::from(!got.more.is_empty());
                                     split_passes += usize::from(got.kind == UnitKind::Pass);
+                                    landings_beside +=
+                                        usize::from(i < stepped && got.relocated.is_some());
                                 }
                                 continue;
                             }
@@ -753,6 +791,25 @@ mod tests {
         assert!(
             entries_beside > 100,
             "{entries_beside} lists with an entry between counted steps and split units"
+        );
+        // Relocating landings counted beside split units (PC-7's water).
+        assert!(
+            landings_beside > 100,
+            "{landings_beside} relocating landings counted beside split units"
+        );
+        // Split units counted where the throw is bound to a piece (PC-2).
+        assert!(
+            bound_counted > 100,
+            "{bound_counted} lists of a bound throw's split units counted"
+        );
+        // Steps counted beside split units, then written.
+        assert!(
+            written_beside > 100,
+            "{written_beside} lists with steps written beside split units not counted"
+        );
+        assert!(
+            landings_written > 20,
+            "{landings_written} relocating landings written beside split units not counted"
         );
     }
 

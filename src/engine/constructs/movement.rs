@@ -544,27 +544,43 @@ impl Ruleset {
     /// draws one unit (`Listed::Splits`): where the square sets decide
     /// every unit (`Steps::split_masks`, no part that hits or that
     /// `attempt` must try; [`SplitMasks::count`]), and no later stage
-    /// adds a unit beside them but a voluntary pass. Else `None`, and the
-    /// units are listed. Inlined into the playout loops' stages, which
-    /// run with the CPU's population count (`cpu::bit_instructions`).
+    /// adds a unit beside them but a voluntary pass, with the cuts'
+    /// counts ([`SplitMasks::count`]). Else `None`, and the
+    /// units are listed. `bound`: the piece the throw is bound to (R-11,
+    /// PC-2; the turn state's, `None` in a calm position, where the
+    /// compiler then drops the bound count), which one of the two parts
+    /// must move ([`CutCount::total_bound`]). Inlined into the playout
+    /// loops' stages, which run with the CPU's population count
+    /// (`cpu::bit_instructions`).
     #[inline(always)]
-    pub(crate) fn split_count(&self, pos: &Position, throw: u8) -> Option<usize> {
+    pub(crate) fn split_count(
+        &self,
+        pos: &Position,
+        throw: u8,
+        bound: Option<u8>,
+    ) -> Option<(usize, u64)> {
         let steps = &self.tables.steps;
         // (A pass beside entering or bearing off asks what every unit is.)
-        // (A throw bound to a piece keeps it for one of the parts, which
-        // the count leaves out.)
-        if !steps.split_masks
-            || steps.pass_beside_moves && !self.movement.voluntary_pass
-            || pos.bound.is_some()
-        {
+        if !steps.split_masks || steps.pass_beside_moves && !self.movement.voluntary_pass {
             return None;
         }
-        self.split_masks_of(pos, throw, false).count()
+        match bound {
+            None => self.split_masks_of(pos, throw, false, u64::MAX).count(),
+            // (Out of the calm positions' copy: a throw bound to the
+            // piece that entered, PC-2, after the entry's extra throw.
+            // Not beside a voluntary pass, which a bound throw does not
+            // have: `pick_known` counts one after the split units.)
+            Some(b) if !self.movement.voluntary_pass => self
+                .split_masks_of(pos, throw, false, bound_square(b))
+                .count(),
+            Some(_) => None,
+        }
     }
 
     /// The unit at index `j` of those [`split_count`](Self::split_count)
-    /// counted, and the others of its first part, into `out` (cleared
-    /// first), unmarked as the stage writes them; its index there. For a
+    /// counted (`cuts` its cuts' counts), and the others of its first
+    /// part, into `out` (cleared first), unmarked as the stage writes
+    /// them; its index there. For a
     /// throw in any number of parts, the unit at index `j` of those
     /// [`any_split_count`](Self::any_split_count) counted, alone (index 0).
     #[inline(always)]
@@ -573,24 +589,52 @@ impl Ruleset {
         pos: &Position,
         throw: u8,
         j: usize,
+        cuts: u64,
         out: &mut Vec<Unit>,
     ) -> usize {
         if self.movement.split_any {
             return self.nth_any_split(pos, throw, j, out);
         }
         out.clear();
-        self.split_masks_of(pos, throw, self.throws.gives_extra(throw))
-            .nth(j, out)
+        if pos.bound.is_some() {
+            return self.nth_bound_split(pos, throw, j, cuts, out);
+        }
+        self.split_masks_of(pos, throw, self.throws.gives_extra(throw), u64::MAX)
+            .nth(j, cuts, out)
     }
 
-    /// The search of [`split_units_masks`](Self::split_units_masks) for a
-    /// position without a bound throw, its units unmarked.
+    /// [`nth_split`](Self::nth_split) for a throw bound to a piece: out
+    /// of line, so that the playout loops, which draw most split units
+    /// without one, hold one copy of the search of a cut.
+    #[inline(never)]
+    fn nth_bound_split(
+        &self,
+        pos: &Position,
+        throw: u8,
+        j: usize,
+        cuts: u64,
+        out: &mut Vec<Unit>,
+    ) -> usize {
+        let bound = pos.bound.map_or(u64::MAX, bound_square);
+        // (Its population counts the CPU's, as in the loops.)
+        crate::engine::cpu::with_bit_instructions(
+            #[inline(always)]
+            || {
+                self.split_masks_of(pos, throw, self.throws.gives_extra(throw), bound)
+                    .nth(j, cuts, out)
+            },
+        )
+    }
+
+    /// The search of [`split_units_masks`](Self::split_units_masks), its
+    /// units unmarked; `bound` as there (all ones when no throw is bound).
     #[inline(always)]
     fn split_masks_of<'a>(
         &'a self,
         pos: &'a Position,
         throw: u8,
         extra_mark: bool,
+        bound: u64,
     ) -> SplitMasks<'a, false> {
         SplitMasks {
             rules: self,
@@ -599,7 +643,7 @@ impl Ruleset {
             extra_mark,
             me: pos.pieces[pos.to_move.index()].0,
             opp: pos.pieces[pos.to_move.other().index()].0,
-            bound: u64::MAX,
+            bound,
         }
     }
 
@@ -625,9 +669,7 @@ impl Ruleset {
             opp: pos.pieces[pos.to_move.other().index()].0,
             // A throw bound to a piece keeps it for one of the two
             // parts.
-            bound: pos
-                .bound
-                .map_or(u64::MAX, |b| 1u64.checked_shl(u32::from(b)).unwrap_or(0)),
+            bound: pos.bound.map_or(u64::MAX, bound_square),
         };
         for first in 1..throw {
             split.cut(first, out);
@@ -752,6 +794,13 @@ impl Ruleset {
     }
 }
 
+/// The square set of the piece a throw is bound to (R-11, PC-2): empty
+/// for a piece off the board's squares, which then moves in no part.
+#[inline(always)]
+fn bound_square(b: u8) -> u64 {
+    1u64.checked_shl(u32::from(b)).unwrap_or(0)
+}
+
 /// The units of a split throw (PC-3) from the piece sets, in a rule set
 /// whose square sets read nothing of the position but the two piece sets
 /// (`Steps::split_masks`): what stays the same for every cut of the throw.
@@ -827,6 +876,61 @@ impl CutCount {
         ((self.offs & !bx).count_ones()
             + (self.landing & !bx & !taken).count_ones()
             + u32::from((bx >> self.rest) & self.freed != 0)) as usize
+    }
+
+    /// The count with the first parts kept to the pieces of `firsts` and
+    /// the second parts to those of `seconds`.
+    #[inline(always)]
+    fn keeping(&self, firsts: u64, seconds: u64) -> CutCount {
+        CutCount {
+            plain: self.plain & firsts,
+            landless: self.landless & firsts,
+            offs: self.offs & seconds,
+            landing: self.landing & seconds,
+            freed: self.freed & seconds,
+            ..*self
+        }
+    }
+
+    /// [`of`](Self::of) where a throw bound to the piece on the square of
+    /// `bound` keeps it for one of the two parts: a first part that does
+    /// not move it leaves it the second.
+    #[inline(always)]
+    fn of_bound(&self, x: u8, bound: u64) -> usize {
+        let keep = bound | mask_of(bound >> x & 1 != 0);
+        self.keeping(u64::MAX, keep).of(x)
+    }
+
+    /// [`total`](Self::total) where a throw bound to the piece on the
+    /// square of `bound` (one square, or none) keeps it for one of the two
+    /// parts: [`of_bound`](Self::of_bound) summed, by square sets. The
+    /// first part that moves it, with every second part; each other first
+    /// part with its second part alone, but for the first part whose
+    /// landing takes its landing and with the first part that frees it.
+    #[inline(always)]
+    fn total_bound(&self, bound: u64) -> usize {
+        debug_assert!(bound.count_ones() <= 1);
+        let firsts = self.plain | self.landless;
+        let by_bound = if firsts & bound != 0 {
+            self.of(bound.trailing_zeros() as u8)
+        } else {
+            0
+        };
+        let others = firsts & !bound;
+        let taken = ((self.plain & !bound) << self.first) >> self.rest;
+        let seconds = (self.offs | self.landing) & bound;
+        let total = by_bound
+            + (others.count_ones() * u32::from(seconds != 0)) as usize
+            + usize::from((others >> self.rest) & self.freed & bound != 0)
+            - usize::from(taken & self.landing & bound != 0);
+        debug_assert_eq!(
+            total,
+            SquareSet(firsts)
+                .iter()
+                .map(|x| self.of_bound(x, bound))
+                .sum::<usize>()
+        );
+        total
     }
 
     /// The number of units of the cut: [`of`](Self::of) summed over its
@@ -930,37 +1034,73 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
 
     /// The number of units of every cut, when the square sets decide them
     /// all (no part `attempt` must try, no part that hits); else `None`.
+    /// With it, the cuts' counts, 16 bits each from the cut of 1 up, for
+    /// [`nth`](Self::nth): those of a throw of 5 or less (the others'
+    /// bits are not read).
     #[inline(always)]
-    fn count(&self) -> Option<usize> {
+    fn count(&self) -> Option<(usize, u64)> {
         let mut n = 0;
         let mut undecided = 0;
+        let mut cuts = 0u64;
         for first in 1..self.throw {
             let cut = self.cut_count(first);
             undecided |= cut.undecided;
-            n += cut.total();
+            let total = self.total_of(&cut);
+            cuts |= (total as u64) << (16 * (u32::from(first - 1) & 3));
+            n += total;
         }
-        (undecided == 0).then_some(n)
+        (undecided == 0).then_some((n, cuts))
+    }
+
+    /// The number of units of the cut `cut`, as the bound throw keeps
+    /// its piece (`bound`; a constant where none is, and the compiler
+    /// keeps the plain sum alone).
+    #[inline(always)]
+    fn total_of(&self, cut: &CutCount) -> usize {
+        if self.bound == u64::MAX {
+            cut.total()
+        } else {
+            cut.total_bound(self.bound)
+        }
+    }
+
+    /// The number of units of the cut `cut` whose first part moves the
+    /// piece on `x`, as [`total_of`](Self::total_of).
+    #[inline(always)]
+    fn of(&self, cut: &CutCount, x: u8) -> usize {
+        if self.bound == u64::MAX {
+            cut.of(x)
+        } else {
+            cut.of_bound(x, self.bound)
+        }
     }
 
     /// Writes the units of the first part of the `j`-th unit that
     /// [`count`](Self::count) counted, as [`cut`](Self::cut) writes them,
-    /// into `out`, and returns that unit's index there.
+    /// into `out`, and returns that unit's index there. `cuts`: the cuts'
+    /// counts `count` gave, read for a throw of 5 or less: the cuts before
+    /// the drawn unit's are passed over without their square sets.
     #[inline(always)]
-    fn nth(&self, mut j: usize, out: &mut Vec<Unit>) -> usize {
+    fn nth(&self, mut j: usize, cuts: u64, out: &mut Vec<Unit>) -> usize {
         let rules = self.rules;
         for first in 1..self.throw {
-            let cut = self.cut_count(first);
-            let total = cut.total();
+            let total = if self.throw <= 5 {
+                (cuts >> (16 * (u32::from(first - 1) & 3))) as usize & 0xffff
+            } else {
+                self.total_of(&self.cut_count(first))
+            };
             if j >= total {
                 j -= total;
                 continue;
             }
+            let cut = self.cut_count(first);
+            debug_assert_eq!(total, self.total_of(&cut));
             let sets = rules.step_row(first).sets(self.me, self.opp, self.me);
             let mut xs = cut.plain | cut.landless;
             while xs != 0 {
                 let x = xs.trailing_zeros() as u8;
                 xs &= xs - 1;
-                let n = cut.of(x);
+                let n = self.of(&cut, x);
                 if j >= n {
                     j -= n;
                     continue;
@@ -1326,7 +1466,7 @@ impl Ruleset {
             return Some(0);
         }
         let me = pos.pieces[pos.to_move.index()].0;
-        MEMO.with_borrow_mut(|memo| {
+        with_memo(|memo| {
             memo.start(self, pos, throw);
             self.any_split_search::<false>(pos, throw, &mut Vec::new(), None)
                 .count::<0>(me, pos.arrived.0, throw, memo)
@@ -1347,7 +1487,7 @@ impl Ruleset {
         out: &mut Vec<Unit>,
     ) -> usize {
         out.clear();
-        MEMO.with_borrow_mut(|memo| {
+        with_memo(|memo| {
             // (The counts the count of this search kept, unless another
             // search's replaced them.)
             if !memo.is_of(self, pos, throw) {
@@ -1511,6 +1651,30 @@ struct Memo {
     /// The search the counts are of: the rule set (its address: two rule
     /// sets alive at once are told apart), the position and the throw.
     of: Option<(usize, Position, u8)>,
+}
+
+/// `f` with this thread's table of counts ([`MEMO`]). The thread-local's
+/// access alone goes through its `with`, so that `f` is inlined into the
+/// caller: with `f` inside it, the compiler kept `with` out of line or
+/// not as the layout of the crate's other code fell, and out of line the
+/// searches of `ludii-piccione` ran about 1 % more instructions.
+#[inline(always)]
+fn with_memo<R>(f: impl FnOnce(&mut Memo) -> R) -> R {
+    let memo: *const std::cell::RefCell<Memo> = MEMO.with(|m| m as *const _);
+    // SAFETY: a thread-local with a constant initialiser and no
+    // destructor lives as long as its thread, and the reference is used
+    // on this thread within this call only.
+    f(&mut unsafe { &*memo }.borrow_mut())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many steps counted beside split units
+    /// [`Ruleset::push_steps_beside_splits`] wrote on this thread, the
+    /// split units not being counted after all, and how many of them were
+    /// relocating landings: for the test that requires that path taken.
+    pub(crate) static STEPS_WRITTEN_BESIDE_SPLITS: std::cell::Cell<[usize; 2]> =
+        const { std::cell::Cell::new([0; 2]) };
 }
 
 thread_local! {
@@ -2691,9 +2855,10 @@ impl Ruleset {
     /// [`forward_stage`](Self::forward_stage) counted beside split units
     /// (`Tables::steps_beside_splits`), written into `out` where the split
     /// units are not counted after all: ordinary steps, and relocating
-    /// landings sure to be legal, as
-    /// [`nth_step_as`](Self::nth_step_as) writes each. Out of line: where
-    /// a split's part hits or is tried by `attempt`.
+    /// landings sure to be legal, each as
+    /// [`nth_step_as`](Self::nth_step_as) writes it
+    /// ([`push_counted_step`](Self::push_counted_step)). Out of line:
+    /// where a split's part hits or is tried by `attempt`.
     #[inline(never)]
     pub(crate) fn push_steps_beside_splits(
         &self,
@@ -2702,17 +2867,20 @@ impl Ruleset {
         counted: u64,
         out: &mut Vec<Unit>,
     ) {
+        #[cfg(test)]
+        let start = out.len();
         let mut bits = counted;
         while bits != 0 {
             let bit = bits & bits.wrapping_neg();
             bits &= bits - 1;
-            let from = bit.trailing_zeros() as u8;
-            out.push(self.plain_step(pos, from, throw));
-            if self.counted_lands(throw, bit) {
-                let last = out.len() - 1;
-                self.relocate_counted(pos, &mut out[last]);
-            }
+            self.push_counted_step::<false>(pos, throw, bit, out);
         }
+        #[cfg(test)]
+        STEPS_WRITTEN_BESIDE_SPLITS.with(|n| {
+            let [steps, lands] = n.get();
+            let landed = out[start..].iter().filter(|u| u.relocated.is_some());
+            n.set([steps + out.len() - start, lands + landed.count()]);
+        });
     }
 
     /// The squares of `steps` and of the sure bear-offs past the last
