@@ -120,7 +120,9 @@ pub(crate) enum Listed {
     /// are counted only without one). `steps` and `splits` are not both
     /// 0. `cuts`: for a split in two of a throw of 5 or less, the count of
     /// each cut (16 bits from the cut of 1 up), so that the drawn unit's
-    /// search starts at its cut (`SplitMasks::nth`); else 0.
+    /// search starts at its cut (`SplitMasks::nth`); else not read (0
+    /// for a throw in any number of parts; for a throw above 5, the
+    /// higher cuts' counts laid over the lower ones).
     Splits {
         steps: u64,
         splits: usize,

@@ -197,13 +197,15 @@ mod tests {
 
     /// The reference for `fast`: the same rule set with no step tables
     /// (every move tried by `attempt`), the stages' general copy (not the
-    /// plain shape's) and no plain play (every unit by the general `play`).
+    /// plain or the grouped shape's) and no plain play (every unit by the
+    /// general `play`).
     fn referee(fast: &Ruleset) -> Ruleset {
         let mut slow = fast.clone();
         slow.tables.enabled = false;
         slow.tables.steps.tabled = 0;
         slow.tables.steps.fill_rows();
         slow.tables.plain_shape = false;
+        slow.tables.grouped_shape = false;
         slow.tables.plain = Default::default();
         slow.tables.plain_bare = false;
         slow

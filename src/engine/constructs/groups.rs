@@ -425,8 +425,10 @@ impl Grid {
 /// protection is "in a group of 2 or more, or on one of these squares"
 /// and whose only blockade is "3 opposing in a group" counted on every
 /// square, on a board with the grid's layout ([`Layout`]), and no
-/// blockade on forward moves by target. Its forward stage then asks
-/// [`Ruleset::grouped_steps`] for both rather than the protection (after
+/// blockade on forward moves by target. Its forward stage then asks for
+/// both at once ([`Ruleset::grouped_steps`] out of line in the general
+/// copy of the stages, `grouped_steps_in` inlined in the grouped shape's,
+/// `Tables::grouped_shape`) rather than the protection (after
 /// a branch on whether a step lands on a piece, which follows the
 /// throws) and the blockade (after a chain of tests of the rule set)
 /// apart, each finding the opposing cells again.

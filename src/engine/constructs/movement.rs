@@ -564,6 +564,8 @@ impl Ruleset {
         if !steps.split_masks || steps.pass_beside_moves && !self.movement.voluntary_pass {
             return None;
         }
+        // (`nth_split` finds the drawn unit by `pos.bound`: the two agree.)
+        debug_assert_eq!(bound, pos.bound);
         match bound {
             None => self.split_masks_of(pos, throw, false, u64::MAX).count(),
             // (Out of the calm positions' copy: a throw bound to the
@@ -1046,6 +1048,8 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
             let cut = self.cut_count(first);
             undecided |= cut.undecided;
             let total = self.total_of(&cut);
+            // (At most about 64 × 64 + 128 units a cut: 16 bits hold it.)
+            debug_assert!(total < 1 << 16, "{total} units in one cut");
             cuts |= (total as u64) << (16 * (u32::from(first - 1) & 3));
             n += total;
         }
@@ -1090,6 +1094,8 @@ impl<const MARK: bool> SplitMasks<'_, MARK> {
                 self.total_of(&self.cut_count(first))
             };
             if j >= total {
+                // (Debug builds check the count passed over too.)
+                debug_assert_eq!(total, self.total_of(&self.cut_count(first)));
                 j -= total;
                 continue;
             }

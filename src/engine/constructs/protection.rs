@@ -1405,7 +1405,8 @@ impl Ruleset {
     // The forms that need no saved register here (R-8's shift-ands by a
     // jump, "owner beside in row" in a few shift-ands), the others in a
     // function of their own: the registers those save, paid on entry
-    // whatever the form, cost each of these two 18 instructions a call.
+    // whatever the form, cost each of these two 16 to 18 instructions a
+    // call.
     #[inline(never)]
     fn protected_mask_general(&self, pos: &Position, owner: Side) -> u64 {
         let f = &self.tables.protection;
@@ -1420,7 +1421,8 @@ impl Ruleset {
     }
 
     /// [`protected_mask_general`](Self::protected_mask_general) for a
-    /// rule not of `run_shifts` and squares alone.
+    /// rule neither of `run_shifts` and squares alone nor "owner beside
+    /// in row".
     #[allow(clippy::needless_range_loop)] // as in `protected_mask_tree`
     #[inline(never)]
     fn protected_mask_other(&self, pos: &Position, owner: Side) -> u64 {
@@ -2213,6 +2215,7 @@ mod tests {
         let mut steps = rules.clone();
         steps.tables.protection.run_shifts = None;
         steps.tables.protection.shifts_alone = false;
+        steps.tables.protection.shifts_two_to_five = false;
         assert_eq!(
             steps.protected_mask(&pos, Side::White) & white.0,
             mask & white.0
@@ -2243,6 +2246,7 @@ mod tests {
             let mut steps = rules.clone();
             steps.tables.protection.run_shifts = None;
             steps.tables.protection.shifts_alone = false;
+            steps.tables.protection.shifts_two_to_five = false;
             let counts = same_masks(&name, &rules, &steps, &mut rng);
             protected += counts.protected;
             shifted += counts.shifted;
